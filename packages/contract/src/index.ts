@@ -1,0 +1,5 @@
+// The OpenAPI generator lives at "@petstore/contract/openapi" so that browser
+// bundles importing the contract do not pull in the generator.
+export * from "./schemas.js";
+export { ErrorBody as Error } from "./schemas.js";
+export * from "./router.js";

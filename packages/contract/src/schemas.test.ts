@@ -1,0 +1,134 @@
+import { describe, expect, it } from "vitest";
+import { ERROR_CODES, ErrorBody, GetPetParams, ListPetsQuery, MAX_ID, NewPet, Pet, PetStatus, Pets } from "./schemas.js";
+
+const issuePath = (result: { success: boolean; error?: { issues: Array<{ path: Array<string | number> }> } }) =>
+  result.error?.issues[0]?.path.join(".");
+
+describe("PetStatus", () => {
+  it("allows exactly available, pending and sold", () => {
+    expect(PetStatus.options).toEqual(["available", "pending", "sold"]);
+    for (const bad of ["AVAILABLE", "Available", "", "adopted", " sold", null, 1]) {
+      expect(PetStatus.safeParse(bad).success, String(bad)).toBe(false);
+    }
+  });
+});
+
+describe("NewPet", () => {
+  it("accepts the minimal body and an optional status", () => {
+    expect(NewPet.parse({ name: "Rex", categoryId: 1 })).toEqual({ name: "Rex", categoryId: 1 });
+    expect(NewPet.parse({ name: "Rex", categoryId: 1, status: "sold" })).toEqual({
+      name: "Rex",
+      categoryId: 1,
+      status: "sold",
+    });
+  });
+
+  it("requires name and categoryId, naming the missing field", () => {
+    const noName = NewPet.safeParse({ categoryId: 1 });
+    expect(noName.success).toBe(false);
+    expect(issuePath(noName)).toBe("name");
+    expect(noName.error?.issues[0]?.message).toBe("name is required");
+    const noCategory = NewPet.safeParse({ name: "Rex" });
+    expect(issuePath(noCategory)).toBe("categoryId");
+    expect(noCategory.error?.issues[0]?.message).toBe("categoryId is required");
+  });
+
+  it("trims name and bounds it to 1..100 characters after trimming", () => {
+    expect(NewPet.parse({ name: "  Rex  ", categoryId: 1 }).name).toBe("Rex");
+    expect(NewPet.safeParse({ name: "", categoryId: 1 }).success).toBe(false);
+    expect(NewPet.safeParse({ name: "   ", categoryId: 1 }).success).toBe(false);
+    expect(NewPet.safeParse({ name: "a", categoryId: 1 }).success).toBe(true);
+    expect(NewPet.safeParse({ name: "a".repeat(100), categoryId: 1 }).success).toBe(true);
+    expect(NewPet.safeParse({ name: ` ${"a".repeat(100)} `, categoryId: 1 }).success).toBe(true);
+    expect(NewPet.safeParse({ name: "a".repeat(101), categoryId: 1 }).success).toBe(false);
+    expect(NewPet.safeParse({ name: 5, categoryId: 1 }).success).toBe(false);
+    expect(NewPet.safeParse({ name: null, categoryId: 1 }).success).toBe(false);
+  });
+
+  it("takes categoryId as a positive safe integer only", () => {
+    for (const ok of [1, 2, MAX_ID]) expect(NewPet.safeParse({ name: "x", categoryId: ok }).success, String(ok)).toBe(true);
+    for (const bad of [0, -1, 1.5, MAX_ID + 1, "1", null, Number.NaN, Number.POSITIVE_INFINITY, true]) {
+      const result = NewPet.safeParse({ name: "x", categoryId: bad });
+      expect(result.success, String(bad)).toBe(false);
+      expect(issuePath(result)).toBe("categoryId");
+    }
+  });
+
+  it("rejects an unknown status and a null status", () => {
+    expect(issuePath(NewPet.safeParse({ name: "x", categoryId: 1, status: "adopted" }))).toBe("status");
+    expect(NewPet.safeParse({ name: "x", categoryId: 1, status: null }).success).toBe(false);
+  });
+
+  it("strips unknown fields, including a client-chosen id", () => {
+    expect(NewPet.parse({ name: "x", categoryId: 1, id: 99, owner: "me" })).toEqual({ name: "x", categoryId: 1 });
+  });
+
+  it("rejects bodies that are not objects", () => {
+    for (const bad of [null, [], "x", 1, undefined]) expect(NewPet.safeParse(bad).success).toBe(false);
+  });
+});
+
+describe("Pet and Pets", () => {
+  it("require id, name and categoryId; status optional", () => {
+    expect(Pet.safeParse({ id: 1, name: "x", categoryId: 2 }).success).toBe(true);
+    expect(Pet.safeParse({ id: 1, name: "x", categoryId: 2, status: "pending" }).success).toBe(true);
+    expect(Pet.safeParse({ name: "x", categoryId: 2 }).success).toBe(false);
+    expect(Pet.safeParse({ id: 0, name: "x", categoryId: 2 }).success).toBe(false);
+    expect(Pets.safeParse([{ id: 1, name: "x", categoryId: 2 }]).success).toBe(true);
+    expect(Pets.safeParse({}).success).toBe(false);
+  });
+});
+
+describe("ListPetsQuery", () => {
+  it("defaults limit to 20 and has no status filter by default", () => {
+    expect(ListPetsQuery.parse({})).toEqual({ limit: 20 });
+  });
+
+  it("accepts limit 1..100 as decimal digits", () => {
+    expect(ListPetsQuery.parse({ limit: "1" }).limit).toBe(1);
+    expect(ListPetsQuery.parse({ limit: "100" }).limit).toBe(100);
+    expect(ListPetsQuery.parse({ limit: "050" }).limit).toBe(50);
+    expect(ListPetsQuery.parse({ limit: 7 }).limit).toBe(7);
+  });
+
+  it("rejects limit outside 1..100 or not a plain integer, never clamping", () => {
+    for (const bad of ["0", "101", "-1", "1.5", "7.0", "1e1", "0x10", " 5", "", "abc", ["1", "2"], "1000000000000000000000"]) {
+      const result = ListPetsQuery.safeParse({ limit: bad });
+      expect(result.success, JSON.stringify(bad)).toBe(false);
+      expect(issuePath(result)).toBe("limit");
+    }
+  });
+
+  it("filters by a known status only", () => {
+    expect(ListPetsQuery.parse({ status: "sold" })).toEqual({ limit: 20, status: "sold" });
+    expect(ListPetsQuery.safeParse({ status: "SOLD" }).success).toBe(false);
+    expect(ListPetsQuery.safeParse({ status: "" }).success).toBe(false);
+  });
+
+  it("takes an optional after id", () => {
+    expect(ListPetsQuery.parse({ after: "10" })).toEqual({ limit: 20, after: 10 });
+    expect(ListPetsQuery.safeParse({ after: "-1" }).success).toBe(false);
+    expect(ListPetsQuery.safeParse({ after: String(MAX_ID + 1) }).success).toBe(false);
+  });
+});
+
+describe("GetPetParams", () => {
+  it("names a pet only with decimal digits 1..2^53-1", () => {
+    expect(GetPetParams.parse({ petId: "7" })).toEqual({ petId: 7 });
+    expect(GetPetParams.parse({ petId: String(MAX_ID) })).toEqual({ petId: MAX_ID });
+    for (const bad of ["0", "7.0", "7e0", "0x7", " 7", "-1", "", "abc", String(MAX_ID + 1), "99999999999999999999"]) {
+      const result = GetPetParams.safeParse({ petId: bad });
+      expect(result.success, bad).toBe(false);
+      expect(issuePath(result)).toBe("petId");
+    }
+  });
+});
+
+describe("ErrorBody", () => {
+  it("has a closed set of codes and carries the HTTP status", () => {
+    expect(ERROR_CODES).toContain("VALIDATION_ERROR");
+    expect(ErrorBody.safeParse({ code: "UNAUTHORIZED", message: "m", status: 401 }).success).toBe(true);
+    expect(ErrorBody.safeParse({ code: "TEAPOT", message: "m", status: 418 }).success).toBe(false);
+    expect(ErrorBody.safeParse({ code: "UNAUTHORIZED", message: "m" }).success).toBe(false);
+  });
+});

@@ -1,0 +1,130 @@
+import { z } from "zod";
+
+/** Largest id a JSON number carries exactly; ids are int64 in storage. */
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
+export const LIMIT_MIN = 1;
+export const LIMIT_MAX = 100;
+export const LIMIT_DEFAULT = 20;
+export const NAME_MAX_LENGTH = 100;
+
+export const PetStatus = z.enum(["available", "pending", "sold"]);
+export type PetStatus = z.infer<typeof PetStatus>;
+export const PET_STATUSES = PetStatus.options;
+
+/** A positive int64 that JSON can carry exactly. */
+const positiveSafeInteger = (field: string) =>
+  z
+    .number({
+      required_error: `${field} is required`,
+      invalid_type_error: `${field} must be an integer`,
+    })
+    .int(`${field} must be an integer`)
+    .min(1, `${field} must be at least 1`)
+    .max(MAX_ID, `${field} must be at most ${MAX_ID}`);
+
+/**
+ * Query and path values arrive as strings. Only plain decimal digits name a
+ * number: `7.0`, `7e0`, `0x7`, ` 7` and `-1` are rejected instead of being
+ * coerced the way `Number()` would. A number is accepted too so that typed
+ * clients can pass one; it is serialised to its decimal string on the wire.
+ */
+const decimalInteger = (field: string, inner: z.ZodNumber) =>
+  z
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .regex(/^[0-9]+$/, `${field} must be a decimal integer`)
+          .transform(Number),
+      ],
+      {
+        errorMap: (issue, ctx) =>
+          issue.code === "invalid_union"
+            ? { message: `${field} must be a decimal integer` }
+            : { message: ctx.defaultError },
+      },
+    )
+    .pipe(inner);
+
+export const PetId = positiveSafeInteger("id");
+
+export const PetName = z
+  .string({
+    required_error: "name is required",
+    invalid_type_error: "name must be a string",
+  })
+  .trim()
+  .min(1, "name must not be empty")
+  .max(NAME_MAX_LENGTH, `name must be at most ${NAME_MAX_LENGTH} characters`);
+
+export const CategoryId = positiveSafeInteger("categoryId");
+
+/** Request body of createPet. Unknown fields are stripped, never stored. */
+export const NewPet = z
+  .object({
+    name: PetName,
+    categoryId: CategoryId,
+    status: PetStatus.optional(),
+  })
+  .strip();
+export type NewPet = z.infer<typeof NewPet>;
+/** What a form holds before parsing (name untrimmed). */
+export type NewPetInput = z.input<typeof NewPet>;
+
+export const Pet = z.object({
+  id: PetId,
+  name: PetName,
+  categoryId: CategoryId,
+  status: PetStatus.optional(),
+});
+export type Pet = z.infer<typeof Pet>;
+
+export const Pets = z.array(Pet);
+export type Pets = z.infer<typeof Pets>;
+
+export const ErrorCode = z.enum([
+  "UNAUTHORIZED",
+  "VALIDATION_ERROR",
+  "NOT_FOUND",
+  "METHOD_NOT_ALLOWED",
+  "PAYLOAD_TOO_LARGE",
+  "UNSUPPORTED_MEDIA_TYPE",
+  "RATE_LIMITED",
+  "INTERNAL",
+]);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+export const ERROR_CODES = ErrorCode.options;
+
+export const ErrorBody = z.object({
+  code: ErrorCode,
+  message: z.string(),
+  status: z.number().int().min(400).max(599),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+export const ListPetsQuery = z
+  .object({
+    limit: decimalInteger(
+      "limit",
+      z
+        .number()
+        .int()
+        .min(LIMIT_MIN, `limit must be at least ${LIMIT_MIN}`)
+        .max(LIMIT_MAX, `limit must be at most ${LIMIT_MAX}`),
+    )
+      .optional()
+      .transform((value) => value ?? LIMIT_DEFAULT),
+    status: PetStatus.optional(),
+    /** Keyset pagination (extension): only pets with an id greater than this. */
+    after: decimalInteger("after", z.number().int().min(0).max(MAX_ID, `after must be at most ${MAX_ID}`)).optional(),
+  })
+  .strip();
+/** What a client sends. */
+export type ListPetsQueryInput = z.input<typeof ListPetsQuery>;
+/** What the server works with after parsing (limit defaulted). */
+export type ListPetsQuery = z.output<typeof ListPetsQuery>;
+
+export const GetPetParams = z.object({
+  petId: decimalInteger("petId", positiveSafeInteger("petId")),
+});
