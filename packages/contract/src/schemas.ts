@@ -92,6 +92,7 @@ export const ErrorCode = z.enum([
   "UNSUPPORTED_MEDIA_TYPE",
   "RATE_LIMITED",
   "INTERNAL",
+  "UNAVAILABLE",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 export const ERROR_CODES = ErrorCode.options;

@@ -1,0 +1,144 @@
+import { ErrorBody } from "@petstore/contract";
+import Sqlite from "better-sqlite3";
+import request from "supertest";
+import { afterEach, describe, expect, it } from "vitest";
+import { bearer, createTestApp, TEST_KEY, type TestApp } from "./test/test-app.js";
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+async function start(env: Record<string, string> = {}) {
+  t = await createTestApp(env);
+  return t;
+}
+
+function expectError(response: request.Response, status: number, code: string) {
+  expect(response.status).toBe(status);
+  expect(response.headers["content-type"]).toMatch(/^application\/json/);
+  expect(ErrorBody.parse(response.body)).toEqual({ code, message: expect.any(String), status });
+  return response.body as ErrorBody;
+}
+
+describe("errors outside the operations are the Error JSON, never an HTML page", () => {
+  it("404 for an unknown route, with or without /v1", async () => {
+    const { app } = await start();
+    expectError(await request(app).get("/nope"), 404, "NOT_FOUND");
+    expectError(await request(app).get("/v1/nope").set("Authorization", bearer()), 404, "NOT_FOUND");
+    expectError(await request(app).get("/v1/pets/1/extra").set("Authorization", bearer()), 404, "NOT_FOUND");
+  });
+
+  it("405 with Allow for a method a known path does not support", async () => {
+    const { app } = await start();
+    const onList = await request(app).delete("/v1/pets").set("Authorization", bearer());
+    expectError(onList, 405, "METHOD_NOT_ALLOWED");
+    expect(onList.headers["allow"]).toBe("GET, HEAD, OPTIONS, POST");
+    const onPet = await request(app).put("/v1/pets/1").set("Authorization", bearer()).send({});
+    expectError(onPet, 405, "METHOD_NOT_ALLOWED");
+    expect(onPet.headers["allow"]).toBe("GET, HEAD, OPTIONS");
+  });
+
+  it("500 on a server fault: Error JSON with a request id, no stack or SQL; the fault is logged", async () => {
+    const { app, config, logs } = await start();
+    // A genuine fault from the database layer: the table is gone.
+    const raw = new Sqlite(config.databaseUrl.replace(/^file:/, ""));
+    raw.exec('DROP TABLE "Pet"');
+    raw.close();
+    const response = await request(app).get("/v1/pets").set("Authorization", bearer());
+    if (response.status !== 500) return expect.fail(`expected 500, got ${response.status}`);
+    const error = expectError(response, 500, "INTERNAL");
+    const requestId = response.headers["x-request-id"] as string;
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(error.message).toContain(requestId);
+    expect(JSON.stringify(response.body)).not.toMatch(/at .*\.(ts|js)|SELECT|prisma/i);
+    expect(logs.some((line) => line.includes('"level":50') && line.includes(requestId))).toBe(true);
+  });
+});
+
+describe("documentation and probes", () => {
+  it("serves the OpenAPI document without a key", async () => {
+    const { app } = await start({ PUBLIC_URL_PRODUCTION: "https://prod.example.org/v1" });
+    const response = await request(app).get("/v1/openapi.json").expect(200);
+    expect(response.body.info.version).toBe("1.0.0");
+    expect(response.body.servers[0].url).toBe("https://prod.example.org/v1");
+    expect(Object.keys(response.body.paths).sort()).toEqual(["/pets", "/pets/{petId}"]);
+  });
+
+  it("serves interactive docs at /docs", async () => {
+    const { app } = await start();
+    const response = await request(app).get("/docs/").expect(200);
+    expect(response.headers["content-type"]).toMatch(/text\/html/);
+    expect(response.text).toContain("swagger-ui");
+  });
+
+  it("/healthz is up and /readyz reports the database, without a key", async () => {
+    const { app } = await start();
+    expect((await request(app).get("/healthz").expect(200)).body).toEqual({ status: "ok" });
+    expect((await request(app).get("/readyz").expect(200)).body).toEqual({ status: "ok", database: "sqlite" });
+  });
+
+  it("/readyz is 503 while the database cannot be reached, /healthz stays up", async () => {
+    // Nothing listens on port 1: the database is down, the process is not.
+    const { app } = await start({ DATABASE_URL: "postgresql://postgres@127.0.0.1:1/petstore" });
+    expect((await request(app).get("/healthz").expect(200)).body).toEqual({ status: "ok" });
+    expectError(await request(app).get("/readyz"), 503, "UNAVAILABLE");
+  });
+});
+
+describe("HTTP hardening", () => {
+  it("sets security headers and hides x-powered-by", async () => {
+    const { app } = await start();
+    const response = await request(app).get("/v1/pets").set("Authorization", bearer());
+    expect(response.headers["x-powered-by"]).toBeUndefined();
+    expect(response.headers["x-content-type-options"]).toBe("nosniff");
+    expect(response.headers["content-security-policy"]).toBeDefined();
+  });
+
+  it("CORS: a preflight from the admin origin is 204 before any key check; other origins get no CORS headers", async () => {
+    const { app } = await start({ CORS_ORIGIN: "http://127.0.0.1:5173" });
+    const preflight = await request(app)
+      .options("/v1/pets")
+      .set("Origin", "http://127.0.0.1:5173")
+      .set("Access-Control-Request-Method", "POST")
+      .set("Access-Control-Request-Headers", "authorization,content-type");
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers["access-control-allow-origin"]).toBe("http://127.0.0.1:5173");
+    expect(preflight.headers["access-control-allow-methods"]).toBe("GET,POST");
+    expect(preflight.headers["access-control-allow-headers"]).toBe("Authorization,Content-Type");
+    const get = await request(app).get("/v1/pets").set("Origin", "http://127.0.0.1:5173").set("Authorization", bearer());
+    expect(get.headers["access-control-expose-headers"]).toContain("Link");
+    const foreign = await request(app).get("/v1/pets").set("Origin", "http://evil.example").set("Authorization", bearer());
+    expect(foreign.headers["access-control-allow-origin"]).toBeUndefined();
+  });
+
+  it("never writes the API key or the Authorization header to the log", async () => {
+    const { app, logs } = await start();
+    await request(app).get("/v1/pets").set("Authorization", bearer());
+    await request(app).get("/v1/pets").set("Authorization", "Bearer some-guess");
+    await request(app).post("/v1/pets").set("Authorization", bearer()).send({ name: "x", categoryId: 1 });
+    expect(logs.length).toBeGreaterThanOrEqual(3);
+    const all = logs.join("\n");
+    expect(all).not.toContain(TEST_KEY);
+    expect(all).not.toContain("some-guess");
+    expect(all.toLowerCase()).not.toContain("authorization");
+  });
+});
+
+describe("abuse limits", () => {
+  it("429 with Retry-After when one key goes over RATE_LIMIT_PER_MIN", async () => {
+    const { app } = await start({ RATE_LIMIT_PER_MIN: "3" });
+    for (let i = 0; i < 3; i++) await request(app).get("/v1/pets").set("Authorization", bearer()).expect(200);
+    const limited = await request(app).get("/v1/pets").set("Authorization", bearer());
+    expectError(limited, 429, "RATE_LIMITED");
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+  });
+
+  it("429 for an address after AUTH_FAILURES_PER_MIN 401s, even with the right key then", async () => {
+    const { app } = await start({ AUTH_FAILURES_PER_MIN: "2" });
+    for (let i = 0; i < 2; i++) expectError(await request(app).get("/v1/pets").set("Authorization", "Bearer guess"), 401, "UNAUTHORIZED");
+    const blocked = await request(app).get("/v1/pets").set("Authorization", bearer());
+    expectError(blocked, 429, "RATE_LIMITED");
+    expect(Number(blocked.headers["retry-after"])).toBeGreaterThan(0);
+  });
+});

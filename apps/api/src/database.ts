@@ -1,0 +1,111 @@
+import type { Pet } from "@petstore/contract";
+import type { PrismaClient } from "./generated/sqlite/client.js";
+import type { PetRepository } from "./pets/pet-repository.js";
+
+export type DatabaseProvider = "sqlite" | "postgresql";
+
+export interface Database {
+  provider: DatabaseProvider;
+  pets: PetRepository;
+  /** True when a trivial query succeeds. */
+  isReady(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export function databaseProvider(url: string): DatabaseProvider {
+  return /^postgres(ql)?:\/\//.test(url) ? "postgresql" : "sqlite";
+}
+
+/** Path of the SQLite file a `file:` URL names. */
+export function sqliteFilePath(url: string): string {
+  return url.replace(/^file:(\/\/)?/, "");
+}
+
+export interface DatabaseOptions {
+  url: string;
+  poolSize: number;
+}
+
+/**
+ * Opens the database `url` names: a `file:` URL is SQLite (embedded), a
+ * `postgres://` URL is PostgreSQL. Each provider has its own generated client;
+ * only the one in use is loaded.
+ */
+export async function openDatabase({ url, poolSize }: DatabaseOptions): Promise<Database> {
+  const provider = databaseProvider(url);
+  let prisma: PrismaClient;
+  if (provider === "sqlite") {
+    const [{ PrismaClient: SqliteClient }, { PrismaBetterSQLite3 }] = await Promise.all([
+      import("./generated/sqlite/client.js"),
+      import("@prisma/adapter-better-sqlite3"),
+    ]);
+    prisma = new SqliteClient({ adapter: new PrismaBetterSQLite3({ url: sqliteFilePath(url) }) });
+  } else {
+    const [{ PrismaClient: PostgresClient }, { PrismaPg }] = await Promise.all([
+      import("./generated/pg/client.js"),
+      import("@prisma/adapter-pg"),
+    ]);
+    // Both clients are generated from the same models file, so their pet delegates agree.
+    prisma = new PostgresClient({
+      adapter: new PrismaPg({ connectionString: url, max: poolSize }),
+    }) as unknown as PrismaClient;
+  }
+  // Connections open lazily on the first query; callers wait with isReady().
+  return {
+    provider,
+    pets: createPrismaPetRepository(prisma),
+    async isReady() {
+      try {
+        await prisma.$queryRawUnsafe("SELECT 1");
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => prisma.$disconnect(),
+  };
+}
+
+const petColumns = { id: true, name: true, categoryId: true, status: true } as const;
+
+interface PetRow {
+  id: bigint;
+  name: string;
+  categoryId: bigint;
+  status: string | null;
+}
+
+/** Storage holds int64 as bigint; JSON carries ids as numbers, exact below 2^53. */
+function toPet(row: PetRow): Pet {
+  const pet: Pet = { id: Number(row.id), name: row.name, categoryId: Number(row.categoryId) };
+  if (row.status !== null) pet.status = row.status as NonNullable<Pet["status"]>;
+  return pet;
+}
+
+export function createPrismaPetRepository(prisma: PrismaClient): PetRepository {
+  return {
+    async list({ take, status, after }) {
+      const rows = await prisma.pet.findMany({
+        select: petColumns,
+        where: {
+          ...(status !== undefined ? { status } : {}),
+          ...(after !== undefined ? { id: { gt: BigInt(after) } } : {}),
+        },
+        orderBy: { id: "asc" },
+        take,
+      });
+      return rows.map(toPet);
+    },
+    async create(pet) {
+      const row = await prisma.pet.create({
+        select: petColumns,
+        data: { name: pet.name, categoryId: BigInt(pet.categoryId), status: pet.status ?? null },
+      });
+      return toPet(row);
+    },
+    async findById(id) {
+      const row = await prisma.pet.findUnique({ select: petColumns, where: { id: BigInt(id) } });
+      return row ? toPet(row) : null;
+    },
+  };
+}

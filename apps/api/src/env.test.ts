@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, DEFAULT_DATABASE_URL, DEV_API_KEY, readConfig } from "./env.js";
+
+describe("readConfig", () => {
+  it("has working development defaults, with the documented dev key", () => {
+    const config = readConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.apiKeys).toEqual([DEV_API_KEY]);
+    expect(config.databaseUrl).toBe(DEFAULT_DATABASE_URL);
+    expect(config.rateLimitPerMinute).toBe(1200);
+    expect(config.authFailuresPerMinute).toBe(60);
+  });
+
+  it("splits comma-separated keys and origins", () => {
+    const config = readConfig({ API_KEYS: "a, b,,c", CORS_ORIGIN: "http://a.test,http://b.test:5173" });
+    expect(config.apiKeys).toEqual(["a", "b", "c"]);
+    expect(config.corsOrigins).toEqual(["http://a.test", "http://b.test:5173"]);
+  });
+
+  it("refuses to start in production without keys", () => {
+    expect(() => readConfig({ NODE_ENV: "production" })).toThrow(/API_KEYS is required in production/);
+    expect(readConfig({ NODE_ENV: "production", API_KEYS: "k" }).apiKeys).toEqual(["k"]);
+  });
+
+  it("rejects bad values with one line naming each variable", () => {
+    try {
+      readConfig({ PORT: "http", DATABASE_URL: "mysql://x" });
+      expect.fail("should throw");
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const message = (error as Error).message;
+      expect(message).not.toContain("\n");
+      expect(message).toContain("PORT");
+      expect(message).toContain("DATABASE_URL");
+    }
+  });
+
+  it("resolves a relative SQLite path once", () => {
+    expect(readConfig({ DATABASE_URL: "file:./x.db" }).databaseUrl).toBe(`file:${process.cwd()}/x.db`);
+  });
+});

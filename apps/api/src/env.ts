@@ -1,0 +1,101 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+
+/** The API's own folder; the embedded database lives in its data/ folder. */
+export const API_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const DEFAULT_DATABASE_URL = `file:${path.join(API_ROOT, "data", "petstore.db")}`;
+/** Documented in README and .env.example; refused when NODE_ENV=production. */
+export const DEV_API_KEY = "dev-petstore-key";
+
+const commaList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(",")
+      .map((item) => item.trim())
+      .filter((item) => item.length > 0),
+  );
+
+const nonNegativeInt = (fallback: number) =>
+  z
+    .string()
+    .regex(/^[0-9]+$/, "must be a non-negative integer")
+    .transform(Number)
+    .default(String(fallback));
+
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+    HOST: z.string().min(1).default("127.0.0.1"),
+    PORT: z
+      .string()
+      .regex(/^[0-9]+$/, "must be a port number")
+      .transform(Number)
+      .pipe(z.number().int().min(0).max(65535))
+      .default("3000"),
+    API_KEYS: commaList.optional(),
+    DATABASE_URL: z
+      .string()
+      .regex(/^(file:|postgres:\/\/|postgresql:\/\/)/, "must start with file:, postgres:// or postgresql://")
+      .default(DEFAULT_DATABASE_URL),
+    DATABASE_POOL_SIZE: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("10"),
+    CORS_ORIGIN: commaList
+      .pipe(z.array(z.string().url("must be a comma-separated list of origins like http://127.0.0.1:5173")))
+      .default("http://127.0.0.1:5173,http://localhost:5173"),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
+    RATE_LIMIT_PER_MIN: nonNegativeInt(1200),
+    AUTH_FAILURES_PER_MIN: nonNegativeInt(60),
+    REQUEST_TIMEOUT_MS: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("10000"),
+    SEED: z.enum(["true", "false"]).optional(),
+    PUBLIC_URL_PRODUCTION: z.string().url().default("https://api.petstore.example/v1"),
+    PUBLIC_URL_STAGING: z.string().url().default("https://staging.api.petstore.example/v1"),
+  })
+  .transform((env, ctx) => {
+    const production = env.NODE_ENV === "production";
+    const apiKeys = env.API_KEYS ?? (production ? [] : [DEV_API_KEY]);
+    if (apiKeys.length === 0) {
+      ctx.addIssue({ code: "custom", path: ["API_KEYS"], message: "is required in production (comma-separated keys)" });
+      return z.NEVER;
+    }
+    return {
+      nodeEnv: env.NODE_ENV,
+      host: env.HOST,
+      port: env.PORT,
+      apiKeys,
+      // A relative SQLite path is taken from the working directory, once, so the CLI and the app agree.
+      databaseUrl: env.DATABASE_URL.startsWith("file:")
+        ? `file:${path.resolve(env.DATABASE_URL.replace(/^file:(\/\/)?/, ""))}`
+        : env.DATABASE_URL,
+      databasePoolSize: env.DATABASE_POOL_SIZE,
+      corsOrigins: env.CORS_ORIGIN,
+      logLevel: env.LOG_LEVEL ?? (production ? "info" : env.NODE_ENV === "test" ? "silent" : "debug"),
+      rateLimitPerMinute: env.RATE_LIMIT_PER_MIN,
+      authFailuresPerMinute: env.AUTH_FAILURES_PER_MIN,
+      requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+      // Development databases get demo pets; production ones never do unless asked.
+      seed: env.SEED ? env.SEED === "true" : !production,
+      servers: { production: env.PUBLIC_URL_PRODUCTION, staging: env.PUBLIC_URL_STAGING },
+      // Response validation costs time on the hot path; development and tests keep it on.
+      validateResponses: !production,
+    };
+  });
+
+export type Config = z.output<typeof EnvSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; throws a ConfigError whose message is one line naming each bad variable. */
+export function readConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings mean "unset", as in most .env tooling.
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
+  const result = EnvSchema.safeParse(present);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`);
+  throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
+}
+
+/** Environment for a child process (the Prisma CLI): this process's, plus `extra`. */
+export function childProcessEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  return { ...process.env, ...extra };
+}
