@@ -22,6 +22,7 @@ export default defineConfig({
       user: decodeURIComponent(url.username),
       password: decodeURIComponent(url.password) || undefined,
       database: url.pathname.slice(1),
+      idleTimeoutMillis: 100,
     });
   },
 });

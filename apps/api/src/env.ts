@@ -39,6 +39,11 @@ const EnvSchema = z
       .string()
       .regex(/^(file:|postgres:\/\/|postgresql:\/\/)/, "must start with file:, postgres:// or postgresql://")
       .default(DEFAULT_DATABASE_URL),
+    DATABASE_STARTUP_TIMEOUT_MS: z
+      .string()
+      .regex(/^[0-9]+$/, "must be a non-negative integer")
+      .transform(Number)
+      .default("60000"),
     DATABASE_POOL_SIZE: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("10"),
     CORS_ORIGIN: commaList
       .pipe(z.array(z.string().url("must be a comma-separated list of origins like http://127.0.0.1:5173")))
@@ -68,6 +73,7 @@ const EnvSchema = z
         ? `file:${path.resolve(env.DATABASE_URL.replace(/^file:(\/\/)?/, ""))}`
         : env.DATABASE_URL,
       databasePoolSize: env.DATABASE_POOL_SIZE,
+      databaseStartupTimeoutMs: env.DATABASE_STARTUP_TIMEOUT_MS,
       corsOrigins: env.CORS_ORIGIN,
       logLevel: env.LOG_LEVEL ?? (production ? "info" : env.NODE_ENV === "test" ? "silent" : "debug"),
       rateLimitPerMinute: env.RATE_LIMIT_PER_MIN,

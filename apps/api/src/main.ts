@@ -47,17 +47,45 @@ function shutdown(signal: string) {
 process.once("SIGTERM", () => shutdown("SIGTERM"));
 process.once("SIGINT", () => shutdown("SIGINT"));
 
+/**
+ * Migrates and opens the database, retrying while it comes up (a PostgreSQL
+ * container starting beside us, another replica holding the migration lock),
+ * for at most DATABASE_STARTUP_TIMEOUT_MS; then gives up with one clear line.
+ */
 async function startDatabase(config: Config): Promise<Database> {
-  try {
-    logger.info(await migrateDatabase(config.databaseUrl));
-    const database = await openDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize });
-    if (config.seed) {
-      const added = await seedPets(database.pets);
-      if (added > 0) logger.info({ added }, "seeded demo pets");
+  const deadline = Date.now() + config.databaseStartupTimeoutMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      logger.info(await migrateDatabase(config.databaseUrl));
+      const database = await openDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize });
+      if (!(await database.isReady())) {
+        await database.close();
+        throw new Error("the database does not answer queries");
+      }
+      if (config.seed) {
+        const added = await seedPets(database.pets);
+        if (added > 0) logger.info({ added }, "seeded demo pets");
+      }
+      return database;
+    } catch (error) {
+      const reason = firstLine(error);
+      const wait = Math.min(1_000 * attempt, 5_000);
+      if (Date.now() + wait > deadline) {
+        logger.fatal(`cannot start: database unavailable after ${attempt} attempt(s): ${reason}`);
+        process.exit(1);
+      }
+      logger.warn(`database not ready (attempt ${attempt}): ${reason}; retrying in ${wait / 1000}s`);
+      await new Promise((resolve) => setTimeout(resolve, wait));
     }
-    return database;
-  } catch (error) {
-    logger.fatal({ err: error }, "cannot start: the database could not be migrated or opened");
-    process.exit(1);
   }
+}
+
+/** The Prisma CLI's failure output is long; its first meaningful line names the problem. */
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? `${(error as { stderr?: string }).stderr ?? ""}\n${error.message}` : String(error);
+  const lines = text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line && !/^(Loaded Prisma config|Prisma config detected|Command failed)/.test(line));
+  return [...new Set(lines)].slice(0, 2).join(" ").slice(0, 300);
 }

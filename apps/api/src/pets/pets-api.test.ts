@@ -1,11 +1,12 @@
 import { ErrorBody, MAX_ID, Pet, Pets } from "@petstore/contract";
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { bearer, createTestApp, SECOND_TEST_KEY, type TestApp } from "../test/test-app.js";
+import { bearer, createTestApp, SECOND_TEST_KEY, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
 
+describe.each(TEST_PROVIDERS)("pets API on %s", (provider) => {
 let t: TestApp;
 beforeEach(async () => {
-  t = await createTestApp();
+  t = await createTestApp({}, provider);
 });
 afterEach(async () => {
   await t.close();
@@ -319,4 +320,5 @@ describe("authentication on every operation", () => {
     await api().get("/v1/pets").set("Authorization", "BEARER test-key-0123456789").expect(200);
     await api().get("/v1/pets").set("Authorization", bearer(SECOND_TEST_KEY)).expect(200);
   });
+});
 });

@@ -4,28 +4,44 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
 import { createApp } from "../app.js";
-import { openDatabase } from "../database.js";
+import { openDatabase, type DatabaseProvider } from "../database.js";
 import { readConfig } from "../env.js";
 import { createLogger } from "../logger.js";
+import { createDatabase, databaseUrl, dropDatabase } from "./postgres-admin.js";
 
 export const TEST_KEY = "test-key-0123456789";
 export const SECOND_TEST_KEY = "rotated-key-abcdef";
 export const bearer = (key = TEST_KEY) => `Bearer ${key}`;
 
-/** A fresh SQLite file, already migrated, in its own temporary folder. */
-export function freshSqliteUrl(): { url: string; remove: () => void } {
+/** The databases this run tests against: SQLite always, PostgreSQL where a server can be had. */
+export const TEST_PROVIDERS: DatabaseProvider[] = inject("postgresTemplate") ? ["sqlite", "postgresql"] : ["sqlite"];
+
+export interface TestDatabase {
+  url: string;
+  remove: () => Promise<void>;
+}
+
+/** A fresh, migrated, empty database: a copy of the run's template. */
+export async function freshDatabase(provider: DatabaseProvider = "sqlite"): Promise<TestDatabase> {
+  if (provider === "postgresql") {
+    const template = inject("postgresTemplate");
+    if (!template) throw new Error("no PostgreSQL template: the server was not reachable at setup");
+    const name = `petstore_test_${process.pid}_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
+    await createDatabase(name, template);
+    return { url: databaseUrl(name), remove: () => dropDatabase(name) };
+  }
   const folder = mkdtempSync(path.join(tmpdir(), "petstore-db-"));
   const file = path.join(folder, `${randomUUID()}.db`);
   copyFileSync(inject("sqliteTemplate"), file);
-  return { url: `file:${file}`, remove: () => rmSync(folder, { recursive: true, force: true }) };
+  return { url: `file:${file}`, remove: async () => rmSync(folder, { recursive: true, force: true }) };
 }
 
 /**
  * The real app on a fresh database, without a network port. Log lines are
  * captured so tests can read them. Abuse limits are off unless a test sets them.
  */
-export async function createTestApp(env: Record<string, string> = {}) {
-  const db = freshSqliteUrl();
+export async function createTestApp(env: Record<string, string> = {}, provider: DatabaseProvider = "sqlite") {
+  const db = await freshDatabase(provider);
   const config = readConfig({
     NODE_ENV: "test",
     API_KEYS: `${TEST_KEY},${SECOND_TEST_KEY}`,
@@ -46,7 +62,7 @@ export async function createTestApp(env: Record<string, string> = {}) {
     logs,
     async close() {
       await database.close();
-      db.remove();
+      await db.remove();
     },
   };
 }

@@ -1,0 +1,86 @@
+import Sqlite from "better-sqlite3";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase, TEST_PROVIDERS, type TestDatabase } from "../test/test-app.js";
+
+const ROWS = 100_000;
+// A store's history: most pets sold long ago, a few available or pending, some unset.
+const STATUS_SQL = `CASE WHEN n % 50 = 0 THEN 'available' WHEN n % 50 < 4 THEN 'pending' WHEN n % 50 < 6 THEN NULL ELSE 'sold' END`;
+const statusOf = (n: number) => (n % 50 === 0 ? "available" : n % 50 < 4 ? "pending" : n % 50 < 6 ? null : "sold");
+// The shape of the listPets query: status filter, id order, limit (+1 for the next-page check).
+const FILTERED_PAGE = `SELECT "id", "name", "categoryId", "status" FROM "Pet" WHERE "status" = 'available' ORDER BY "id" ASC LIMIT 21`;
+const FILTERED_PAGE_AFTER = `SELECT "id", "name", "categoryId", "status" FROM "Pet" WHERE "status" = 'available' AND "id" > 50000 ORDER BY "id" ASC LIMIT 101`;
+
+describe.runIf(TEST_PROVIDERS.includes("postgresql"))("PostgreSQL: the status+id index serves a filtered, limited list", () => {
+  let database: TestDatabase;
+  let client: pg.Client;
+
+  beforeAll(async () => {
+    database = await freshDatabase("postgresql");
+    client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    await client.query(
+      `INSERT INTO "Pet" ("name", "categoryId", "status")
+       SELECT 'pet ' || n, 1 + n % 10, ${STATUS_SQL}
+       FROM generate_series(1, ${ROWS}) AS n`,
+    );
+    await client.query(`ANALYZE "Pet"`);
+  }, 60_000);
+
+  afterAll(async () => {
+    await client?.end();
+    await database?.remove();
+  });
+
+  it("has a bigint id and a CHECK on status", async () => {
+    const { rows } = await client.query(
+      `SELECT data_type FROM information_schema.columns WHERE table_name = 'Pet' AND column_name = 'id'`,
+    );
+    expect(rows[0]?.data_type).toBe("bigint");
+    await expect(client.query(`INSERT INTO "Pet" ("name", "categoryId", "status") VALUES ('x', 1, 'adopted')`)).rejects.toThrow(
+      /Pet_status_check/,
+    );
+  });
+
+  it.each([FILTERED_PAGE, FILTERED_PAGE_AFTER])("uses Pet_status_id_idx, no sort: %s", async (query) => {
+    const { rows } = await client.query(`EXPLAIN (FORMAT JSON) ${query}`);
+    const plan = JSON.stringify(rows[0]["QUERY PLAN"]);
+    expect(plan).toContain('"Index Name":"Pet_status_id_idx"');
+    expect(plan).not.toContain('"Node Type":"Sort"');
+    expect(plan).not.toContain('"Node Type":"Seq Scan"');
+  });
+});
+
+describe("SQLite: the status+id index serves a filtered, limited list", () => {
+  let database: TestDatabase;
+  let sqlite: Sqlite.Database;
+
+  beforeAll(async () => {
+    database = await freshDatabase("sqlite");
+    sqlite = new Sqlite(database.url.replace(/^file:/, ""));
+    const insert = sqlite.prepare(`INSERT INTO "Pet" ("name", "categoryId", "status") VALUES (?, ?, ?)`);
+    sqlite.transaction(() => {
+      for (let n = 1; n <= ROWS; n++) insert.run(`pet ${n}`, 1 + (n % 10), statusOf(n));
+    })();
+    sqlite.exec(`ANALYZE`);
+  }, 60_000);
+
+  afterAll(async () => {
+    sqlite?.close();
+    await database?.remove();
+  });
+
+  it.each([FILTERED_PAGE, FILTERED_PAGE_AFTER])("uses Pet_status_id_idx, no temp b-tree: %s", (query) => {
+    const plan = (sqlite.prepare(`EXPLAIN QUERY PLAN ${query}`).all() as Array<{ detail: string }>)
+      .map((row) => row.detail)
+      .join("\n");
+    expect(plan).toMatch(/SEARCH Pet USING (COVERING )?INDEX Pet_status_id_idx \(status=\?/);
+    expect(plan).not.toContain("TEMP B-TREE");
+  });
+
+  it("rejects an unknown status at the database too (CHECK)", () => {
+    expect(() => sqlite.prepare(`INSERT INTO "Pet" ("name", "categoryId", "status") VALUES ('x', 1, 'adopted')`).run()).toThrow(
+      /CHECK constraint failed/,
+    );
+  });
+});
