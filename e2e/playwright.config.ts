@@ -1,8 +1,28 @@
+import { existsSync } from "node:fs";
 import { defineConfig } from "@playwright/test";
 
 export const API_PORT = 3100;
 export const API_URL = `http://127.0.0.1:${API_PORT}`;
 export const E2E_API_KEY = "e2e-petstore-key";
+export const WEB_PORT = 4173;
+export const WEB_URL = `http://127.0.0.1:${WEB_PORT}`;
+
+// Browser downloads are not possible on these machines: use Debian's Chromium
+// when it is installed, Playwright's own browser elsewhere.
+const SYSTEM_CHROMIUM = "/usr/bin/chromium";
+const chromiumLaunchOptions = {
+  ...(existsSync(SYSTEM_CHROMIUM) ? { executablePath: SYSTEM_CHROMIUM } : {}),
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    // Without these Chromium keeps calling home, which a closed network answers slowly.
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+  ],
+};
 
 export default defineConfig({
   testDir: ".",
@@ -20,6 +40,16 @@ export default defineConfig({
       name: "api",
       testMatch: "api/**/*.spec.ts",
       use: { baseURL: API_URL },
+    },
+    {
+      name: "browser",
+      testMatch: "browser/**/*.spec.ts",
+      use: {
+        baseURL: WEB_URL,
+        browserName: "chromium",
+        launchOptions: chromiumLaunchOptions,
+        viewport: { width: 1280, height: 800 },
+      },
     },
   ],
   webServer: [
@@ -41,8 +71,23 @@ export default defineConfig({
         LOG_LEVEL: "warn",
         RATE_LIMIT_PER_MIN: "0",
         AUTH_FAILURES_PER_MIN: "0",
-        CORS_ORIGIN: "http://127.0.0.1:4173",
+        CORS_ORIGIN: WEB_URL,
       },
+    },
+    {
+      // The production build of the web app, pointed at the e2e API. It is built
+      // here, into its own folder, because VITE_API_URL is fixed at build time and
+      // the regular dist/ points at the development API.
+      command:
+        "node_modules/.bin/vite build --outDir dist-e2e --emptyOutDir --logLevel warn && " +
+        `node_modules/.bin/vite preview --outDir dist-e2e --host 127.0.0.1 --port ${WEB_PORT} --strictPort`,
+      cwd: "../apps/web",
+      url: WEB_URL,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: { VITE_API_URL: API_URL },
     },
   ],
 });

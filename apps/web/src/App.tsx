@@ -1,0 +1,54 @@
+import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
+import { useState, type ReactNode } from "react";
+import { Navigate, Route, Routes } from "react-router-dom";
+import { createQueryClient } from "./api/query-client.js";
+import { tsr } from "./api/petstore-client.js";
+import { AppShell } from "./layout/AppShell.js";
+import { NotFoundPage } from "./layout/NotFoundPage.js";
+import { AddPetPage } from "./pets/AddPetPage.js";
+import { PetDetailPage } from "./pets/PetDetailPage.js";
+import { PetsPage } from "./pets/PetsPage.js";
+import { RequireSession } from "./session/RequireSession.js";
+import { SessionProvider, useSession } from "./session/session.js";
+import { SignInPage } from "./session/SignInPage.js";
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route path="/sign-in" element={<SignInPage />} />
+      <Route
+        element={
+          <RequireSession>
+            <AppShell />
+          </RequireSession>
+        }
+      >
+        <Route index element={<Navigate to="/pets" replace />} />
+        <Route path="/pets" element={<PetsPage />} />
+        <Route path="/pets/new" element={<AddPetPage />} />
+        <Route path="/pets/:petId" element={<PetDetailPage />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
+}
+
+/** The query client, wired so that a 401 from any request ends the session. */
+function ApiProvider({ children, queryClient }: { children: ReactNode; queryClient?: QueryClient | undefined }) {
+  const { expire } = useSession();
+  const [client] = useState(() => queryClient ?? createQueryClient({ onUnauthorized: expire }));
+  return (
+    <QueryClientProvider client={client}>
+      <tsr.ReactQueryProvider>{children}</tsr.ReactQueryProvider>
+    </QueryClientProvider>
+  );
+}
+
+/** Everything but the router, so tests can supply a MemoryRouter. */
+export function AppProviders({ children, queryClient }: { children: ReactNode; queryClient?: QueryClient }) {
+  return (
+    <SessionProvider>
+      <ApiProvider queryClient={queryClient}>{children}</ApiProvider>
+    </SessionProvider>
+  );
+}

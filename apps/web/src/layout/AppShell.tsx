@@ -1,0 +1,49 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { NavLink, Outlet, useNavigate } from "react-router-dom";
+import { Button } from "../design-system/Button.js";
+import { useSession } from "../session/session.js";
+import styles from "./AppShell.module.css";
+import { ConfirmationRegion } from "./confirmation.js";
+
+/** The frame of every signed-in page: header, navigation, sign-out, and the page itself. */
+export function AppShell() {
+  const { signOut } = useSession();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+
+  const handleSignOut = () => {
+    signOut();
+    // Pets fetched with this key must not be shown to whoever signs in next.
+    queryClient.clear();
+    navigate("/sign-in", { replace: true });
+  };
+
+  return (
+    <>
+      <a className={styles.skipLink} href="#main">
+        Skip to content
+      </a>
+      <header className={styles.header}>
+        <div className={styles.headerInner}>
+          <span className={styles.brand}>Petstore admin</span>
+          <nav aria-label="Main" className={styles.nav}>
+            <NavLink to="/pets" end className={styles.navLink}>
+              Pets
+            </NavLink>
+            <NavLink to="/pets/new" className={styles.navLink}>
+              New pet
+            </NavLink>
+          </nav>
+          <Button variant="quiet" onClick={handleSignOut}>
+            Sign out
+          </Button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1} className={styles.main}>
+        <ConfirmationRegion>
+          <Outlet />
+        </ConfirmationRegion>
+      </main>
+    </>
+  );
+}

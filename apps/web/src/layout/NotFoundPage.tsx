@@ -1,0 +1,19 @@
+import { ButtonLink } from "../design-system/Button.js";
+import { Panel } from "../design-system/Panel.js";
+import { useDocumentTitle } from "./use-document-title.js";
+
+export function NotFound({ title, detail }: { title: string; detail: string }) {
+  return (
+    <Panel>
+      <h1>{title}</h1>
+      <p>{detail}</p>
+      <ButtonLink to="/pets">Back to pets</ButtonLink>
+    </Panel>
+  );
+}
+
+/** Any signed-in path no page claims. */
+export function NotFoundPage() {
+  useDocumentTitle("Page not found");
+  return <NotFound title="Page not found" detail="There is no page at this address." />;
+}

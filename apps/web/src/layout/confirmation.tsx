@@ -1,0 +1,50 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { useLocation } from "react-router-dom";
+import { Notice } from "../design-system/Notice.js";
+import styles from "./AppShell.module.css";
+
+interface Confirmation {
+  message: string;
+  /** The page the message belongs to: it goes away when staff move elsewhere. */
+  pathname: string;
+}
+
+const ConfirmContext = createContext<((message: string, pathname: string) => void) | null>(null);
+
+/**
+ * A polite live region that outlives page changes, so "Added Rex" is still
+ * announced after the form hands over to the list. The region is always in
+ * the document: screen readers only announce changes to a region they know.
+ */
+export function ConfirmationRegion({ children }: { children: ReactNode }) {
+  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const { pathname } = useLocation();
+
+  useEffect(() => {
+    if (confirmation && confirmation.pathname !== pathname) setConfirmation(null);
+  }, [confirmation, pathname]);
+
+  const confirm = useCallback((message: string, onPathname: string) => {
+    setConfirmation({ message, pathname: onPathname });
+  }, []);
+  const visible = confirmation !== null && confirmation.pathname === pathname ? confirmation : null;
+
+  return (
+    <ConfirmContext.Provider value={confirm}>
+      <div role="status" aria-live="polite" className={styles.confirmation}>
+        {visible && (
+          <Notice tone="success">
+            <p>{visible.message}</p>
+          </Notice>
+        )}
+      </div>
+      {children}
+    </ConfirmContext.Provider>
+  );
+}
+
+export function useConfirm(): (message: string, onPathname: string) => void {
+  const confirm = useContext(ConfirmContext);
+  if (!confirm) throw new Error("useConfirm must be used inside <ConfirmationRegion>");
+  return useMemo(() => confirm, [confirm]);
+}

@@ -1,0 +1,139 @@
+import { PET_STATUSES } from "@petstore/contract";
+import { useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { useNavigate } from "react-router-dom";
+import { describeFailure, errorBodyOf } from "../api/api-errors.js";
+import { petQueryKeys, tsr } from "../api/petstore-client.js";
+import { Button } from "../design-system/Button.js";
+import { SelectField, TextField } from "../design-system/FormFields.js";
+import { Notice } from "../design-system/Notice.js";
+import { Panel } from "../design-system/Panel.js";
+import { useConfirm } from "../layout/confirmation.js";
+import { useDocumentTitle } from "../layout/use-document-title.js";
+import {
+  fieldErrorsFromServerMessage,
+  NEW_PET_FIELDS,
+  validateNewPet,
+  type NewPetFieldErrors,
+  type NewPetFormValues,
+} from "./new-pet-form.js";
+import { toSearchParams } from "./pet-list-view.js";
+import type { CreatedPetState } from "./PetsPage.js";
+import styles from "./AddPetPage.module.css";
+
+const EMPTY_FORM: NewPetFormValues = { name: "", categoryId: "", status: "" };
+
+export function AddPetPage() {
+  useDocumentTitle("New pet");
+  return (
+    <div className={styles.page}>
+      <div>
+        <h1>New pet</h1>
+        <p className={styles.intro}>Add an animal to the store. It gets its id when it is saved.</p>
+      </div>
+      <Panel>
+        <AddPetForm />
+      </Panel>
+    </div>
+  );
+}
+
+/**
+ * Checks the input with the contract before anything is sent; on success the
+ * list is refreshed and shown from the new pet onwards, so it is in view.
+ */
+export function AddPetForm() {
+  const [values, setValues] = useState<NewPetFormValues>(EMPTY_FORM);
+  const [fieldErrors, setFieldErrors] = useState<NewPetFieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const confirm = useConfirm();
+
+  const createPet = tsr.createPet.useMutation({
+    onSuccess: async ({ body: pet }) => {
+      await queryClient.invalidateQueries({ queryKey: petQueryKeys.all });
+      confirm(`Added ${pet.name} (id ${pet.id}).`, "/pets");
+      const listFromNewPet = toSearchParams({ status: undefined, limit: 20, after: pet.id - 1 });
+      const state: CreatedPetState = { createdPetId: pet.id };
+      navigate(`/pets?${listFromNewPet.toString()}`, { state });
+    },
+    onError: (error) => {
+      const body = errorBodyOf(error);
+      const serverFieldErrors = body?.status === 400 ? fieldErrorsFromServerMessage(body.message) : {};
+      if (Object.keys(serverFieldErrors).length > 0) {
+        setFieldErrors(serverFieldErrors);
+      } else {
+        setFormError(`The pet was not added. ${describeFailure(error)}`);
+      }
+    },
+  });
+
+  const update = (field: keyof NewPetFormValues) => (value: string) => setValues({ ...values, [field]: value });
+
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setFormError(null);
+    const validation = validateNewPet(values);
+    if (!validation.success) {
+      setFieldErrors(validation.errors);
+      // Take keyboard and screen-reader users straight to the first thing to fix.
+      const firstInvalid = NEW_PET_FIELDS.find((field) => validation.errors[field] !== undefined);
+      const control = firstInvalid && event.currentTarget.elements.namedItem(firstInvalid);
+      if (control instanceof HTMLElement) control.focus();
+      return;
+    }
+    setFieldErrors({});
+    createPet.mutate({ body: validation.data });
+  };
+
+  return (
+    <form className={styles.form} onSubmit={handleSubmit} noValidate aria-label="New pet">
+      {formError && (
+        <Notice tone="error" role="alert">
+          <p>{formError}</p>
+        </Notice>
+      )}
+      <TextField
+        label="Name"
+        name="name"
+        autoComplete="off"
+        value={values.name}
+        onChange={(event) => update("name")(event.target.value)}
+        error={fieldErrors.name}
+      />
+      <TextField
+        label="Category ID"
+        name="categoryId"
+        inputMode="numeric"
+        autoComplete="off"
+        value={values.categoryId}
+        onChange={(event) => update("categoryId")(event.target.value)}
+        error={fieldErrors.categoryId}
+        hint="A whole number, 1 or more."
+      />
+      <SelectField
+        label="Status"
+        name="status"
+        optional
+        value={values.status}
+        onChange={(event) => update("status")(event.target.value)}
+        error={fieldErrors.status}
+        hint="Optional: leave it unset if the pet has no status yet."
+      >
+        <option value="">Not set</option>
+        {PET_STATUSES.map((status) => (
+          <option key={status} value={status}>
+            {status}
+          </option>
+        ))}
+      </SelectField>
+      <div className={styles.actions}>
+        <Button type="submit" disabled={createPet.isPending} aria-busy={createPet.isPending || undefined}>
+          Add pet
+        </Button>
+        {createPet.isPending && <span aria-hidden="true">Saving…</span>}
+      </div>
+    </form>
+  );
+}

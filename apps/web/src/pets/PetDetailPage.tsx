@@ -1,0 +1,92 @@
+import { GetPetParams, type Pet } from "@petstore/contract";
+import { useParams } from "react-router-dom";
+import { describeFailure } from "../api/api-errors.js";
+import { petQueryKeys, tsr } from "../api/petstore-client.js";
+import { Button, ButtonLink } from "../design-system/Button.js";
+import { Notice } from "../design-system/Notice.js";
+import { Panel } from "../design-system/Panel.js";
+import { useDocumentTitle } from "../layout/use-document-title.js";
+import { NotFound } from "../layout/NotFoundPage.js";
+import styles from "./PetDetailPage.module.css";
+import { StatusBadge } from "./StatusBadge.js";
+
+/** `/pets/:petId`. An id the contract would refuse is not found without asking the API. */
+export function PetDetailPage() {
+  const { petId = "" } = useParams();
+  const parsed = GetPetParams.safeParse({ petId });
+  if (!parsed.success) {
+    return <PetNotFound detail={`“${petId}” is not a pet id: ids are whole numbers from 1.`} />;
+  }
+  return <PetDetail petId={parsed.data.petId} />;
+}
+
+function PetNotFound({ detail }: { detail: string }) {
+  useDocumentTitle("Pet not found");
+  return <NotFound title="Pet not found" detail={detail} />;
+}
+
+/**
+ * Reads the pet with listPets (`after` = id - 1, `limit` = 1) rather than the
+ * deprecated getPet, which the spec schedules for removal: this page must
+ * outlive it. The first pet after id - 1 is this pet, or it does not exist.
+ */
+function PetDetail({ petId }: { petId: number }) {
+  const { data, isPending, isError, error, refetch, isRefetching } = tsr.listPets.useQuery({
+    queryKey: petQueryKeys.detail(petId),
+    queryData: { query: { after: petId - 1, limit: 1 } },
+  });
+  const pet = data?.body.find((candidate) => candidate.id === petId);
+  useDocumentTitle(pet ? pet.name : `Pet ${petId}`);
+
+  if (isPending) {
+    return (
+      <p aria-busy="true">
+        Loading pet {petId}…
+      </p>
+    );
+  }
+  if (isError) {
+    return (
+      <Notice
+        tone="error"
+        role="alert"
+        action={
+          <Button variant="secondary" onClick={() => void refetch()} disabled={isRefetching}>
+            Retry
+          </Button>
+        }
+      >
+        <p>
+          <strong>Pet {petId} could not be loaded.</strong> {describeFailure(error)}
+        </p>
+      </Notice>
+    );
+  }
+  if (!pet) return <PetNotFound detail={`There is no pet with id ${petId}.`} />;
+  return <PetCard pet={pet} />;
+}
+
+function PetCard({ pet }: { pet: Pet }) {
+  return (
+    <div className={styles.page}>
+      <h1>{pet.name}</h1>
+      <Panel>
+        <dl className={styles.details}>
+          <dt>ID</dt>
+          <dd>{pet.id}</dd>
+          <dt>Name</dt>
+          <dd>{pet.name}</dd>
+          <dt>Category ID</dt>
+          <dd>{pet.categoryId}</dd>
+          <dt>Status</dt>
+          <dd>
+            <StatusBadge status={pet.status} />
+          </dd>
+        </dl>
+      </Panel>
+      <div>
+        <ButtonLink to="/pets">Back to pets</ButtonLink>
+      </div>
+    </div>
+  );
+}

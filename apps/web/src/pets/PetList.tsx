@@ -1,0 +1,106 @@
+import { ButtonLink, Button } from "../design-system/Button.js";
+import { Notice } from "../design-system/Notice.js";
+import { describeFailure } from "../api/api-errors.js";
+import { petQueryKeys, tsr } from "../api/petstore-client.js";
+import { nextPageCursor } from "./next-page-cursor.js";
+import { toSearchParams, type PetListView } from "./pet-list-view.js";
+import styles from "./PetList.module.css";
+import { PetTable } from "./PetTable.js";
+
+const SKELETON_ROWS = 6;
+
+function linkTo(view: PetListView): string {
+  return `/pets?${toSearchParams(view).toString()}`;
+}
+
+/** One page of pets for `view`, with its loading, empty and error states and the way to the next page. */
+export function PetList({ view, highlightedId }: { view: PetListView; highlightedId?: number | undefined }) {
+  const { data, isPending, isError, error, refetch, isRefetching } = tsr.listPets.useQuery({
+    queryKey: petQueryKeys.list(view),
+    queryData: {
+      query: {
+        limit: view.limit,
+        ...(view.status ? { status: view.status } : {}),
+        ...(view.after !== undefined ? { after: view.after } : {}),
+      },
+    },
+  });
+
+  if (isPending) {
+    return (
+      // Not a live region: the page keeps one, for confirmations (layout/confirmation.tsx).
+      <div className={styles.loading} aria-busy="true">
+        <p className="visually-hidden">Loading pets…</p>
+        {Array.from({ length: SKELETON_ROWS }, (_, index) => (
+          <div key={index} className={styles.skeletonRow} aria-hidden="true" />
+        ))}
+      </div>
+    );
+  }
+
+  if (isError) {
+    return (
+      <Notice
+        tone="error"
+        role="alert"
+        action={
+          <Button variant="secondary" onClick={() => void refetch()} disabled={isRefetching}>
+            Retry
+          </Button>
+        }
+      >
+        <p>
+          <strong>The pets could not be loaded.</strong> {describeFailure(error)}
+        </p>
+      </Notice>
+    );
+  }
+
+  const pets = data.body;
+  const firstPage = { ...view, after: undefined };
+  if (pets.length === 0) {
+    const filtered = view.status !== undefined;
+    return (
+      <Notice
+        tone="info"
+        action={
+          view.after !== undefined ? (
+            <ButtonLink to={linkTo(firstPage)}>First page</ButtonLink>
+          ) : filtered ? (
+            <ButtonLink to={linkTo({ ...firstPage, status: undefined })}>Show all pets</ButtonLink>
+          ) : (
+            <ButtonLink to="/pets/new" variant="primary">
+              Add the first pet
+            </ButtonLink>
+          )
+        }
+      >
+        <p>
+          {view.after !== undefined
+            ? "No more pets."
+            : filtered
+              ? `No pets are ${view.status}.`
+              : "There are no pets in the store yet."}
+        </p>
+      </Notice>
+    );
+  }
+
+  const nextAfter = nextPageCursor(data.headers.get("link"));
+  const firstId = pets[0]?.id;
+  const lastId = pets[pets.length - 1]?.id;
+  return (
+    <>
+      <PetTable pets={pets} highlightedId={highlightedId} />
+      <div className={styles.pager}>
+        <p className={styles.summary}>
+          {pets.length === 1 ? "1 pet" : `${pets.length} pets`}, ids {firstId}–{lastId}
+        </p>
+        <div className={styles.pagerLinks}>
+          {view.after !== undefined && <ButtonLink to={linkTo(firstPage)}>First page</ButtonLink>}
+          {nextAfter !== undefined && <ButtonLink to={linkTo({ ...view, after: nextAfter })}>Next page</ButtonLink>}
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,40 @@
+import type { Pet } from "@petstore/contract";
+import { Link } from "react-router-dom";
+import styles from "./PetTable.module.css";
+import { StatusBadge } from "./StatusBadge.js";
+
+/** Pets in a table; each name links to the pet's page. */
+export function PetTable({ pets, highlightedId }: { pets: Pet[]; highlightedId?: number | undefined }) {
+  return (
+    <div className={styles.scroller}>
+      <table className={styles.table} aria-label="Pets">
+        <thead>
+          <tr>
+            <th scope="col" className={styles.numeric}>
+              ID
+            </th>
+            <th scope="col">Name</th>
+            <th scope="col" className={styles.numeric}>
+              Category ID
+            </th>
+            <th scope="col">Status</th>
+          </tr>
+        </thead>
+        <tbody>
+          {pets.map((pet) => (
+            <tr key={pet.id} className={pet.id === highlightedId ? styles.highlighted : undefined}>
+              <td className={styles.numeric}>{pet.id}</td>
+              <th scope="row">
+                <Link to={`/pets/${pet.id}`}>{pet.name}</Link>
+              </th>
+              <td className={styles.numeric}>{pet.categoryId}</td>
+              <td>
+                <StatusBadge status={pet.status} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+import { NewPet, PetStatus } from "@petstore/contract";
+
+/** What the form's controls hold: text, as typed. */
+export interface NewPetFormValues {
+  name: string;
+  categoryId: string;
+  status: string;
+}
+
+export type NewPetField = keyof NewPetFormValues;
+export type NewPetFieldErrors = Partial<Record<NewPetField, string>>;
+
+const FIELD_LABELS: Record<NewPetField, string> = { name: "Name", categoryId: "Category ID", status: "Status" };
+export const NEW_PET_FIELDS = Object.keys(FIELD_LABELS) as NewPetField[];
+
+function isNewPetField(value: unknown): value is NewPetField {
+  return typeof value === "string" && value in FIELD_LABELS;
+}
+
+/**
+ * The contract's messages name the JSON field ("categoryId must be at least 1");
+ * beside a control labelled "Category ID" the label reads better.
+ */
+function inLabelTerms(field: NewPetField, message: string): string {
+  return message.startsWith(field) ? FIELD_LABELS[field] + message.slice(field.length) : message;
+}
+
+/**
+ * Digits become a number for the schema to range-check; anything else is
+ * passed through as typed so the schema itself says what is wrong with it.
+ */
+function categoryIdInput(text: string): unknown {
+  const trimmed = text.trim();
+  if (trimmed === "") return undefined;
+  return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed;
+}
+
+export type NewPetValidation = { success: true; data: NewPet } | { success: false; errors: NewPetFieldErrors };
+
+/** Checks the form with the contract's own `NewPet` schema: the rules the API applies, not a copy of them. */
+export function validateNewPet(values: NewPetFormValues): NewPetValidation {
+  const status = PetStatus.safeParse(values.status);
+  const result = NewPet.safeParse({
+    name: values.name,
+    categoryId: categoryIdInput(values.categoryId),
+    ...(values.status === "" ? {} : { status: status.success ? status.data : values.status }),
+  });
+  if (result.success) return { success: true, data: result.data };
+  const errors: NewPetFieldErrors = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path[0];
+    if (isNewPetField(field) && errors[field] === undefined) errors[field] = inLabelTerms(field, issue.message);
+  }
+  return { success: false, errors };
+}
+
+/**
+ * Field errors out of the API's 400 message, whose parts read
+ * `body.<field>: <message>` (apps/api describeValidationFailure). The Error
+ * body has no structured field list, so a message this does not recognise is
+ * shown for the whole form instead.
+ */
+export function fieldErrorsFromServerMessage(message: string): NewPetFieldErrors {
+  const errors: NewPetFieldErrors = {};
+  for (const match of message.matchAll(/\bbody\.(\w+): ([^;]+?)(?=;|\.?$)/g)) {
+    const [, field, fieldMessage = ""] = match;
+    if (isNewPetField(field) && errors[field] === undefined) errors[field] = inLabelTerms(field, fieldMessage.trim());
+  }
+  return errors;
+}

@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { nextPageCursor } from "./next-page-cursor.js";
+
+describe("nextPageCursor", () => {
+  it("reads `after` from the API's next link", () => {
+    expect(nextPageCursor('</v1/pets?limit=20&status=sold&after=23>; rel="next"')).toBe(23);
+  });
+
+  it("picks the next link among several and accepts rel lists and unquoted rel", () => {
+    const header = '</v1/pets>; rel="successor-version", </v1/pets?after=40&limit=20>; rel=next';
+    expect(nextPageCursor(header)).toBe(40);
+    expect(nextPageCursor('</v1/pets?after=7>; rel="prefetch next"')).toBe(7);
+  });
+
+  it("is undefined on the last page or for a cursor the contract would refuse", () => {
+    expect(nextPageCursor(null)).toBeUndefined();
+    expect(nextPageCursor('</v1/pets>; rel="successor-version"')).toBeUndefined();
+    expect(nextPageCursor('</v1/pets?after=7.5>; rel="next"')).toBeUndefined();
+  });
+});

@@ -1,0 +1,53 @@
+import { expect, type Locator, type Page } from "@playwright/test";
+import { test as apiTest } from "../api/fixtures.js";
+import { E2E_API_KEY } from "../playwright.config.js";
+
+export async function signIn(page: Page, apiKey: string): Promise<void> {
+  await page.getByLabel("API key").fill(apiKey);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/**
+ * `signedInPage`: a page that has signed in through the form with the e2e key
+ * and shows the pet list. `api` (from the API project) talks to the same API
+ * directly, to arrange data or check what the UI claims.
+ */
+export const test = apiTest.extend<{ signedInPage: Page }>({
+  signedInPage: async ({ page }, use) => {
+    await page.goto("/sign-in");
+    await signIn(page, E2E_API_KEY);
+    await expect(page.getByRole("heading", { name: "Pets", level: 1 })).toBeVisible();
+    await use(page);
+  },
+});
+
+export { expect };
+
+export function petTable(page: Page): Locator {
+  return page.getByRole("table", { name: "Pets" });
+}
+
+/** Data rows only: each has its pet's name as row header; the column header row has none. */
+export function petRows(page: Page): Locator {
+  return petTable(page)
+    .getByRole("row")
+    .filter({ has: page.getByRole("rowheader") });
+}
+
+/** The ids in the ID column, in table order. */
+export async function shownPetIds(page: Page): Promise<number[]> {
+  const ids: number[] = [];
+  for (const row of await petRows(page).all()) {
+    ids.push(Number(await row.getByRole("cell").first().textContent()));
+  }
+  return ids;
+}
+
+/** Checks one row cell by cell, so "5" cannot pass for "51". */
+export async function expectPetRow(
+  row: Locator,
+  pet: { id: number; name: string; categoryId: number; status: string },
+): Promise<void> {
+  await expect(row.getByRole("rowheader")).toHaveText(pet.name);
+  await expect(row.getByRole("cell")).toHaveText([String(pet.id), String(pet.categoryId), pet.status]);
+}
