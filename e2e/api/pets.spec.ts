@@ -32,7 +32,7 @@ test("creates a pet and reads it back through the deprecated getPet", async ({ a
 });
 
 test("refuses requests without a valid key", async ({ request }) => {
-  for (const headers of [{}, { Authorization: "Bearer not-the-key" }]) {
+  for (const headers of [{}, { Authorization: "Bearer not-the-key" }] as Array<Record<string, string>>) {
     const response = await request.get("/v1/pets", { headers });
     expect(response.status()).toBe(401);
     expect(response.headers()["www-authenticate"]).toMatch(/^Bearer/);
