@@ -1,4 +1,4 @@
-import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
+import { QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import { Navigate, Route, Routes } from "react-router-dom";
 import { createQueryClient } from "./api/query-client.js";
@@ -11,6 +11,9 @@ import { PetsPage } from "./pets/PetsPage.js";
 import { RequireSession } from "./session/RequireSession.js";
 import { SessionProvider, useSession } from "./session/session.js";
 import { SignInPage } from "./session/SignInPage.js";
+
+/** React Router 7's behaviour, adopted now so the upgrade changes nothing. */
+export const ROUTER_FUTURE = { v7_startTransition: true, v7_relativeSplatPath: true } as const;
 
 export function AppRoutes() {
   return (
@@ -34,9 +37,9 @@ export function AppRoutes() {
 }
 
 /** The query client, wired so that a 401 from any request ends the session. */
-function ApiProvider({ children, queryClient }: { children: ReactNode; queryClient?: QueryClient | undefined }) {
+function ApiProvider({ children, retryDelay }: { children: ReactNode; retryDelay?: number | undefined }) {
   const { expire } = useSession();
-  const [client] = useState(() => queryClient ?? createQueryClient({ onUnauthorized: expire }));
+  const [client] = useState(() => createQueryClient({ onUnauthorized: expire, retryDelay }));
   return (
     <QueryClientProvider client={client}>
       <tsr.ReactQueryProvider>{children}</tsr.ReactQueryProvider>
@@ -45,10 +48,10 @@ function ApiProvider({ children, queryClient }: { children: ReactNode; queryClie
 }
 
 /** Everything but the router, so tests can supply a MemoryRouter. */
-export function AppProviders({ children, queryClient }: { children: ReactNode; queryClient?: QueryClient }) {
+export function AppProviders({ children, retryDelay }: { children: ReactNode; retryDelay?: number }) {
   return (
     <SessionProvider>
-      <ApiProvider queryClient={queryClient}>{children}</ApiProvider>
+      <ApiProvider retryDelay={retryDelay}>{children}</ApiProvider>
     </SessionProvider>
   );
 }

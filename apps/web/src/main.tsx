@@ -1,7 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router-dom";
-import { AppProviders, AppRoutes } from "./App.js";
+import { AppProviders, AppRoutes, ROUTER_FUTURE } from "./App.js";
 import "./design-system/global.css";
 
 const root = document.getElementById("root");
@@ -10,7 +10,7 @@ if (!root) throw new Error("index.html has no #root element");
 createRoot(root).render(
   <StrictMode>
     <AppProviders>
-      <BrowserRouter>
+      <BrowserRouter future={ROUTER_FUTURE}>
         <AppRoutes />
       </BrowserRouter>
     </AppProviders>

@@ -5,7 +5,7 @@ interface QueryClientOptions {
   /** Called on any 401, from any query or mutation. */
   onUnauthorized: () => void;
   /** Milliseconds between retries of a transient failure; tests shorten it. */
-  retryDelay?: number;
+  retryDelay?: number | undefined;
 }
 
 const MAX_RETRIES = 2;

@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useLocation } from "react-router-dom";
 import { Notice } from "../design-system/Notice.js";
 import styles from "./AppShell.module.css";
@@ -19,9 +19,15 @@ const ConfirmContext = createContext<((message: string, pathname: string) => voi
 export function ConfirmationRegion({ children }: { children: ReactNode }) {
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
   const { pathname } = useLocation();
+  const previousPathname = useRef(pathname);
 
+  // Cleared on leaving its page, not for being elsewhere: the message is set
+  // just before the navigation to its page commits.
   useEffect(() => {
-    if (confirmation && confirmation.pathname !== pathname) setConfirmation(null);
+    if (confirmation && previousPathname.current === confirmation.pathname && pathname !== confirmation.pathname) {
+      setConfirmation(null);
+    }
+    previousPathname.current = pathname;
   }, [confirmation, pathname]);
 
   const confirm = useCallback((message: string, onPathname: string) => {

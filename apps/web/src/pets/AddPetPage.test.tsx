@@ -1,0 +1,96 @@
+import type { Pet } from "@petstore/contract";
+import { screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { deferred, errorResponse, jsonResponse, renderApp } from "../test/render-app.js";
+
+const REX: Pet = { id: 37, name: "Rex", categoryId: 4, status: "pending" };
+
+/** Answers listPets with `listed`, and createPet with whatever `create` returns. */
+function petstore(create: (request: Request) => Response | Promise<Response>, listed: Pet[] = [REX]) {
+  return (request: Request) => (request.method === "POST" ? create(request) : jsonResponse(200, listed));
+}
+
+describe("the add-pet form", () => {
+  it("checks the input with the contract, shows each problem beside its field and sends nothing", async () => {
+    const { user, requests } = renderApp("/pets/new", petstore(() => jsonResponse(201, REX)));
+    await user.type(screen.getByLabelText("Name"), "   ");
+    await user.type(screen.getByLabelText("Category ID"), "0");
+    await user.click(screen.getByRole("button", { name: "Add pet" }));
+
+    expect(screen.getByLabelText("Name")).toHaveAccessibleDescription("Name must not be empty");
+    expect(screen.getByLabelText("Name")).toHaveAttribute("aria-invalid", "true");
+    expect(screen.getByLabelText("Name")).toHaveFocus();
+    expect(screen.getByLabelText("Category ID")).toHaveAccessibleDescription(
+      expect.stringContaining("Category ID must be at least 1"),
+    );
+    expect(screen.getByLabelText("Status")).not.toHaveAttribute("aria-invalid");
+    expect(requests.filter((request) => request.method === "POST")).toEqual([]);
+  });
+
+  it("clears an error once the field is fixed and the form is sent again", async () => {
+    const { user } = renderApp("/pets/new", petstore(() => deferred<Response>().promise));
+    await user.click(screen.getByRole("button", { name: "Add pet" }));
+    expect(screen.getByLabelText("Name")).toHaveAccessibleDescription("Name must not be empty");
+    expect(screen.getByLabelText("Category ID")).toHaveAccessibleDescription(
+      expect.stringContaining("Category ID is required"),
+    );
+    await user.type(screen.getByLabelText("Name"), "Rex");
+    await user.type(screen.getByLabelText("Category ID"), "4");
+    await user.click(screen.getByRole("button", { name: "Add pet" }));
+    expect(screen.getByLabelText("Name")).not.toHaveAccessibleDescription();
+    expect(screen.getByLabelText("Name")).not.toHaveAttribute("aria-invalid");
+  });
+
+  it("disables Add pet while sending, then announces the pet and shows it in the list", async () => {
+    const created = deferred<Response>();
+    const { user, requests, location } = renderApp("/pets/new", petstore(() => created.promise));
+    await user.type(screen.getByLabelText("Name"), "  Rex ");
+    await user.type(screen.getByLabelText("Category ID"), "4");
+    await user.selectOptions(screen.getByLabelText("Status"), "pending");
+    await user.click(screen.getByRole("button", { name: "Add pet" }));
+
+    expect(screen.getByRole("button", { name: "Add pet" })).toBeDisabled();
+    const post = requests.find((request) => request.method === "POST");
+    expect(await post?.json()).toEqual({ name: "Rex", categoryId: 4, status: "pending" });
+
+    created.resolve(jsonResponse(201, REX));
+    expect(await screen.findByRole("heading", { name: "Pets" })).toBeInTheDocument();
+    expect(screen.getByRole("status")).toHaveTextContent("Added Rex (id 37).");
+    expect(location.current).toBe("/pets?limit=20&after=36");
+    const table = await screen.findByRole("table", { name: "Pets" });
+    expect(within(table).getByRole("rowheader", { name: "Rex" })).toBeInTheDocument();
+  });
+
+  it("shows the API's 400 beside the field it names", async () => {
+    const { user } = renderApp(
+      "/pets/new",
+      petstore(() =>
+        errorResponse(400, "VALIDATION_ERROR", "Invalid request: body.categoryId: categoryId must be at most 9007199254740991."),
+      ),
+    );
+    await user.type(screen.getByLabelText("Name"), "Rex");
+    await user.type(screen.getByLabelText("Category ID"), "4");
+    await user.click(screen.getByRole("button", { name: "Add pet" }));
+
+    await waitFor(() =>
+      expect(screen.getByLabelText("Category ID")).toHaveAccessibleDescription(
+        expect.stringContaining("Category ID must be at most 9007199254740991"),
+      ),
+    );
+    expect(screen.getByRole("button", { name: "Add pet" })).toBeEnabled();
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+  });
+
+  it("reports any other failure for the whole form, keeping what was typed", async () => {
+    const { user } = renderApp(
+      "/pets/new",
+      petstore(() => errorResponse(500, "INTERNAL", "Something went wrong on our side.")),
+    );
+    await user.type(screen.getByLabelText("Name"), "Rex");
+    await user.type(screen.getByLabelText("Category ID"), "4");
+    await user.click(screen.getByRole("button", { name: "Add pet" }));
+
+    expect(await screen.findByRole("alert")).toHaveTextContent("The pet was not added. Something went wrong on our side.");
+    expect(screen.getByLabelText("Name")).toHaveValue("Rex");
+  });
+});

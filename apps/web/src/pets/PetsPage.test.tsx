@@ -1,0 +1,115 @@
+import type { Pet } from "@petstore/contract";
+import { screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { deferred, errorResponse, jsonResponse, renderApp } from "../test/render-app.js";
+
+const PETS: Pet[] = [
+  { id: 1, name: "Rex", categoryId: 1, status: "available" },
+  { id: 2, name: "Bella", categoryId: 2, status: "pending" },
+  { id: 3, name: "Milo", categoryId: 3 },
+];
+
+function petRows() {
+  return within(screen.getByRole("table", { name: "Pets" }))
+    .getAllByRole("row")
+    .filter((row) => within(row).queryByRole("rowheader") !== null);
+}
+
+describe("the pets list", () => {
+  it("shows a loading state, then one row per pet with its status badge", async () => {
+    const response = deferred<Response>();
+    renderApp("/pets", () => response.promise);
+    expect(await screen.findByText("Loading pets…")).toBeInTheDocument();
+    expect(screen.queryByRole("table")).not.toBeInTheDocument();
+
+    response.resolve(jsonResponse(200, PETS));
+    await waitFor(() => expect(petRows()).toHaveLength(3));
+    const [rex, , milo] = petRows();
+    expect(within(rex!).getByRole("rowheader")).toHaveTextContent("Rex");
+    expect(within(rex!).getAllByRole("cell").map((cell) => cell.textContent)).toEqual(["1", "1", "available"]);
+    expect(within(milo!).getAllByRole("cell")[2]).toHaveTextContent("no status");
+    expect(within(rex!).getByRole("link", { name: "Rex" })).toHaveAttribute("href", "/pets/1");
+    expect(screen.queryByText("Loading pets…")).not.toBeInTheDocument();
+  });
+
+  it("asks the API for the status and page size in the URL", async () => {
+    const { requests } = renderApp("/pets?status=pending&limit=50&after=10", () => jsonResponse(200, [PETS[1]]));
+    await waitFor(() => expect(petRows()).toHaveLength(1));
+    const url = new URL(requests[0]!.url);
+    expect(url.pathname).toBe("/v1/pets");
+    expect(Object.fromEntries(url.searchParams)).toEqual({ status: "pending", limit: "50", after: "10" });
+    expect(requests[0]!.headers.get("authorization")).toBe("Bearer test-key");
+    expect(screen.getByLabelText("Status")).toHaveValue("pending");
+    expect(screen.getByLabelText("Page size")).toHaveValue("50");
+  });
+
+  it("changing a filter updates the URL and starts from the first pet", async () => {
+    const { location, user, requests } = renderApp("/pets?limit=20&after=20", () => jsonResponse(200, PETS));
+    await waitFor(() => expect(petRows()).toHaveLength(3));
+    await user.selectOptions(screen.getByLabelText("Status"), "sold");
+    expect(location.current).toBe("/pets?status=sold&limit=20");
+    await user.selectOptions(screen.getByLabelText("Page size"), "100");
+    expect(location.current).toBe("/pets?status=sold&limit=100");
+    await waitFor(() => expect(new URL(requests.at(-1)!.url).search).toBe("?limit=100&status=sold"));
+  });
+
+  it("links Next page to the API's next cursor, keeping the filter", async () => {
+    renderApp("/pets?status=sold", () =>
+      jsonResponse(200, PETS, { Link: '</v1/pets?limit=20&status=sold&after=3>; rel="next"' }),
+    );
+    const next = await screen.findByRole("link", { name: "Next page" });
+    expect(next).toHaveAttribute("href", "/pets?status=sold&limit=20&after=3");
+    expect(screen.queryByRole("link", { name: "First page" })).not.toBeInTheDocument();
+  });
+
+  it("offers no Next page on the last page", async () => {
+    renderApp("/pets?after=3", () => jsonResponse(200, PETS));
+    await waitFor(() => expect(petRows()).toHaveLength(3));
+    expect(screen.queryByRole("link", { name: "Next page" })).not.toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "First page" })).toHaveAttribute("href", "/pets?limit=20");
+  });
+
+  it("says so when the store is empty", async () => {
+    renderApp("/pets", () => jsonResponse(200, []));
+    expect(await screen.findByText("There are no pets in the store yet.")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Add the first pet" })).toHaveAttribute("href", "/pets/new");
+    expect(screen.queryByRole("table")).not.toBeInTheDocument();
+  });
+
+  it("says so when no pet has the chosen status, with a way back to all", async () => {
+    renderApp("/pets?status=sold", () => jsonResponse(200, []));
+    expect(await screen.findByText("No pets are sold.")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Show all pets" })).toHaveAttribute("href", "/pets?limit=20");
+  });
+
+  it("shows an error with Retry when the API cannot be reached, and recovers", async () => {
+    let reachable = false;
+    const { user, requests } = renderApp("/pets", () =>
+      reachable ? jsonResponse(200, PETS) : Promise.reject(new TypeError("Failed to fetch")),
+    );
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("The pets could not be loaded.");
+    expect(alert).toHaveTextContent("could not be reached");
+    // A network failure was retried before giving up.
+    expect(requests).toHaveLength(3);
+
+    reachable = true;
+    await user.click(within(alert).getByRole("button", { name: "Retry" }));
+    await waitFor(() => expect(petRows()).toHaveLength(3));
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+  });
+
+  it("shows the API's own message for an error it explains, without retrying a 4xx", async () => {
+    const { requests } = renderApp("/pets", () => errorResponse(400, "VALIDATION_ERROR", "Invalid request: query.limit: limit must be at most 100."));
+    expect(await screen.findByRole("alert")).toHaveTextContent("limit must be at most 100");
+    expect(requests).toHaveLength(1);
+  });
+
+  it("returns to sign-in with a message when the API refuses the key", async () => {
+    const { location } = renderApp("/pets?status=sold", () => errorResponse(401, "UNAUTHORIZED", "Invalid API key."));
+    expect(await screen.findByRole("heading", { name: "Sign in" })).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toHaveTextContent("refused your key");
+    expect(location.current).toBe("/sign-in");
+    expect(sessionStorage.length).toBe(0);
+  });
+});

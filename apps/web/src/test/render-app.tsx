@@ -1,0 +1,70 @@
+import { render } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { MemoryRouter, useLocation } from "react-router-dom";
+import { vi } from "vitest";
+import { AppProviders, AppRoutes, ROUTER_FUTURE } from "../App.js";
+import { storeApiKey } from "../session/api-key-storage.js";
+
+export const TEST_API_KEY = "test-key";
+
+type ApiHandler = (request: Request) => Response | Promise<Response>;
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json", ...headers },
+  });
+}
+
+export function errorResponse(status: number, code: string, message: string): Response {
+  return jsonResponse(status, { code, message, status });
+}
+
+/** A promise the test settles when it chooses, to hold the app in a pending state. */
+export function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((settle) => {
+    resolve = settle;
+  });
+  return { promise, resolve };
+}
+
+/**
+ * Replaces the network, and only the network: the app's real client, query
+ * cache, router and pages run as in the browser; `handler` answers each
+ * request the way the API would.
+ */
+function stubNetwork(handler: ApiHandler) {
+  const requests: Request[] = [];
+  vi.stubGlobal("fetch", async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    // jsdom's AbortSignal is not the one Node's Request accepts; nothing here aborts anyway.
+    const { signal: _signal, ...withoutSignal } = init;
+    const request = new Request(input, withoutSignal);
+    requests.push(request.clone());
+    return handler(request);
+  });
+  return requests;
+}
+
+function LocationProbe({ onChange }: { onChange: (url: string) => void }) {
+  const location = useLocation();
+  onChange(`${location.pathname}${location.search}`);
+  return null;
+}
+
+/** Renders the whole app at `path`, signed in unless told otherwise, over a stubbed network. */
+export function renderApp(path: string, handler: ApiHandler, { signedIn = true } = {}) {
+  if (signedIn) storeApiKey(TEST_API_KEY);
+  const requests = stubNetwork(handler);
+  const location = { current: path };
+  const user = userEvent.setup();
+  render(
+    <AppProviders retryDelay={0}>
+      <MemoryRouter initialEntries={[path]} future={ROUTER_FUTURE}>
+        <AppRoutes />
+        <LocationProbe onChange={(url) => (location.current = url)} />
+      </MemoryRouter>
+    </AppProviders>,
+  );
+  return { requests, location, user };
+}
