@@ -1,5 +1,8 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, DEFAULT_DATABASE_URL, DEV_API_KEY, readConfig } from "./env.js";
+import { ConfigError, DEFAULT_DATABASE_URL, DEV_API_KEY, loadDotEnvFile, readConfig } from "./env.js";
 
 describe("readConfig", () => {
   it("has working development defaults, with the documented dev key", () => {
@@ -37,5 +40,19 @@ describe("readConfig", () => {
 
   it("resolves a relative SQLite path once", () => {
     expect(readConfig({ DATABASE_URL: "file:./x.db" }).databaseUrl).toBe(`file:${process.cwd()}/x.db`);
+  });
+
+  it("loads a .env file without overriding variables already set", () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "petstore-env-")), ".env");
+    writeFileSync(file, "PETSTORE_TEST_FROM_FILE=file\nPETSTORE_TEST_ALREADY_SET=file\n");
+    process.env["PETSTORE_TEST_ALREADY_SET"] = "shell";
+    try {
+      loadDotEnvFile(file);
+      expect(process.env["PETSTORE_TEST_FROM_FILE"]).toBe("file");
+      expect(process.env["PETSTORE_TEST_ALREADY_SET"]).toBe("shell");
+    } finally {
+      delete process.env["PETSTORE_TEST_FROM_FILE"];
+      delete process.env["PETSTORE_TEST_ALREADY_SET"];
+    }
   });
 });

@@ -1,4 +1,6 @@
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { parseEnv } from "node:util";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 
@@ -90,6 +92,12 @@ const EnvSchema = z
 export type Config = z.output<typeof EnvSchema>;
 
 export class ConfigError extends Error {}
+
+/** Loads apps/api/.env into the environment when present; variables already set win. */
+export function loadDotEnvFile(file = path.join(API_ROOT, ".env")): void {
+  if (!existsSync(file)) return;
+  for (const [key, value] of Object.entries(parseEnv(readFileSync(file, "utf8")))) process.env[key] ??= value;
+}
 
 /** Parses the environment once; throws a ConfigError whose message is one line naming each bad variable. */
 export function readConfig(source: NodeJS.ProcessEnv = process.env): Config {

@@ -1,12 +1,13 @@
 import { createApp } from "./app.js";
 import { openDatabase, type Database } from "./database.js";
-import { ConfigError, readConfig, type Config } from "./env.js";
+import { ConfigError, loadDotEnvFile, readConfig, type Config } from "./env.js";
 import { createLogger } from "./logger.js";
 import { migrateDatabase } from "./migrate.js";
 import { seedPets } from "./seed.js";
 
 let config: Config;
 try {
+  loadDotEnvFile();
   config = readConfig();
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
