@@ -1,0 +1,64 @@
+/**
+ * Bulk seeding. SQLite: one transaction of a prepared insert straight into a
+ * file migrated by the API's own migrateDatabase (prisma migrate deploy).
+ * PostgreSQL: one INSERT ... SELECT over generate_series.
+ */
+import Sqlite from "better-sqlite3";
+import pg from "pg";
+
+/** A store's history: most pets sold long ago, a few available or pending, some with no status. */
+export const statusOf = (n: number): string | null =>
+  n % 50 === 0 ? "available" : n % 50 < 4 ? "pending" : n % 50 < 6 ? null : "sold";
+const STATUS_SQL = `CASE WHEN n % 50 = 0 THEN 'available' WHEN n % 50 < 4 THEN 'pending' WHEN n % 50 < 6 THEN NULL ELSE 'sold' END`;
+
+export function seedSqlite(file: string, rows: number): void {
+  const db = new Sqlite(file);
+  try {
+    const insert = db.prepare(`INSERT INTO "Pet" ("id", "name", "categoryId", "status") VALUES (?, ?, ?, ?)`);
+    db.transaction(() => {
+      for (let n = 1; n <= rows; n++) insert.run(n, `pet ${n}`, 1 + (n % 10), statusOf(n));
+    })();
+  } finally {
+    db.close();
+  }
+}
+
+export async function seedPostgres(url: string, rows: number): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`TRUNCATE "Pet" RESTART IDENTITY`);
+    await client.query(
+      `INSERT INTO "Pet" ("name", "categoryId", "status")
+       SELECT 'pet ' || n, 1 + n % 10, ${STATUS_SQL} FROM generate_series(1, ${rows}) AS n`,
+    );
+    // What autovacuum would do shortly after a bulk load.
+    await client.query(`VACUUM ANALYZE "Pet"`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The filtered page the API asks for (status, id order, limit+1), as each provider plans it. */
+export const FILTERED_QUERY_SQLITE = `SELECT "id", "name", "categoryId", "status" FROM "Pet" WHERE "status" = 'available' ORDER BY "id" ASC LIMIT 101`;
+
+export function explainSqlite(file: string): string {
+  const db = new Sqlite(file, { readonly: true });
+  try {
+    const rows = db.prepare(`EXPLAIN QUERY PLAN ${FILTERED_QUERY_SQLITE}`).all() as Array<{ detail: string }>;
+    return rows.map((row) => row.detail).join("\n");
+  } finally {
+    db.close();
+  }
+}
+
+export async function explainPostgres(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(`EXPLAIN ${FILTERED_QUERY_SQLITE}`);
+    return rows.map((row: Record<string, string>) => row["QUERY PLAN"]).join("\n");
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Web figures: the production bundle's initial JavaScript (gzip) and the time
+ * to first table render in Chromium against the local API, median of 5.
+ *
+ * The app is built here with VITE_API_URL pointing at the bench's API (the
+ * origin is fixed at build time), served by a tiny static server, and loaded
+ * signed-in (the key placed in sessionStorage, where the app keeps it) at
+ * /pets, each sample in a fresh browser context (cold cache). The render time
+ * is performance.now() when the first table body row enters the DOM, taken by
+ * a MutationObserver in the page, so polling adds nothing.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { gzipSync } from "node:zlib";
+
+const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "apps", "web");
+const SYSTEM_CHROMIUM = "/usr/bin/chromium";
+const SAMPLES = 5;
+
+export interface WebResult {
+  initialJsGzipBytes: number;
+  scripts: string[];
+  samplesMs: number[];
+  medianMs: number;
+}
+
+interface Api {
+  url: string;
+}
+
+export interface WebOptions<S extends Api> {
+  work: string;
+  startApi: (corsOrigin: string) => Promise<S>;
+  stopApi: (server: S) => Promise<void>;
+  apiKey: string;
+  log: (message: string) => void;
+}
+
+/** Entry scripts of index.html plus what they modulepreload; lazy chunks are not initial. */
+export function initialJs(distDir: string): { bytes: number; scripts: string[] } {
+  const html = readFileSync(path.join(distDir, "index.html"), "utf8");
+  const scripts = [
+    ...new Set(
+      [
+        ...html.matchAll(/<script\b[^>]*\btype="module"[^>]*\bsrc="([^"]+)"/g),
+        ...html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g),
+      ].map((match) => match[1]!),
+    ),
+  ];
+  const bytes = scripts.reduce(
+    (sum, src) => sum + gzipSync(readFileSync(path.join(distDir, src.replace(/^\//, ""))), { level: 9 }).length,
+    0,
+  );
+  return { bytes, scripts };
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".json": "application/json",
+};
+
+function serveStatic(distDir: string): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    const pathname = decodeURIComponent(new URL(req.url ?? "/", "http://localhost").pathname);
+    let file = path.join(distDir, path.normalize(pathname));
+    if (!file.startsWith(distDir) || !existsSync(file) || pathname === "/") file = path.join(distDir, "index.html");
+    res.writeHead(200, { "Content-Type": CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream" });
+    res.end(readFileSync(file));
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      resolve({ server, url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}` });
+    }),
+  );
+}
+
+export async function measureWeb<S extends Api>({ work, startApi, stopApi, apiKey, log }: WebOptions<S>): Promise<WebResult> {
+  if (!existsSync(path.join(WEB_ROOT, "package.json"))) throw new Error("apps/web is missing");
+  const distDir = path.join(work, "web-dist");
+  // The static server's port must be known before the API starts (CORS), and the
+  // API's before the build (VITE_API_URL): serve an empty folder first, fill it after.
+  const { server: staticServer, url: webUrl } = await serveStatic(distDir);
+  const api = await startApi(webUrl);
+  try {
+    const vite = path.join(WEB_ROOT, "node_modules", "vite", "bin", "vite.js");
+    await promisify(execFile)(process.execPath, [vite, "build", "--outDir", distDir, "--emptyOutDir", "--logLevel", "error"], {
+      cwd: WEB_ROOT,
+      env: { ...process.env, VITE_API_URL: api.url, NODE_ENV: "production" },
+    });
+    const { bytes, scripts } = initialJs(distDir);
+    log(`web: initial JS ${(bytes / 1024).toFixed(1)} KB gzip`);
+
+    const { chromium } = await import("@playwright/test");
+    const browser = await chromium.launch({
+      ...(existsSync(SYSTEM_CHROMIUM) ? { executablePath: SYSTEM_CHROMIUM } : {}),
+      args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
+    });
+    const samplesMs: number[] = [];
+    try {
+      for (let i = 0; i < SAMPLES; i++) {
+        const context = await browser.newContext();
+        await context.addInitScript((key: string) => {
+          sessionStorage.setItem("petstore.apiKey", key);
+          const w = window as unknown as { __firstTableRow?: number };
+          const observer = new MutationObserver(() => {
+            if (document.querySelector("table tbody tr")) {
+              w.__firstTableRow = performance.now();
+              observer.disconnect();
+            }
+          });
+          observer.observe(document, { childList: true, subtree: true });
+        }, apiKey);
+        const page = await context.newPage();
+        await page.goto(`${webUrl}/pets`);
+        await page.locator("table tbody tr").first().waitFor({ timeout: 15_000 });
+        samplesMs.push(await page.evaluate(() => (window as unknown as { __firstTableRow: number }).__firstTableRow));
+        await context.close();
+      }
+    } finally {
+      await browser.close();
+    }
+    const sorted = [...samplesMs].sort((a, b) => a - b);
+    log(`web: first table render ${samplesMs.map((ms) => ms.toFixed(0)).join(", ")} ms`);
+    return { initialJsGzipBytes: bytes, scripts, samplesMs, medianMs: sorted[Math.floor(sorted.length / 2)]! };
+  } finally {
+    await stopApi(api);
+    await new Promise((resolve) => staticServer.close(resolve));
+  }
+}
