@@ -34,7 +34,7 @@ export function AppShell() {
               New pet
             </NavLink>
           </nav>
-          <Button variant="quiet" onClick={handleSignOut}>
+          <Button variant="quiet" className={styles.signOut} onClick={handleSignOut}>
             Sign out
           </Button>
         </div>
