@@ -169,7 +169,9 @@ const sendError: ErrorRequestHandler = (error: unknown, req, res, _next) => {
   const known =
     error instanceof HttpError
       ? error
-      : typeof error === "object" && error !== null && "type" in error
+      : error instanceof URIError // Express could not percent-decode a path parameter
+        ? new HttpError(400, "VALIDATION_ERROR", "The request path is not validly percent-encoded.")
+        : typeof error === "object" && error !== null && "type" in error
         ? BODY_PARSER_ERRORS[String(error.type)]
         : undefined;
   if (!known) req.log.error({ err: error }, "unhandled error");
