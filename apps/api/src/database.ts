@@ -21,6 +21,26 @@ export function sqliteFilePath(url: string): string {
   return url.replace(/^file:(\/\/)?/, "");
 }
 
+/**
+ * Set on every SQLite connection the adapter opens (it opens the file itself,
+ * so its `connect` is wrapped). WAL + synchronous=FULL: a commit is fsynced
+ * before the 201 goes out, so an acknowledged create survives a crash of the
+ * process or of the machine. See docs/decisions/004-sqlite-durability.md.
+ */
+export const SQLITE_PRAGMAS = "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;";
+
+export function withSqlitePragmas<T extends { connect(): Promise<{ executeScript(script: string): Promise<void> }> }>(
+  factory: T,
+): T {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    await adapter.executeScript(SQLITE_PRAGMAS);
+    return adapter;
+  };
+  return factory;
+}
+
 export interface DatabaseOptions {
   url: string;
   poolSize: number;
@@ -39,7 +59,7 @@ export async function openDatabase({ url, poolSize }: DatabaseOptions): Promise<
       import("./generated/sqlite/client.js"),
       import("@prisma/adapter-better-sqlite3"),
     ]);
-    prisma = new SqliteClient({ adapter: new PrismaBetterSQLite3({ url: sqliteFilePath(url) }) });
+    prisma = new SqliteClient({ adapter: withSqlitePragmas(new PrismaBetterSQLite3({ url: sqliteFilePath(url) })) });
   } else {
     const [{ PrismaClient: PostgresClient }, { PrismaPg }] = await Promise.all([
       import("./generated/pg/client.js"),
