@@ -1,3 +1,4 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createApp } from "./app.js";
 import { openDatabase, type Database } from "./database.js";
 import { ConfigError, loadDotEnvFile, readConfig, type Config } from "./env.js";
@@ -19,14 +20,29 @@ const logger = createLogger(config);
 const database: Database = await startDatabase(config);
 const app = createApp({ config, logger, database });
 
-const server = app.listen(config.port, config.host, () => {
+const server = createServer(
+  {
+    requestTimeout: config.requestTimeoutMs,
+    headersTimeout: Math.min(config.requestTimeoutMs, 60_000),
+    keepAliveTimeout: 5_000,
+    // How often Node looks for requests over their timeout (default 30 s, which would let a stalled client linger).
+    connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(config.requestTimeoutMs / 4))),
+  },
+  app,
+);
+server.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   logger.info({ port, database: database.provider }, `petstore API listening on http://${config.host}:${port}`);
 });
-server.requestTimeout = config.requestTimeoutMs;
-server.headersTimeout = Math.min(config.requestTimeoutMs, 60_000);
-server.keepAliveTimeout = 5_000;
+
+/** Responses not yet finished; at shutdown each is told Connection: close, so its socket ends after it. */
+const unfinished = new Set<ServerResponse>();
+server.on("request", (_req: IncomingMessage, res: ServerResponse) => {
+  if (stopping) res.setHeader("Connection", "close");
+  unfinished.add(res);
+  res.once("close", () => unfinished.delete(res));
+});
 
 let stopping = false;
 function shutdown(signal: string) {
@@ -38,6 +54,7 @@ function shutdown(signal: string) {
     logger.error("in-flight requests did not finish in time; exiting");
     process.exit(1);
   }, config.requestTimeoutMs + 1_000).unref();
+  for (const res of unfinished) if (!res.headersSent) res.setHeader("Connection", "close");
   server.close(async () => {
     await database.close();
     logger.info("stopped");
