@@ -1,5 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { NavLink, Outlet, useNavigate } from "react-router-dom";
+import { useEffect, useRef } from "react";
+import { NavLink, Outlet, useLocation, useNavigate } from "react-router-dom";
 import { Button } from "../design-system/Button.js";
 import { useSession } from "../session/session.js";
 import styles from "./AppShell.module.css";
@@ -10,6 +11,16 @@ export function AppShell() {
   const { signOut } = useSession();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const main = useRef<HTMLElement>(null);
+  const arrived = useRef(false);
+
+  // On moving to another page, start reading and tabbing at its content, as a
+  // full page load would; otherwise focus stays on a link that has gone.
+  useEffect(() => {
+    if (arrived.current) main.current?.focus();
+    arrived.current = true;
+  }, [pathname]);
 
   const handleSignOut = () => {
     signOut();
@@ -39,7 +50,7 @@ export function AppShell() {
           </Button>
         </div>
       </header>
-      <main id="main" tabIndex={-1} className={styles.main}>
+      <main id="main" ref={main} tabIndex={-1} className={styles.main}>
         <ConfirmationRegion>
           <Outlet />
         </ConfirmationRegion>

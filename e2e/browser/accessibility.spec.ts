@@ -1,0 +1,67 @@
+import { AxeBuilder } from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, petRows, test } from "./fixtures.js";
+
+/** WCAG 2.1 A and AA rules axe can check automatically; a clean run is necessary, not sufficient. */
+async function wcagViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return results.violations.map(
+    (violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
+  );
+}
+
+test("sign-in, with and without a refused key, has no WCAG violations axe can find", async ({ page }) => {
+  await page.goto("/sign-in");
+  expect(await wcagViolations(page)).toEqual([]);
+  await page.getByLabel("API key").fill("not-the-key");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert")).toBeVisible();
+  expect(await wcagViolations(page)).toEqual([]);
+});
+
+test("the signed-in pages have no WCAG violations axe can find, on desktop and phone", async ({ signedInPage: page }) => {
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await page.goto("/pets");
+    await expect(petRows(page).first()).toBeVisible();
+    expect(await wcagViolations(page)).toEqual([]);
+
+    await page.goto("/pets/new");
+    await page.getByRole("button", { name: "Add pet" }).click();
+    await expect(page.getByLabel("Name")).toHaveAttribute("aria-invalid", "true");
+    expect(await wcagViolations(page)).toEqual([]);
+
+    await page.goto("/pets/1");
+    await expect(page.getByRole("heading", { name: "Rex" })).toBeVisible();
+    expect(await wcagViolations(page)).toEqual([]);
+
+    await page.goto("/pets/abc");
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("not found");
+    expect(await wcagViolations(page)).toEqual([]);
+  }
+});
+
+test("the list is usable from the keyboard alone, with a visible focus", async ({ signedInPage: page }) => {
+  await page.keyboard.press("Tab");
+  const skipLink = page.getByRole("link", { name: "Skip to content" });
+  await expect(skipLink).toBeFocused();
+  await expect(skipLink).toBeInViewport();
+
+  const status = page.getByLabel("Status");
+  await status.focus();
+  const ring = await status.evaluate((element) => getComputedStyle(element).boxShadow);
+  expect(ring).not.toBe("none");
+  await page.keyboard.press("Tab");
+  await expect(page.getByLabel("Page size")).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: "Rex" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { name: "Rex", level: 1 })).toBeVisible();
+  // The new page's content has the focus, not the link that has gone.
+  await expect(page.getByRole("main")).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: "Back to pets" })).toBeFocused();
+});
