@@ -1,6 +1,7 @@
 import type { Pet } from "@petstore/contract";
 import type { PrismaClient } from "./generated/sqlite/client.js";
 import type { PetRepository } from "./pets/pet-repository.js";
+import { createSqlitePetRepository } from "./pets/sqlite-pet-repository.js";
 
 export type DatabaseProvider = "sqlite" | "postgresql";
 
@@ -54,12 +55,21 @@ export interface DatabaseOptions {
 export async function openDatabase({ url, poolSize }: DatabaseOptions): Promise<Database> {
   const provider = databaseProvider(url);
   let prisma: PrismaClient;
+  let pets: PetRepository | undefined;
+  let closeConnection = () => {};
   if (provider === "sqlite") {
     const [{ PrismaClient: SqliteClient }, { PrismaBetterSQLite3 }] = await Promise.all([
       import("./generated/sqlite/client.js"),
       import("@prisma/adapter-better-sqlite3"),
     ]);
     prisma = new SqliteClient({ adapter: withSqlitePragmas(new PrismaBetterSQLite3({ url: sqliteFilePath(url) })) });
+    // The hot path: prepared statements on a connection of our own, same pragmas
+    // (docs/decisions/005-sqlite-hot-path.md). Prisma migrates and answers isReady.
+    const { default: Sqlite } = await import("better-sqlite3");
+    const connection = new Sqlite(sqliteFilePath(url));
+    connection.exec(SQLITE_PRAGMAS);
+    pets = createSqlitePetRepository(connection);
+    closeConnection = () => connection.close();
   } else {
     const [{ PrismaClient: PostgresClient }, { PrismaPg }] = await Promise.all([
       import("./generated/pg/client.js"),
@@ -73,7 +83,7 @@ export async function openDatabase({ url, poolSize }: DatabaseOptions): Promise<
   // Connections open lazily on the first query; callers wait with isReady().
   return {
     provider,
-    pets: createPrismaPetRepository(prisma),
+    pets: pets ?? createPrismaPetRepository(prisma),
     async isReady() {
       try {
         await prisma.$queryRawUnsafe("SELECT 1");
@@ -82,7 +92,10 @@ export async function openDatabase({ url, poolSize }: DatabaseOptions): Promise<
         return false;
       }
     },
-    close: () => prisma.$disconnect(),
+    close: async () => {
+      closeConnection();
+      await prisma.$disconnect();
+    },
   };
 }
 
