@@ -32,6 +32,10 @@ function authorized(header: string | undefined): boolean {
 }
 
 const db = new Sqlite(dbFile);
+// The API's own connection settings (journal mode, fsync policy), when it declares them, so a
+// create costs the same durability on both sides.
+const apiDatabase = (await import("@petstore/api/dist/database.js").catch(() => ({}))) as { SQLITE_PRAGMAS?: string };
+if (apiDatabase.SQLITE_PRAGMAS) db.exec(apiDatabase.SQLITE_PRAGMAS);
 const COLUMNS = `"id", "name", "categoryId", "status"`;
 const listAll = db.prepare(`SELECT ${COLUMNS} FROM "Pet" WHERE "id" > ? ORDER BY "id" ASC LIMIT ?`);
 const listByStatus = db.prepare(`SELECT ${COLUMNS} FROM "Pet" WHERE "status" = ? AND "id" > ? ORDER BY "id" ASC LIMIT ?`);

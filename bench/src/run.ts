@@ -30,7 +30,8 @@ import { measureWeb, type WebResult } from "./web.js";
 
 const BENCH_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const API_ROOT = path.dirname(createRequire(import.meta.url).resolve("@petstore/api/package.json"));
-const API_MAIN = path.join(API_ROOT, "dist", "main.js");
+// BENCH_API_MAIN: another build of the API (e.g. an earlier commit's) for before/after figures.
+const API_MAIN = process.env["BENCH_API_MAIN"] ?? path.join(API_ROOT, "dist", "main.js");
 const RESULTS = path.join(BENCH_ROOT, "results");
 const API_KEY = "bench-petstore-key";
 const PG_ADMIN_URL = process.env["BENCH_PG_ADMIN_URL"] ?? "postgresql://postgres@127.0.0.1:5432/postgres";
