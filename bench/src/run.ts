@@ -15,6 +15,7 @@
  *   --targets=api,baseline,postgresql   which servers to run (default all available)
  *   --no-postgres --no-web  skip those parts
  *   --cpu-prof              run the API under node --cpu-prof (profiles in the results folder)
+ *   --api-env=K=V[,K=V]     extra environment for the API (e.g. LOG_LEVEL=warn to price per-request logs)
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -53,8 +54,14 @@ const options = {
   postgres: !quick && !flag("no-postgres"),
   web: !quick && !flag("no-web"),
   cpuProf: flag("cpu-prof"),
+  apiEnv: Object.fromEntries(
+    (argv.find((arg) => arg.startsWith("--api-env="))?.slice("--api-env=".length) ?? "")
+      .split(",")
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+  ) as Record<string, string>,
 };
-const unknown = argv.filter((arg) => !/^--(quick|no-postgres|no-web|cpu-prof|(duration|warmup|connections|datasets|targets)=.+)$/.test(arg));
+const unknown = argv.filter((arg) => !/^--(quick|no-postgres|no-web|cpu-prof|(duration|warmup|connections|datasets|targets|api-env)=.+)$/.test(arg));
 if (unknown.length > 0) {
   console.error(`bench: unknown option(s) ${unknown.join(" ")}; see bench/src/run.ts`);
   process.exit(2);
@@ -225,6 +232,7 @@ function apiEnv(databaseUrl: string, extra: Record<string, string> = {}): Record
     AUTH_FAILURES_PER_MIN: "0",
     CHECKPOINT_DISABLE: "1",
     PRISMA_HIDE_UPDATE_MESSAGE: "1",
+    ...options.apiEnv,
     ...extra,
   };
 }
