@@ -1,7 +1,8 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { createApp } from "./app.js";
 import { openDatabase, type Database } from "./database.js";
 import { ConfigError, loadDotEnvFile, readConfig, type Config } from "./env.js";
+import { createHttpServer } from "./http-server.js";
 import { createLogger } from "./logger.js";
 import { migrateDatabase } from "./migrate.js";
 import { seedPets } from "./seed.js";
@@ -20,16 +21,7 @@ const logger = createLogger(config);
 const database: Database = await startDatabase(config);
 const app = createApp({ config, logger, database });
 
-const server = createServer(
-  {
-    requestTimeout: config.requestTimeoutMs,
-    headersTimeout: Math.min(config.requestTimeoutMs, 60_000),
-    keepAliveTimeout: 5_000,
-    // How often Node looks for requests over their timeout (default 30 s, which would let a stalled client linger).
-    connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(config.requestTimeoutMs / 4))),
-  },
-  app,
-);
+const server = createHttpServer(app, { requestTimeoutMs: config.requestTimeoutMs });
 server.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;

@@ -73,7 +73,7 @@ describe.runIf(TEST_PROVIDERS.includes("postgresql"))("two API replicas on one P
         }),
       );
     }
-  });
+  }, 180_000);
 
   it("both replicas stop cleanly on SIGTERM", async () => {
     const results = await Promise.all(replicas.map((replica) => replica.stop("SIGTERM")));

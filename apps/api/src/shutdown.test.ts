@@ -5,7 +5,7 @@
  * (a client that stalls mid-request is cut off).
  */
 import net from "node:net";
-import { Pet, Pets } from "@petstore/contract";
+import { ErrorBody, Pet, Pets } from "@petstore/contract";
 import Sqlite from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { sqliteFilePath } from "./database.js";
@@ -193,9 +193,12 @@ describe("request timeout", () => {
     const [head] = createRequestParts("stalled");
     const sentAt = Date.now();
     connection.write(head);
-    // The server answers 408 (Node's own, before any handler has answered) and closes the connection.
+    // The server answers 408 with the Error JSON (when no handler has answered yet) and closes the connection.
     const answer = await connection.read().catch(() => undefined);
-    if (answer) expect(answer.status).toBe(408);
+    if (answer) {
+      expect(answer.status).toBe(408);
+      expect(ErrorBody.parse(JSON.parse(answer.body)).code).toBe("REQUEST_TIMEOUT");
+    }
     while (!connection.closed) await sleep(20);
     const cutOffAfter = connection.closedAt - sentAt;
     expect(cutOffAfter).toBeGreaterThanOrEqual(TIMEOUT - 50);

@@ -89,6 +89,7 @@ export const ErrorCode = z.enum([
   "NOT_FOUND",
   "METHOD_NOT_ALLOWED",
   "PAYLOAD_TOO_LARGE",
+  "REQUEST_TIMEOUT",
   "UNSUPPORTED_MEDIA_TYPE",
   "RATE_LIMITED",
   "INTERNAL",

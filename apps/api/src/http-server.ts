@@ -1,0 +1,54 @@
+import { createServer, STATUS_CODES, type RequestListener, type Server } from "node:http";
+import type { Duplex } from "node:stream";
+import type { ErrorBody } from "@petstore/contract";
+import { toErrorBody } from "./errors.js";
+
+export interface HttpServerOptions {
+  requestTimeoutMs: number;
+}
+
+/**
+ * The HTTP server around the app: a request must arrive in full within the
+ * timeout, and what Node rejects before the app sees it (a timeout, headers
+ * too large, bytes that are not HTTP) is answered with the Error JSON too.
+ */
+export function createHttpServer(app: RequestListener, { requestTimeoutMs }: HttpServerOptions): Server {
+  const server = createServer(
+    {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: Math.min(requestTimeoutMs, 60_000),
+      keepAliveTimeout: 5_000,
+      // How often Node looks for requests over their timeout (default 30 s, which would let a stalled client linger).
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(requestTimeoutMs / 4))),
+    },
+    app,
+  );
+  server.on("clientError", answerClientError);
+  return server;
+}
+
+function clientErrorBody(code: string | undefined): ErrorBody {
+  switch (code) {
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return toErrorBody(408, "REQUEST_TIMEOUT", "The request did not arrive in full within the time limit.");
+    case "HPE_HEADER_OVERFLOW":
+      return toErrorBody(431, "PAYLOAD_TOO_LARGE", "The request headers are too large.");
+    default:
+      return toErrorBody(400, "VALIDATION_ERROR", "The request is not valid HTTP/1.1.");
+  }
+}
+
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  // As Node's own handler: answer only when no response has begun on this socket.
+  const inProgress = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code === "ECONNRESET" || !socket.writable || inProgress?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const body = clientErrorBody(error.code);
+  const json = JSON.stringify(body);
+  socket.end(
+    `HTTP/1.1 ${body.status} ${STATUS_CODES[body.status]}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
+  );
+}
