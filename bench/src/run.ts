@@ -13,6 +13,7 @@
  *   --connections=N         autocannon connections (default 10)
  *   --datasets=10000,1000000
  *   --targets=api,baseline,postgresql   which servers to run (default all available)
+ *   --scenarios=getPet,listPets         a subset of the scenarios (names as in the table)
  *   --no-postgres --no-web  skip those parts
  *   --cpu-prof              run the API under node --cpu-prof (profiles in the results folder)
  *   --api-env=K=V[,K=V]     extra environment for the API (e.g. LOG_LEVEL=warn to price per-request logs)
@@ -42,7 +43,7 @@ const PG_BENCH_URL = process.env["BENCH_PG_URL"] ?? "postgresql://postgres@127.0
 
 const argv = process.argv.slice(2).filter((arg) => arg !== "--");
 const flag = (name: string) => argv.includes(`--${name}`);
-const option = (name: string) => argv.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
+const option = (name: string) => argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 const quick = flag("quick");
 const options = {
   quick,
@@ -54,14 +55,15 @@ const options = {
   postgres: !quick && !flag("no-postgres"),
   web: !quick && !flag("no-web"),
   cpuProf: flag("cpu-prof"),
+  scenarios: SCENARIOS.filter((scenario) => (option("scenarios")?.split(",") ?? SCENARIOS).includes(scenario)),
   apiEnv: Object.fromEntries(
-    (argv.find((arg) => arg.startsWith("--api-env="))?.slice("--api-env=".length) ?? "")
+    (option("api-env") ?? "")
       .split(",")
       .filter(Boolean)
       .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
   ) as Record<string, string>,
 };
-const unknown = argv.filter((arg) => !/^--(quick|no-postgres|no-web|cpu-prof|(duration|warmup|connections|datasets|targets|api-env)=.+)$/.test(arg));
+const unknown = argv.filter((arg) => !/^--(quick|no-postgres|no-web|cpu-prof|(duration|warmup|connections|datasets|targets|scenarios|api-env)=.+)$/.test(arg));
 if (unknown.length > 0) {
   console.error(`bench: unknown option(s) ${unknown.join(" ")}; see bench/src/run.ts`);
   process.exit(2);
@@ -196,7 +198,7 @@ let failures = 0;
 async function benchServer(server: RunningServer, provider: Provider, target: Target, rows: number): Promise<void> {
   await checkSameAnswers(server, rows, `${target} (${provider}, ${label(rows)})`);
   const pid = server.child.pid!;
-  for (const scenario of SCENARIOS) {
+  for (const scenario of options.scenarios) {
     const job: LoadJob = {
       url: server.url,
       apiKey: API_KEY,
