@@ -17,7 +17,9 @@ async function start(env: Record<string, string> = {}) {
 function expectError(response: request.Response, status: number, code: string) {
   expect(response.status).toBe(status);
   expect(response.headers["content-type"]).toMatch(/^application\/json/);
-  expect(ErrorBody.parse(response.body)).toEqual({ code, message: expect.any(String), status });
+  const body = ErrorBody.parse(response.body);
+  // `issues` (field by field) comes with validation failures only.
+  expect(body).toEqual({ code, message: expect.any(String), status, ...(code === "VALIDATION_ERROR" && body.issues ? { issues: expect.any(Array) } : {}) });
   return response.body as ErrorBody;
 }
 

@@ -11,7 +11,7 @@ import swaggerUi from "swagger-ui-express";
 import { requireApiKey } from "./auth.js";
 import type { Database } from "./database.js";
 import type { Config } from "./env.js";
-import { describeValidationFailure, HttpError, toErrorBody } from "./errors.js";
+import { describeValidationFailure, HttpError, toErrorBody, validationIssues } from "./errors.js";
 import { createPetsRouter, markGetPetDeprecated } from "./pets/pets-router.js";
 import { FixedWindowLimiter } from "./rate-limit.js";
 
@@ -142,13 +142,13 @@ const requireJsonBody: RequestHandler = (req, _res, next) => {
 };
 
 const sendValidationError = (error: RequestValidationError, _req: express.Request, res: express.Response) => {
-  const message = describeValidationFailure([
+  const issues = validationIssues([
     { where: "path", error: error.pathParams },
     { where: "query", error: error.query },
     { where: "header", error: error.headers },
     { where: "body", error: error.body },
   ]);
-  res.status(400).json(toErrorBody(400, "VALIDATION_ERROR", message));
+  res.status(400).json({ ...toErrorBody(400, "VALIDATION_ERROR", describeValidationFailure(issues)), issues });
 };
 
 /** Errors thrown by body-parser carry a `type`; map each to the Error body. */

@@ -1,4 +1,4 @@
-import type { ErrorBody, ErrorCode } from "@petstore/contract";
+import type { ErrorBody, ErrorCode, ErrorIssue } from "@petstore/contract";
 import type { ZodError } from "zod";
 
 export function toErrorBody(status: number, code: ErrorCode, message: string): ErrorBody {
@@ -21,21 +21,26 @@ export class HttpError extends Error {
   }
 }
 
+/** Each field at fault, named by where it was sent (`body.name`, `query.limit`, `path.petId`). */
+export function validationIssues(failures: Array<{ where: string; error: ZodError | null }>): ErrorIssue[] {
+  const issues: ErrorIssue[] = [];
+  for (const { where, error } of failures) {
+    if (!error) continue;
+    for (const issue of error.issues) {
+      issues.push(
+        issue.path.length === 0 && where === "body"
+          ? { field: "body", message: "must be a JSON object with name and categoryId" }
+          : { field: [where, ...issue.path].join("."), message: issue.message },
+      );
+    }
+  }
+  return issues;
+}
+
 /**
  * One sentence naming each field at fault, e.g.
  * "Invalid request: body.name: name must not be empty; query.limit: limit must be at most 100."
  */
-export function describeValidationFailure(failures: Array<{ where: string; error: ZodError | null }>): string {
-  const parts: string[] = [];
-  for (const { where, error } of failures) {
-    if (!error) continue;
-    for (const issue of error.issues) {
-      if (issue.path.length === 0 && where === "body") {
-        parts.push("body: must be a JSON object with name and categoryId");
-        continue;
-      }
-      parts.push(`${[where, ...issue.path].join(".")}: ${issue.message}`);
-    }
-  }
-  return `Invalid request: ${parts.join("; ")}.`;
+export function describeValidationFailure(issues: ErrorIssue[]): string {
+  return `Invalid request: ${issues.map(({ field, message }) => `${field}: ${message}`).join("; ")}.`;
 }

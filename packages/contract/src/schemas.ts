@@ -98,10 +98,22 @@ export const ErrorCode = z.enum([
 export type ErrorCode = z.infer<typeof ErrorCode>;
 export const ERROR_CODES = ErrorCode.options;
 
+/**
+ * One field at fault in a 400: `field` says where (`body.name`, `query.limit`,
+ * `path.petId`), `message` what is wrong. Clients place these beside their inputs.
+ */
+export const ErrorIssue = z.object({
+  field: z.string(),
+  message: z.string(),
+});
+export type ErrorIssue = z.infer<typeof ErrorIssue>;
+
 export const ErrorBody = z.object({
   code: ErrorCode,
   message: z.string(),
   status: z.number().int().min(400).max(599),
+  /** Extension: present on VALIDATION_ERROR answers that can name fields. */
+  issues: z.array(ErrorIssue).optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 

@@ -21,7 +21,9 @@ const getPet = (id: string | number) => api().get(`/v1/pets/${id}`).set("Authori
 function expectError(response: request.Response, status: number, code: string) {
   expect(response.status).toBe(status);
   expect(response.headers["content-type"]).toMatch(/^application\/json/);
-  expect(ErrorBody.parse(response.body)).toEqual({ code, message: expect.any(String), status });
+  const body = ErrorBody.parse(response.body);
+  // `issues` (field by field) comes with validation failures only.
+  expect(body).toEqual({ code, message: expect.any(String), status, ...(code === "VALIDATION_ERROR" && body.issues ? { issues: expect.any(Array) } : {}) });
   return response.body as ErrorBody;
 }
 
@@ -80,6 +82,7 @@ describe("createPet (POST /v1/pets)", () => {
   ])("400 when %s, naming the field, storing nothing", async (_case, body, field) => {
     const error = expectError(await createPet(body), 400, "VALIDATION_ERROR");
     expect(error.message).toContain(field);
+    expect(error.issues?.map((issue) => issue.field)).toContain(field === "body" ? "body" : `body.${field}`);
     expect(await storedCount()).toBe(0);
   });
 
@@ -168,6 +171,7 @@ describe("listPets (GET /v1/pets)", () => {
     async (limit) => {
       const error = expectError(await listPets(`?limit=${encodeURIComponent(limit)}`), 400, "VALIDATION_ERROR");
       expect(error.message).toContain("limit");
+      expect(error.issues).toEqual([{ field: "query.limit", message: expect.stringContaining("limit") }]);
     },
   );
 
@@ -259,6 +263,7 @@ describe("getPet (GET /v1/pets/:petId, deprecated)", () => {
       await addPets(7);
       const error = expectError(await getPet(id), 400, "VALIDATION_ERROR");
       expect(error.message).toContain("petId");
+      expect(error.issues?.[0]?.field).toBe("path.petId");
     },
   );
 

@@ -65,7 +65,9 @@ describe("the add-pet form", () => {
     const { user } = renderApp(
       "/pets/new",
       petstore(() =>
-        errorResponse(400, "VALIDATION_ERROR", "Invalid request: body.categoryId: categoryId must be at most 9007199254740991."),
+        errorResponse(400, "VALIDATION_ERROR", "Invalid request: body.categoryId: categoryId must be at most 9007199254740991.", [
+          { field: "body.categoryId", message: "categoryId must be at most 9007199254740991" },
+        ]),
       ),
     );
     await user.type(screen.getByLabelText("Name"), "Rex");

@@ -11,7 +11,7 @@ import { Panel } from "../design-system/Panel.js";
 import { useConfirm } from "../layout/confirmation.js";
 import { useDocumentTitle } from "../layout/use-document-title.js";
 import {
-  fieldErrorsFromServerMessage,
+  fieldErrorsFromIssues,
   NEW_PET_FIELDS,
   validateNewPet,
   type NewPetFieldErrors,
@@ -60,7 +60,7 @@ export function AddPetForm() {
     },
     onError: (error) => {
       const body = errorBodyOf(error);
-      const serverFieldErrors = body?.status === 400 ? fieldErrorsFromServerMessage(body.message) : {};
+      const serverFieldErrors = body?.status === 400 ? fieldErrorsFromIssues(body.issues ?? []) : {};
       if (Object.keys(serverFieldErrors).length > 0) {
         setFieldErrors(serverFieldErrors);
       } else {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fieldErrorsFromServerMessage, validateNewPet } from "./new-pet-form.js";
+import { fieldErrorsFromIssues, validateNewPet } from "./new-pet-form.js";
 
 describe("validateNewPet", () => {
   it("accepts a name and category, trimming the name as the API will", () => {
@@ -31,16 +31,20 @@ describe("validateNewPet", () => {
   });
 });
 
-describe("fieldErrorsFromServerMessage", () => {
-  it("places each part of the API's 400 message beside its field", () => {
-    const message = "Invalid request: body.name: name must not be empty; body.categoryId: categoryId must be at least 1.";
-    expect(fieldErrorsFromServerMessage(message)).toEqual({
+describe("fieldErrorsFromIssues", () => {
+  it("places each issue of the API's 400 beside its field", () => {
+    const issues = [
+      { field: "body.name", message: "name must not be empty" },
+      { field: "body.categoryId", message: "categoryId must be at least 1" },
+    ];
+    expect(fieldErrorsFromIssues(issues)).toEqual({
       name: "Name must not be empty",
       categoryId: "Category ID must be at least 1",
     });
   });
 
-  it("finds nothing in a message about the request as a whole", () => {
-    expect(fieldErrorsFromServerMessage("The request body is not valid JSON.")).toEqual({});
+  it("finds nothing in issues about the request as a whole", () => {
+    expect(fieldErrorsFromIssues([{ field: "body", message: "must be a JSON object with name and categoryId" }])).toEqual({});
+    expect(fieldErrorsFromIssues([])).toEqual({});
   });
 });

@@ -1,4 +1,4 @@
-import { NewPet, PetStatus } from "@petstore/contract";
+import { type ErrorIssue, NewPet, PetStatus } from "@petstore/contract";
 
 /** What the form's controls hold: text, as typed. */
 export interface NewPetFormValues {
@@ -54,17 +54,12 @@ export function validateNewPet(values: NewPetFormValues): NewPetValidation {
   return { success: false, errors };
 }
 
-/**
- * Field errors out of the API's 400 message, whose parts read
- * `body.<field>: <message>` (apps/api describeValidationFailure). The Error
- * body has no structured field list, so a message this does not recognise is
- * shown for the whole form instead.
- */
-export function fieldErrorsFromServerMessage(message: string): NewPetFieldErrors {
+/** Field errors out of the API's 400 `issues` (`body.<field>`); issues about anything else stay with the whole form. */
+export function fieldErrorsFromIssues(issues: readonly ErrorIssue[]): NewPetFieldErrors {
   const errors: NewPetFieldErrors = {};
-  for (const match of message.matchAll(/\bbody\.(\w+): ([^;]+?)(?=;|\.?$)/g)) {
-    const [, field, fieldMessage = ""] = match;
-    if (isNewPetField(field) && errors[field] === undefined) errors[field] = inLabelTerms(field, fieldMessage.trim());
+  for (const { field: where, message } of issues) {
+    const field = where.startsWith("body.") ? where.slice("body.".length) : undefined;
+    if (isNewPetField(field) && errors[field] === undefined) errors[field] = inLabelTerms(field, message);
   }
   return errors;
 }

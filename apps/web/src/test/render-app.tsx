@@ -1,3 +1,4 @@
+import type { ErrorIssue } from "@petstore/contract";
 import { render } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter, useLocation } from "react-router-dom";
@@ -16,8 +17,8 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   });
 }
 
-export function errorResponse(status: number, code: string, message: string): Response {
-  return jsonResponse(status, { code, message, status });
+export function errorResponse(status: number, code: string, message: string, issues?: ErrorIssue[]): Response {
+  return jsonResponse(status, { code, message, status, ...(issues ? { issues } : {}) });
 }
 
 /** A promise the test settles when it chooses, to hold the app in a pending state. */
