@@ -91,15 +91,19 @@ describe.each(TEST_PROVIDERS)("crash safety on %s: SIGKILL under concurrent crea
             }
           }
         };
-        const load = Promise.all(Array.from({ length: CLIENTS }, (_, c) => client(c)));
-        // Kill at a random moment once creates are flowing.
+        let failure: unknown;
+        const load = Promise.all(Array.from({ length: CLIENTS }, (_, c) => client(c))).catch((error: unknown) => {
+          failure ??= error;
+        });
+        // Kill at a random moment once creates are flowing (or at once if they fail: then the test does).
         const before = acknowledged.size;
-        while (acknowledged.size === before) await new Promise((resolve) => setTimeout(resolve, 5));
-        await new Promise((resolve) => setTimeout(resolve, killAfterMs));
+        while (acknowledged.size === before && failure === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+        if (failure === undefined) await new Promise((resolve) => setTimeout(resolve, killAfterMs));
         stopped = true;
         const exit = await api.stop("SIGKILL");
-        expect(exit.signal).toBe("SIGKILL");
         await load;
+        if (failure !== undefined) throw new Error(`creates failed before the kill: ${String(failure)}\n${api.output()}`);
+        expect(exit.signal).toBe("SIGKILL");
 
         api = await start(database.url);
         const stored = await listAll(api);

@@ -26,6 +26,8 @@ server.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   logger.info({ port, database: database.provider }, `petstore API listening on http://${config.host}:${port}`);
+  // A supervising parent with an IPC channel (the tests) learns the port, so it can pass PORT=0 instead of racing for a free one.
+  process.send?.({ listening: port });
 });
 
 /** Responses not yet finished; at shutdown each is told Connection: close, so its socket ends after it. */

@@ -1,25 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { API_ROOT } from "../env.js";
 
 const MAIN = path.join(API_ROOT, "dist", "main.js");
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 export interface ApiProcess {
-  url: string;
+  /** The API's origin; known once it listens (after waitUntilReady). */
+  readonly url: string;
   child: ChildProcess;
   /** Everything the process wrote, stdout and stderr. */
   output: () => string;
@@ -27,33 +15,43 @@ export interface ApiProcess {
   stop: (signal?: NodeJS.Signals) => Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts the built API (`dist/main.js`, as `pnpm start` does) on a free port. */
+/**
+ * Starts the built API (`dist/main.js`, as `pnpm start` does). It listens on a
+ * port the OS picks (PORT=0) and reports it over the IPC channel: picking a
+ * free port here and passing it on would race with other test files doing the same.
+ */
 export async function startApiProcess(env: Record<string, string>): Promise<ApiProcess> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build the API first (turbo does before tests)`);
-  const port = await freePort();
   const child = spawn(process.execPath, [MAIN], {
     cwd: API_ROOT,
     env: {
       PATH: process.env["PATH"] ?? "",
       NODE_ENV: "production",
       HOST: "127.0.0.1",
-      PORT: String(port),
+      PORT: "0",
       LOG_LEVEL: "warn",
       SEED: "false",
       RATE_LIMIT_PER_MIN: "0",
       AUTH_FAILURES_PER_MIN: "0",
       ...env,
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
   let output = "";
+  let url: string | undefined;
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.on("message", (message: { listening?: number }) => {
+    if (typeof message.listening === "number") url = `http://127.0.0.1:${message.listening}`;
+  });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code, signal })),
   );
   return {
-    url: `http://127.0.0.1:${port}`,
+    get url() {
+      if (!url) throw new Error("the API has not reported its port yet: await waitUntilReady first");
+      return url;
+    },
     child,
     output: () => output,
     exited,
@@ -72,7 +70,7 @@ export async function waitUntilReady(api: ApiProcess, timeoutMs = 60_000): Promi
   while (Date.now() < deadline) {
     if (exited) throw new Error(`API exited before it was ready:\n${api.output()}`);
     try {
-      const response = await fetch(`${api.url}/readyz`);
+      const response = await fetch(`${api.url}/readyz`); // throws until the port is known
       if (response.status === 200) return;
     } catch {
       // not listening yet
