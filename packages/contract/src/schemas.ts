@@ -32,11 +32,12 @@ const decimalInteger = (field: string, inner: z.ZodNumber) =>
   z
     .union(
       [
-        z.number(),
+        // Strings first: that is what every request carries; numbers come from typed clients.
         z
           .string()
           .regex(/^[0-9]+$/, `${field} must be a decimal integer`)
           .transform(Number),
+        z.number(),
       ],
       {
         errorMap: (issue, ctx) =>
