@@ -1,6 +1,6 @@
-import { ErrorBody } from "@petstore/contract";
 import Sqlite from "better-sqlite3";
 import request from "supertest";
+import { expectError } from "./test/expect-error.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { bearer, createTestApp, TEST_KEY, type TestApp } from "./test/test-app.js";
 
@@ -12,15 +12,6 @@ afterEach(async () => {
 async function start(env: Record<string, string> = {}) {
   t = await createTestApp(env);
   return t;
-}
-
-function expectError(response: request.Response, status: number, code: string) {
-  expect(response.status).toBe(status);
-  expect(response.headers["content-type"]).toMatch(/^application\/json/);
-  const body = ErrorBody.parse(response.body);
-  // `issues` (field by field) comes with validation failures only.
-  expect(body).toEqual({ code, message: expect.any(String), status, ...(code === "VALIDATION_ERROR" && body.issues ? { issues: expect.any(Array) } : {}) });
-  return response.body as ErrorBody;
 }
 
 describe("errors outside the operations are the Error JSON, never an HTML page", () => {

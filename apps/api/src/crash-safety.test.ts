@@ -6,11 +6,11 @@
  * Seeded (CRASH_SEED) so a failing schedule can be replayed.
  */
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { Pet, Pets, type NewPet } from "@petstore/contract";
+import { Pet, type NewPet } from "@petstore/contract";
 import Sqlite from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase, sqliteFilePath, withSqlitePragmas, type DatabaseProvider } from "./database.js";
-import { startApiProcess, waitUntilReady, type ApiProcess } from "./test/api-process.js";
+import { listAllPets, startApiProcess, waitUntilReady, type ApiProcess } from "./test/api-process.js";
 import { freshDatabase, TEST_KEY, TEST_PROVIDERS, type TestDatabase } from "./test/test-app.js";
 
 const SEED = Number(process.env["CRASH_SEED"] ?? 4242);
@@ -28,18 +28,6 @@ function random(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-async function listAll(api: ApiProcess): Promise<Pet[]> {
-  const pets: Pet[] = [];
-  let next: string | null = "/v1/pets?limit=100";
-  while (next) {
-    const response: Response = await fetch(`${api.url}${next}`, { headers });
-    expect(response.status).toBe(200);
-    pets.push(...Pets.parse(await response.json()));
-    next = /^<([^>]+)>; rel="next"$/.exec(response.headers.get("link") ?? "")?.[1] ?? null;
-  }
-  return pets;
 }
 
 const started: ApiProcess[] = [];
@@ -106,7 +94,7 @@ describe.each(TEST_PROVIDERS)("crash safety on %s: SIGKILL under concurrent crea
         expect(exit.signal).toBe("SIGKILL");
 
         api = await start(database.url);
-        const stored = await listAll(api);
+        const stored = await listAllPets(api, headers);
         const byId = new Map(stored.map((pet) => [pet.id, pet]));
         for (const pet of acknowledged.values()) expect(byId.get(pet.id), `pet ${pet.id} was acknowledged`).toEqual(pet);
         // Anything else stored is a create that was in flight at the kill, stored whole.

@@ -1,23 +1,11 @@
-import { Pet, Pets } from "@petstore/contract";
+import { Pet } from "@petstore/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApiProcess, waitUntilReady, type ApiProcess } from "./test/api-process.js";
+import { listAllPets, startApiProcess, waitUntilReady, type ApiProcess } from "./test/api-process.js";
 import { createDatabase, databaseUrl, dropDatabase } from "./test/postgres-admin.js";
 import { freshDatabase, TEST_PROVIDERS, type TestDatabase } from "./test/test-app.js";
 
 const KEY = "replica-test-key";
 const headers = { Authorization: `Bearer ${KEY}`, "Content-Type": "application/json" };
-
-async function listAll(api: ApiProcess): Promise<Pet[]> {
-  const pets: Pet[] = [];
-  let next: string | null = "/v1/pets?limit=100";
-  while (next) {
-    const response: Response = await fetch(`${api.url}${next}`, { headers });
-    expect(response.status).toBe(200);
-    pets.push(...Pets.parse(await response.json()));
-    next = /^<([^>]+)>; rel="next"$/.exec(response.headers.get("link") ?? "")?.[1] ?? null;
-  }
-  return pets;
-}
 
 // PostgreSQL only: SQLite is one process's embedded file. When no server can be
 // had outside CI, global setup says so in one line; in CI it fails instead.
@@ -60,7 +48,7 @@ describe.runIf(TEST_PROVIDERS.includes("postgresql"))("two API replicas on one P
 
     const byId = (a: Pet, b: Pet) => a.id - b.id;
     const expected = [...created].sort(byId);
-    for (const replica of replicas) expect(await listAll(replica)).toEqual(expected);
+    for (const replica of replicas) expect(await listAllPets(replica, headers)).toEqual(expected);
 
     // Each pet read back through the replica that did not create it.
     for (let start = 0; start < created.length; start += 50) {

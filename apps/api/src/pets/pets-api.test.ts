@@ -1,5 +1,6 @@
-import { ErrorBody, MAX_ID, Pet, Pets } from "@petstore/contract";
+import { MAX_ID, Pet, Pets } from "@petstore/contract";
 import request from "supertest";
+import { expectError } from "../test/expect-error.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { bearer, createTestApp, SECOND_TEST_KEY, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
 
@@ -17,15 +18,6 @@ const createPet = (body: unknown) =>
   api().post("/v1/pets").set("Authorization", bearer()).send(body as object);
 const listPets = (query = "") => api().get(`/v1/pets${query}`).set("Authorization", bearer());
 const getPet = (id: string | number) => api().get(`/v1/pets/${id}`).set("Authorization", bearer());
-
-function expectError(response: request.Response, status: number, code: string) {
-  expect(response.status).toBe(status);
-  expect(response.headers["content-type"]).toMatch(/^application\/json/);
-  const body = ErrorBody.parse(response.body);
-  // `issues` (field by field) comes with validation failures only.
-  expect(body).toEqual({ code, message: expect.any(String), status, ...(code === "VALIDATION_ERROR" && body.issues ? { issues: expect.any(Array) } : {}) });
-  return response.body as ErrorBody;
-}
 
 async function addPets(count: number, make: (index: number) => object = (i) => ({ name: `pet ${i}`, categoryId: 1 })) {
   const pets: Pet[] = [];

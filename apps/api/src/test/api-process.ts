@@ -1,3 +1,4 @@
+import { type Pet, Pets } from "@petstore/contract";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -78,4 +79,17 @@ export async function waitUntilReady(api: ApiProcess, timeoutMs = 60_000): Promi
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`API not ready after ${timeoutMs} ms:\n${api.output()}`);
+}
+
+/** Every pet the API lists, following `Link: rel="next"` page by page. */
+export async function listAllPets(api: ApiProcess, headers: Record<string, string>): Promise<Pet[]> {
+  const pets: Pet[] = [];
+  let next: string | null = "/v1/pets?limit=100";
+  while (next) {
+    const response: Response = await fetch(`${api.url}${next}`, { headers });
+    if (response.status !== 200) throw new Error(`listPets answered ${response.status}: ${await response.text()}`);
+    pets.push(...Pets.parse(await response.json()));
+    next = /^<([^>]+)>; rel="next"$/.exec(response.headers.get("link") ?? "")?.[1] ?? null;
+  }
+  return pets;
 }
