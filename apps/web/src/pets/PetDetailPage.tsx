@@ -1,10 +1,9 @@
 import { GetPetParams, type Pet } from "@petstore/contract";
 import { useParams } from "react-router-dom";
-import { describeFailure } from "../api/api-errors.js";
 import { petQueryKeys, tsr } from "../api/petstore-client.js";
-import { Button, ButtonLink } from "../design-system/Button.js";
-import { Notice } from "../design-system/Notice.js";
+import { ButtonLink } from "../design-system/Button.js";
 import { Panel } from "../design-system/Panel.js";
+import { LoadFailure } from "../layout/LoadFailure.js";
 import { useDocumentTitle } from "../layout/use-document-title.js";
 import { NotFound } from "../layout/NotFoundPage.js";
 import styles from "./PetDetailPage.module.css";
@@ -47,19 +46,7 @@ function PetDetail({ petId }: { petId: number }) {
   }
   if (isError) {
     return (
-      <Notice
-        tone="error"
-        role="alert"
-        action={
-          <Button variant="secondary" onClick={() => void refetch()} disabled={isRefetching}>
-            Retry
-          </Button>
-        }
-      >
-        <p>
-          <strong>Pet {petId} could not be loaded.</strong> {describeFailure(error)}
-        </p>
-      </Notice>
+      <LoadFailure title={`Pet ${petId} could not be loaded.`} error={error} onRetry={() => void refetch()} retrying={isRefetching} />
     );
   }
   if (!pet) return <PetNotFound detail={`There is no pet with id ${petId}.`} />;

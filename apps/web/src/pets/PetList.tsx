@@ -1,6 +1,6 @@
-import { ButtonLink, Button } from "../design-system/Button.js";
+import { ButtonLink } from "../design-system/Button.js";
 import { Notice } from "../design-system/Notice.js";
-import { describeFailure } from "../api/api-errors.js";
+import { LoadFailure } from "../layout/LoadFailure.js";
 import { petQueryKeys, tsr } from "../api/petstore-client.js";
 import { nextPageCursor } from "./next-page-cursor.js";
 import { toSearchParams, type PetListView } from "./pet-list-view.js";
@@ -40,19 +40,7 @@ export function PetList({ view, highlightedId }: { view: PetListView; highlighte
 
   if (isError) {
     return (
-      <Notice
-        tone="error"
-        role="alert"
-        action={
-          <Button variant="secondary" onClick={() => void refetch()} disabled={isRefetching}>
-            Retry
-          </Button>
-        }
-      >
-        <p>
-          <strong>The pets could not be loaded.</strong> {describeFailure(error)}
-        </p>
-      </Notice>
+      <LoadFailure title="The pets could not be loaded." error={error} onRetry={() => void refetch()} retrying={isRefetching} />
     );
   }
 
