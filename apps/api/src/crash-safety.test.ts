@@ -5,11 +5,10 @@
  * fields it was answered with, and nothing may be there that no client sent.
  * Seeded (CRASH_SEED) so a failing schedule can be replayed.
  */
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { Pet, type NewPet } from "@petstore/contract";
 import Sqlite from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase, sqliteFilePath, withSqlitePragmas, type DatabaseProvider } from "./database.js";
+import { openDatabase, sqliteFilePath, type DatabaseProvider } from "./database.js";
 import { listAllPets, startApiProcess, waitUntilReady, type ApiProcess } from "./test/api-process.js";
 import { freshDatabase, TEST_KEY, TEST_PROVIDERS, type TestDatabase } from "./test/test-app.js";
 
@@ -117,18 +116,6 @@ describe.each(TEST_PROVIDERS)("crash safety on %s: SIGKILL under concurrent crea
 });
 
 describe("SQLite durability settings (docs/decisions/004-sqlite-durability.md)", () => {
-  it("every connection the adapter opens runs WAL with synchronous=FULL", async () => {
-    const database = await freshDatabase("sqlite");
-    databases.push(database);
-    const adapter = await withSqlitePragmas(new PrismaBetterSQLite3({ url: sqliteFilePath(database.url) })).connect();
-    const pragma = async (name: string) =>
-      String((await adapter.queryRaw({ sql: `PRAGMA ${name}`, args: [], argTypes: [] })).rows[0]?.[0]);
-    expect(await pragma("journal_mode")).toBe("wal");
-    expect(await pragma("synchronous")).toBe("2"); // FULL
-    expect(await pragma("busy_timeout")).toBe("5000");
-    await adapter.dispose();
-  });
-
   it("the API's own database is in WAL mode once opened", async () => {
     const database = await freshDatabase("sqlite");
     databases.push(database);

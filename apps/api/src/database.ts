@@ -1,5 +1,5 @@
 import type { Pet } from "@petstore/contract";
-import type { PrismaClient } from "./generated/sqlite/client.js";
+import type { PrismaClient } from "./generated/pg/client.js";
 import type { PetRepository } from "./pets/pet-repository.js";
 import { createSqlitePetRepository } from "./pets/sqlite-pet-repository.js";
 
@@ -23,24 +23,11 @@ export function sqliteFilePath(url: string): string {
 }
 
 /**
- * Set on every SQLite connection the adapter opens (it opens the file itself,
- * so its `connect` is wrapped). WAL + synchronous=FULL: a commit is fsynced
- * before the 201 goes out, so an acknowledged create survives a crash of the
- * process or of the machine. See docs/decisions/004-sqlite-durability.md.
+ * Set on the API's SQLite connection. WAL + synchronous=FULL: a commit is
+ * fsynced before the 201 goes out, so an acknowledged create survives a crash
+ * of the process or of the machine. See docs/decisions/004-sqlite-durability.md.
  */
 export const SQLITE_PRAGMAS = "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;";
-
-export function withSqlitePragmas<T extends { connect(): Promise<{ executeScript(script: string): Promise<void> }> }>(
-  factory: T,
-): T {
-  const connect = factory.connect.bind(factory);
-  factory.connect = async () => {
-    const adapter = await connect();
-    await adapter.executeScript(SQLITE_PRAGMAS);
-    return adapter;
-  };
-  return factory;
-}
 
 export interface DatabaseOptions {
   url: string;
@@ -48,42 +35,42 @@ export interface DatabaseOptions {
 }
 
 /**
- * Opens the database `url` names: a `file:` URL is SQLite (embedded), a
- * `postgres://` URL is PostgreSQL. Each provider has its own generated client;
- * only the one in use is loaded.
+ * Opens the database `url` names. A `file:` URL is SQLite (embedded): one
+ * better-sqlite3 connection with prepared statements (Prisma migrates it from
+ * the CLI; docs/decisions/005). A `postgres://` URL is PostgreSQL through
+ * Prisma's generated client and pg adapter, loaded only then.
  */
 export async function openDatabase({ url, poolSize }: DatabaseOptions): Promise<Database> {
-  const provider = databaseProvider(url);
-  let prisma: PrismaClient;
-  let pets: PetRepository | undefined;
-  let closeConnection = () => {};
-  if (provider === "sqlite") {
-    const [{ PrismaClient: SqliteClient }, { PrismaBetterSQLite3 }] = await Promise.all([
-      import("./generated/sqlite/client.js"),
-      import("@prisma/adapter-better-sqlite3"),
-    ]);
-    prisma = new SqliteClient({ adapter: withSqlitePragmas(new PrismaBetterSQLite3({ url: sqliteFilePath(url) })) });
-    // The hot path: prepared statements on a connection of our own, same pragmas
-    // (docs/decisions/005-sqlite-hot-path.md). Prisma migrates and answers isReady.
+  if (databaseProvider(url) === "sqlite") {
     const { default: Sqlite } = await import("better-sqlite3");
     const connection = new Sqlite(sqliteFilePath(url));
     connection.exec(SQLITE_PRAGMAS);
-    pets = createSqlitePetRepository(connection);
-    closeConnection = () => connection.close();
-  } else {
-    const [{ PrismaClient: PostgresClient }, { PrismaPg }] = await Promise.all([
-      import("./generated/pg/client.js"),
-      import("@prisma/adapter-pg"),
-    ]);
-    // Both clients are generated from the same models file, so their pet delegates agree.
-    prisma = new PostgresClient({
-      adapter: new PrismaPg({ connectionString: url, max: poolSize }),
-    }) as unknown as PrismaClient;
+    const ping = connection.prepare("SELECT 1");
+    return {
+      provider: "sqlite",
+      pets: createSqlitePetRepository(connection),
+      async isReady() {
+        try {
+          ping.get();
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      close: async () => {
+        connection.close();
+      },
+    };
   }
+  const [{ PrismaClient }, { PrismaPg }] = await Promise.all([
+    import("./generated/pg/client.js"),
+    import("@prisma/adapter-pg"),
+  ]);
   // Connections open lazily on the first query; callers wait with isReady().
+  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: poolSize }) });
   return {
-    provider,
-    pets: pets ?? createPrismaPetRepository(prisma),
+    provider: "postgresql",
+    pets: createPrismaPetRepository(prisma),
     async isReady() {
       try {
         await prisma.$queryRawUnsafe("SELECT 1");
@@ -92,10 +79,7 @@ export async function openDatabase({ url, poolSize }: DatabaseOptions): Promise<
         return false;
       }
     },
-    close: async () => {
-      closeConnection();
-      await prisma.$disconnect();
-    },
+    close: () => prisma.$disconnect(),
   };
 }
 
