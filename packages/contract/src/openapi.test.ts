@@ -96,6 +96,17 @@ describe("OpenAPI document, point by point against the interface spec", () => {
     expect(op.deprecated).not.toBe(true);
   });
 
+  it("createPet: optional Idempotency-Key header, 409 and 422 with their codes", () => {
+    const op = operation("/pets", "post");
+    const key = op.parameters.find((p) => p.in === "header");
+    expect(key).toMatchObject({ name: "Idempotency-Key", schema: { type: "string", minLength: 1, maxLength: 255 } });
+    expect(key?.required).not.toBe(true);
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["409", "422"]));
+    expect(jsonSchema(op, "409")?.properties?.["code"]?.enum).toEqual(
+      expect.arrayContaining(["IDEMPOTENCY_KEY_IN_USE", "IDEMPOTENCY_KEY_REUSED"]),
+    );
+  });
+
   it("getPet: deprecated, petId an int64 path parameter, 200 Pet, 401, 404", () => {
     const op = operation("/pets/{petId}", "get");
     expect(op.deprecated).toBe(true);

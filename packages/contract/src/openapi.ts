@@ -66,6 +66,8 @@ export function buildOpenApiDocument(servers: OpenApiServers): OpenApiDocument {
         security: [{ bearerAuth: [] }],
         parameters: operation.parameters?.map((parameter) => ({
           ...parameter,
+          // ts-rest keys headers lower-case, as Node delivers them; documents spell them as the RFCs do.
+          ...(parameter.in === "header" ? { name: headerDisplayName(parameter.name) } : {}),
           schema: PARAMETER_SCHEMAS[`${parameter.in}:${parameter.name}`] ?? parameter.schema,
         })),
       };
@@ -87,4 +89,9 @@ function markInt64(node: unknown): void {
   const schema = node as Record<string, unknown>;
   if (schema["type"] === "integer" && schema["maximum"] === MAX_ID) schema["format"] = "int64";
   Object.values(schema).forEach(markInt64);
+}
+
+/** `idempotency-key` -> `Idempotency-Key`. */
+function headerDisplayName(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_match, dash: string, letter: string) => dash + letter.toUpperCase());
 }

@@ -1,17 +1,25 @@
 import { initContract } from "@ts-rest/core";
-import { ErrorBody, GetPetParams, ListPetsQuery, NewPet, Pet, Pets } from "./schemas.js";
+import { CreatePetHeaders, ErrorBody, GetPetParams, ListPetsQuery, NewPet, Pet, Pets } from "./schemas.js";
 
 const c = initContract();
 
 export const API_PATH_PREFIX = "/v1";
 
-/** getPet is deprecated (spec, "Versioning"); these feed its response headers. */
-export const GET_PET_DEPRECATION = {
-  /** When the deprecation took effect: the release of interface 1.0.0 that flagged it. */
-  deprecatedAt: new Date("2026-01-01T00:00:00Z"),
-  sunsetAt: new Date("2030-12-05T00:00:00Z"),
-  successor: `${API_PATH_PREFIX}/pets`,
-} as const;
+/**
+ * Route metadata the server turns into behaviour. A `deprecated` route carries
+ * `deprecation`, which becomes its `Deprecation`, `Sunset` and successor `Link`
+ * headers (RFC 9745, RFC 8594).
+ */
+export interface RouteMetadata {
+  deprecation?: {
+    /** When the deprecation took effect. */
+    deprecatedAt: Date;
+    /** When the route goes away. */
+    sunsetAt: Date;
+    /** Path of the route that replaces it, under the path prefix. */
+    successor: string;
+  };
+}
 
 export const petstoreContract = c.router(
   {
@@ -34,13 +42,20 @@ export const petstoreContract = c.router(
       path: "/pets",
       contentType: "application/json",
       body: NewPet,
+      headers: CreatePetHeaders,
       summary: "Add an animal",
+      description:
+        "Extension: an optional `Idempotency-Key` header makes the create safe to retry. Within the retention period, " +
+        "the same key with the same body replays the first `201` with `Idempotent-Replayed: true`; the same key with " +
+        "another body is `422`; while the first request is in flight, `409` with `Retry-After`.",
       responses: {
         201: Pet,
         400: ErrorBody,
         401: ErrorBody,
+        409: ErrorBody,
         413: ErrorBody,
         415: ErrorBody,
+        422: ErrorBody,
       },
     },
     getPet: {
@@ -48,6 +63,14 @@ export const petstoreContract = c.router(
       path: "/pets/:petId",
       pathParams: GetPetParams,
       deprecated: true,
+      metadata: {
+        deprecation: {
+          // The release of interface 1.0.0 that flagged it.
+          deprecatedAt: new Date("2026-01-01T00:00:00Z"),
+          sunsetAt: new Date("2030-12-05T00:00:00Z"),
+          successor: `${API_PATH_PREFIX}/pets`,
+        },
+      } satisfies RouteMetadata,
       summary: "Get an animal (deprecated)",
       description:
         "Deprecated: scheduled for removal on 5 December 2030. Use `GET /pets` with the `status` filter instead.",
@@ -66,6 +89,7 @@ export const petstoreContract = c.router(
       // Produced by the transport around every operation (key check, limits, faults).
       429: ErrorBody,
       500: ErrorBody,
+      503: ErrorBody,
     },
   },
 );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ERROR_CODES, ErrorBody, GetPetParams, ListPetsQuery, MAX_ID, NewPet, Pet, PetStatus, Pets } from "./schemas.js";
+import { CreatePetHeaders, ERROR_CODES, ErrorBody, GetPetParams, ListPetsQuery, MAX_ID, NewPet, Pet, PetStatus, Pets } from "./schemas.js";
 
 const issuePath = (result: { success: boolean; error?: { issues: Array<{ path: Array<string | number> }> } }) =>
   result.error?.issues[0]?.path.join(".");
@@ -130,5 +130,22 @@ describe("ErrorBody", () => {
     expect(ErrorBody.safeParse({ code: "UNAUTHORIZED", message: "m", status: 401 }).success).toBe(true);
     expect(ErrorBody.safeParse({ code: "TEAPOT", message: "m", status: 418 }).success).toBe(false);
     expect(ErrorBody.safeParse({ code: "UNAUTHORIZED", message: "m" }).success).toBe(false);
+  });
+});
+
+describe("CreatePetHeaders", () => {
+  const key = (value: unknown) => CreatePetHeaders.safeParse({ "idempotency-key": value }).success;
+
+  it("takes an optional Idempotency-Key of 1..255 printable ASCII characters", () => {
+    expect(CreatePetHeaders.safeParse({}).success).toBe(true);
+    for (const good of ["a", "8e0f1c2a-6f0e-4c8e-9d3b-1b2c3d4e5f60", "a b", "~".repeat(255), "!#$%&'*+-.^_`|~"]) {
+      expect(key(good), good).toBe(true);
+    }
+  });
+
+  it("refuses an empty, over-long, non-ASCII or space-padded key", () => {
+    for (const bad of ["", "x".repeat(256), "clé", "tab\there", " lead", "trail ", "new\nline"]) {
+      expect(key(bad), JSON.stringify(bad)).toBe(false);
+    }
   });
 });

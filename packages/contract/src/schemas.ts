@@ -70,8 +70,6 @@ export const NewPet = z
   })
   .strip();
 export type NewPet = z.infer<typeof NewPet>;
-/** What a form holds before parsing (name untrimmed). */
-export type NewPetInput = z.input<typeof NewPet>;
 
 export const Pet = z.object({
   id: PetId,
@@ -95,6 +93,8 @@ export const ErrorCode = z.enum([
   "RATE_LIMITED",
   "INTERNAL",
   "UNAVAILABLE",
+  "IDEMPOTENCY_KEY_REUSED",
+  "IDEMPOTENCY_KEY_IN_USE",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 export const ERROR_CODES = ErrorCode.options;
@@ -142,4 +142,22 @@ export type ListPetsQuery = z.output<typeof ListPetsQuery>;
 
 export const GetPetParams = z.object({
   petId: decimalInteger("petId", positiveSafeInteger("petId")),
+});
+
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+
+/**
+ * The `Idempotency-Key` of a create (IETF httpapi Idempotency-Key draft):
+ * 1..255 printable ASCII characters. Spaces may appear inside but not at
+ * either end, where HTTP would strip them anyway.
+ */
+export const IdempotencyKey = z
+  .string()
+  .min(1, "Idempotency-Key must not be empty")
+  .max(IDEMPOTENCY_KEY_MAX_LENGTH, `Idempotency-Key must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`)
+  .regex(/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/, "Idempotency-Key must be printable ASCII characters");
+
+/** Request headers of createPet. Header names arrive lower-cased. */
+export const CreatePetHeaders = z.object({
+  "idempotency-key": IdempotencyKey.optional(),
 });
