@@ -98,7 +98,7 @@ describe("HTTP hardening", () => {
     expect(preflight.status).toBe(204);
     expect(preflight.headers["access-control-allow-origin"]).toBe("http://127.0.0.1:5173");
     expect(preflight.headers["access-control-allow-methods"]).toBe("GET,POST");
-    expect(preflight.headers["access-control-allow-headers"]).toBe("Authorization,Content-Type");
+    expect(preflight.headers["access-control-allow-headers"]).toBe("Authorization,Content-Type,Idempotency-Key");
     const get = await request(app).get("/v1/pets").set("Origin", "http://127.0.0.1:5173").set("Authorization", bearer());
     expect(get.headers["access-control-expose-headers"]).toContain("Link");
     const foreign = await request(app).get("/v1/pets").set("Origin", "http://evil.example").set("Authorization", bearer());

@@ -1,6 +1,5 @@
-import type { Pet } from "@petstore/contract";
-import type { PrismaClient } from "./generated/pg/client.js";
 import type { PetRepository } from "./pets/pet-repository.js";
+import { createPrismaPetRepository } from "./pets/prisma-pet-repository.js";
 import { createSqlitePetRepository } from "./pets/sqlite-pet-repository.js";
 
 export type DatabaseProvider = "sqlite" | "postgresql";
@@ -80,49 +79,5 @@ export async function openDatabase({ url, poolSize }: DatabaseOptions): Promise<
       }
     },
     close: () => prisma.$disconnect(),
-  };
-}
-
-const petColumns = { id: true, name: true, categoryId: true, status: true } as const;
-
-interface PetRow {
-  id: bigint;
-  name: string;
-  categoryId: bigint;
-  status: string | null;
-}
-
-/** Storage holds int64 as bigint; JSON carries ids as numbers, exact below 2^53. */
-function toPet(row: PetRow): Pet {
-  const pet: Pet = { id: Number(row.id), name: row.name, categoryId: Number(row.categoryId) };
-  if (row.status !== null) pet.status = row.status as NonNullable<Pet["status"]>;
-  return pet;
-}
-
-export function createPrismaPetRepository(prisma: PrismaClient): PetRepository {
-  return {
-    async list({ take, status, after }) {
-      const rows = await prisma.pet.findMany({
-        select: petColumns,
-        where: {
-          ...(status !== undefined ? { status } : {}),
-          ...(after !== undefined ? { id: { gt: BigInt(after) } } : {}),
-        },
-        orderBy: { id: "asc" },
-        take,
-      });
-      return rows.map(toPet);
-    },
-    async create(pet) {
-      const row = await prisma.pet.create({
-        select: petColumns,
-        data: { name: pet.name, categoryId: BigInt(pet.categoryId), status: pet.status ?? null },
-      });
-      return toPet(row);
-    },
-    async findById(id) {
-      const row = await prisma.pet.findUnique({ select: petColumns, where: { id: BigInt(id) } });
-      return row ? toPet(row) : null;
-    },
   };
 }

@@ -1,5 +1,8 @@
 import type { ErrorBody, ErrorCode, ErrorIssue } from "@petstore/contract";
-import type { ZodError } from "zod";
+import type { AppRoute } from "@ts-rest/core";
+import type { RequestValidationError } from "@ts-rest/express";
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from "express";
+import { z, type ZodError } from "zod";
 
 export function toErrorBody(status: number, code: ErrorCode, message: string): ErrorBody {
   return { code, message, status };
@@ -21,15 +24,27 @@ export class HttpError extends Error {
   }
 }
 
+/** What a body must be, from the route's schema: "must be a JSON object with name and categoryId". */
+function describeExpectedBody(schema: unknown): string {
+  if (!(schema instanceof z.ZodObject)) return "must be valid";
+  const required = Object.entries(schema.shape as Record<string, z.ZodTypeAny>)
+    .filter(([, field]) => !field.isOptional())
+    .map(([name]) => name);
+  return required.length > 0 ? `must be a JSON object with ${required.join(" and ")}` : "must be a JSON object";
+}
+
 /** Each field at fault, named by where it was sent (`body.name`, `query.limit`, `path.petId`). */
-export function validationIssues(failures: Array<{ where: string; error: ZodError | null }>): ErrorIssue[] {
+export function validationIssues(
+  failures: Array<{ where: string; error: ZodError | null }>,
+  bodySchema?: unknown,
+): ErrorIssue[] {
   const issues: ErrorIssue[] = [];
   for (const { where, error } of failures) {
     if (!error) continue;
     for (const issue of error.issues) {
       issues.push(
         issue.path.length === 0 && where === "body"
-          ? { field: "body", message: "must be a JSON object with name and categoryId" }
+          ? { field: "body", message: describeExpectedBody(bodySchema) }
           : { field: [where, ...issue.path].join("."), message: issue.message },
       );
     }
@@ -44,3 +59,40 @@ export function validationIssues(failures: Array<{ where: string; error: ZodErro
 export function describeValidationFailure(issues: ErrorIssue[]): string {
   return `Invalid request: ${issues.map(({ field, message }) => `${field}: ${message}`).join("; ")}.`;
 }
+
+/** ts-rest's request validation failed: 400 naming every field at fault. */
+export function sendValidationError(error: RequestValidationError, req: Request & { tsRestRoute: AppRoute }, res: Response): void {
+  const issues = validationIssues(
+    [
+      { where: "path", error: error.pathParams },
+      { where: "query", error: error.query },
+      { where: "header", error: error.headers },
+      { where: "body", error: error.body },
+    ],
+    "body" in req.tsRestRoute ? req.tsRestRoute.body : undefined,
+  );
+  res.status(400).json({ ...toErrorBody(400, "VALIDATION_ERROR", describeValidationFailure(issues)), issues });
+}
+
+/** Nothing matched: the JSON 404. */
+export const notFound: RequestHandler = (req, _res, next) => {
+  next(new HttpError(404, "NOT_FOUND", `No route matches ${req.method} ${req.path}.`));
+};
+
+/** The last handler: every failure leaves as the Error JSON; an unknown one is logged and is a 500. */
+export const sendError: ErrorRequestHandler = (error: unknown, req, res, _next) => {
+  const known =
+    error instanceof HttpError
+      ? error
+      : error instanceof URIError // Express could not percent-decode a path parameter
+        ? new HttpError(400, "VALIDATION_ERROR", "The request path is not validly percent-encoded.")
+        : undefined;
+  if (!known) req.log.error({ err: error }, "unhandled error");
+  const failure =
+    known ?? new HttpError(500, "INTERNAL", `An unexpected error occurred; quote request id ${String(req.id)} when reporting it.`);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.set(failure.headers).status(failure.status).json(failure.body);
+};

@@ -33,7 +33,8 @@ import {
 import Sqlite from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BODY_LIMIT_BYTES } from "./app.js";
+import { allowedMethodsByPath, contractRoutes } from "./contract-routes.js";
+import { BODY_LIMIT_BYTES } from "./json-body.js";
 import { sqliteFilePath } from "./database.js";
 import { createTestApp, SECOND_TEST_KEY, TEST_KEY, type TestApp } from "./test/test-app.js";
 
@@ -280,10 +281,11 @@ const getRequest: fc.Arbitrary<FuzzRequest> = fc.tuple(authCase, petIdSegment).m
 
 /** Every method Node's parser accepts, on the known paths; those a path does not serve are 405 with Allow. */
 const METHODS = http.METHODS.filter((method) => method !== "CONNECT");
+const ALLOWED_METHODS = allowedMethodsByPath(contractRoutes());
 const methodRequest: fc.Arbitrary<FuzzRequest> = fc
   .tuple(authCase, fc.constantFrom(...METHODS), fc.constantFrom("/v1/pets", "/v1/pets/1"), fc.option(fc.uint8Array({ maxLength: 64 })))
   .map(([auth, method, path, bytes]) => {
-    const allowed = path === "/v1/pets" ? ["GET", "HEAD", "OPTIONS", "POST"] : ["GET", "HEAD", "OPTIONS"];
+    const allowed = ALLOWED_METHODS.get(path === "/v1/pets" ? path : "/v1/pets/:petId") ?? [];
     const request: FuzzRequest = { kind: "method", method, path, headers: withAuth(auth), bodyless: method === "HEAD" || method === "OPTIONS" };
     if (allowed.includes(method)) {
       // Served methods: OPTIONS is the CORS preflight (204), the others the operation.

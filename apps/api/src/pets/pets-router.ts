@@ -1,12 +1,14 @@
-import { GET_PET_DEPRECATION, petstoreContract } from "@petstore/contract";
-import { initServer } from "@ts-rest/express";
-import type { RequestHandler } from "express";
+import { petstoreContract } from "@petstore/contract";
+import { initServer, type createExpressEndpoints } from "@ts-rest/express";
 import { toErrorBody } from "../errors.js";
 import type { PetRepository } from "./pet-repository.js";
 
 const server = initServer();
 
-export function createPetsRouter(pets: PetRepository) {
+/** What createExpressEndpoints takes for the contract. */
+type PetstoreRouter = Parameters<typeof createExpressEndpoints<typeof petstoreContract>>[1];
+
+export function createPetsRouter(pets: PetRepository): PetstoreRouter {
   return server.router(petstoreContract, {
     listPets: async ({ query, req, res }) => {
       // One row more than asked tells whether a next page exists without a count query.
@@ -35,15 +37,3 @@ export function createPetsRouter(pets: PetRepository) {
     },
   });
 }
-
-const deprecationHeaders = {
-  Deprecation: `@${Math.floor(GET_PET_DEPRECATION.deprecatedAt.getTime() / 1000)}`,
-  Sunset: GET_PET_DEPRECATION.sunsetAt.toUTCString(),
-  Link: `<${GET_PET_DEPRECATION.successor}>; rel="successor-version"`,
-};
-
-/** Mounted before the key check so that every getPet response, 401 included, carries them. */
-export const markGetPetDeprecated: RequestHandler = (_req, res, next) => {
-  res.set(deprecationHeaders);
-  next();
-};

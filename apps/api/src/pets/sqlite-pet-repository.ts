@@ -1,20 +1,6 @@
-import type { Pet, PetStatus } from "@petstore/contract";
 import type Sqlite from "better-sqlite3";
 import type { PetRepository } from "./pet-repository.js";
-
-interface PetRow {
-  id: number;
-  name: string;
-  categoryId: number;
-  status: PetStatus | null;
-}
-
-/** Same shape as the Prisma repository's: `status` only when set. */
-function toPet(row: PetRow): Pet {
-  return row.status === null
-    ? { id: row.id, name: row.name, categoryId: row.categoryId }
-    : { id: row.id, name: row.name, categoryId: row.categoryId, status: row.status };
-}
+import { toPet, type PetRow } from "./pet-row.js";
 
 const COLUMNS = `"id", "name", "categoryId", "status"`;
 

@@ -1,0 +1,106 @@
+import { API_PATH_PREFIX, petstoreContract, type RouteMetadata } from "@petstore/contract";
+import type { AppRoute } from "@ts-rest/core";
+import { Router, type RequestHandler } from "express";
+import { z } from "zod";
+import { HttpError } from "./errors.js";
+
+/** What the HTTP layer needs to know about one contract operation. */
+export interface ContractRoute {
+  operation: string;
+  method: AppRoute["method"];
+  /** Express path, prefix included (ts-rest's `:param` syntax is Express's). */
+  path: string;
+  /** A mutation whose body the contract declares as JSON: it gets the JSON body parser. */
+  takesJsonBody: boolean;
+  /** Request headers the route's contract declares (lower-case, as Node delivers them). */
+  requestHeaders: string[];
+  /** Set on a deprecated route: the facts its response headers announce. */
+  deprecation: NonNullable<RouteMetadata["deprecation"]> | undefined;
+}
+
+/** Every operation of the contract, read from its routes: nothing about routes is written down twice. */
+export function contractRoutes(router: Record<string, AppRoute> = petstoreContract): ContractRoute[] {
+  return Object.entries(router).map(([operation, route]) => ({
+    operation,
+    method: route.method,
+    path: route.path,
+    takesJsonBody:
+      route.method !== "GET" &&
+      route.method !== "DELETE" &&
+      "body" in route &&
+      route.body !== undefined &&
+      (route.contentType ?? "application/json") === "application/json",
+    requestHeaders: route.headers instanceof z.ZodObject ? Object.keys(route.headers.shape as object) : [],
+    deprecation: route.deprecated ? (route.metadata as RouteMetadata | undefined)?.deprecation : undefined,
+  }));
+}
+
+/** The path prefix every operation lives under. */
+export const API_PREFIX = API_PATH_PREFIX;
+
+/** The methods each path serves: its operations', HEAD with GET, and OPTIONS (the CORS preflight). */
+export function allowedMethodsByPath(routes: readonly ContractRoute[]): Map<string, string[]> {
+  const byPath = new Map<string, Set<string>>();
+  for (const { path, method } of routes) {
+    const methods = byPath.get(path) ?? new Set(["OPTIONS"]);
+    methods.add(method);
+    if (method === "GET") methods.add("HEAD");
+    byPath.set(path, methods);
+  }
+  return new Map([...byPath].map(([path, methods]) => [path, [...methods].sort()]));
+}
+
+/** The methods a browser may send cross-origin: those of the operations. */
+export function operationMethods(routes: readonly ContractRoute[]): string[] {
+  return [...new Set(routes.map((route) => route.method))].sort();
+}
+
+/** The headers a browser may send cross-origin: the key, the body's type, and those the operations declare. */
+export function operationRequestHeaders(routes: readonly ContractRoute[]): string[] {
+  const declared = new Set(routes.flatMap((route) => route.requestHeaders));
+  return ["Authorization", "Content-Type", ...[...declared].map(headerDisplayName)];
+}
+
+/**
+ * `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and the successor `Link` on
+ * every response of a deprecated route. Mount it before the key check, so a
+ * 401 carries them too.
+ */
+export function deprecationHeaders(routes: readonly ContractRoute[]): Router {
+  const router = Router();
+  for (const { method, path, deprecation } of routes) {
+    if (!deprecation) continue;
+    const headers = {
+      Deprecation: `@${Math.floor(deprecation.deprecatedAt.getTime() / 1000)}`,
+      Sunset: deprecation.sunsetAt.toUTCString(),
+      Link: `<${deprecation.successor}>; rel="successor-version"`,
+    };
+    const markDeprecated: RequestHandler = (_req, res, next) => {
+      res.set(headers);
+      next();
+    };
+    router[routerMethod(method)](path, markDeprecated);
+  }
+  return router;
+}
+
+/** A method a contract path does not serve: 405 with `Allow`. Mount after the operations. */
+export function methodNotAllowed(routes: readonly ContractRoute[]): Router {
+  const router = Router();
+  for (const [path, methods] of allowedMethodsByPath(routes)) {
+    const allow = methods.join(", ");
+    router.all(path, (_req, _res, next) => {
+      next(new HttpError(405, "METHOD_NOT_ALLOWED", `This path supports ${allow} only.`, { Allow: allow }));
+    });
+  }
+  return router;
+}
+
+export function routerMethod(method: AppRoute["method"]): "get" | "post" | "put" | "patch" | "delete" {
+  return method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete";
+}
+
+/** `idempotency-key` -> `Idempotency-Key`: how the RFCs spell header names. */
+function headerDisplayName(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_match, dash: string, letter: string) => dash + letter.toUpperCase());
+}

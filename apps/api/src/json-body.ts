@@ -1,0 +1,47 @@
+import express, { Router, type ErrorRequestHandler, type RequestHandler } from "express";
+import { routerMethod, type ContractRoute } from "./contract-routes.js";
+import { HttpError } from "./errors.js";
+
+export const BODY_LIMIT_BYTES = 16 * 1024;
+
+const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
+
+/** A body must be declared JSON; a request with no body at all reaches validation ("body is required"). */
+const requireJsonContentType: RequestHandler = (req, _res, next) => {
+  const contentType = req.headers["content-type"];
+  const hasBody = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
+  if (contentType === undefined ? hasBody : !JSON_MEDIA_TYPE.test(contentType)) {
+    next(new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", "The request body must be JSON, sent with Content-Type: application/json."));
+    return;
+  }
+  next();
+};
+
+/** Errors thrown by body-parser carry a `type`; each maps to the Error body. */
+const BODY_PARSER_ERRORS: Record<string, HttpError> = {
+  "entity.parse.failed": new HttpError(400, "VALIDATION_ERROR", "The request body is not valid JSON."),
+  "entity.too.large": new HttpError(413, "PAYLOAD_TOO_LARGE", `The request body is larger than ${BODY_LIMIT_BYTES / 1024} KiB.`),
+  "encoding.unsupported": new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", "The request body's Content-Encoding is not supported."),
+  "charset.unsupported": new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", "The request body must be UTF-8 JSON."),
+  "request.aborted": new HttpError(400, "VALIDATION_ERROR", "The request body was not received in full."),
+  "request.size.invalid": new HttpError(400, "VALIDATION_ERROR", "The request body's length does not match Content-Length."),
+};
+
+const translateBodyParserError: ErrorRequestHandler = (error: unknown, _req, _res, next) => {
+  const type = typeof error === "object" && error !== null && "type" in error ? String(error.type) : undefined;
+  next((type !== undefined && BODY_PARSER_ERRORS[type]) || error);
+};
+
+/**
+ * The JSON body parser, on exactly the routes whose contract declares a JSON
+ * body; every other route never reads a body. Mount after the key check, so a
+ * request without a key is 401 before its body is looked at.
+ */
+export function jsonBodyParsers(routes: readonly ContractRoute[]): Router {
+  const router = Router();
+  const parseJson = express.json({ limit: BODY_LIMIT_BYTES, type: "application/json" });
+  for (const { method, path, takesJsonBody } of routes) {
+    if (takesJsonBody) router[routerMethod(method)](path, requireJsonContentType, parseJson, translateBodyParserError);
+  }
+  return router;
+}
