@@ -12,6 +12,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import Sqlite from "better-sqlite3";
+import { SQLITE_PRAGMAS } from "@petstore/api/database";
 
 const port = Number(process.env["PORT"] ?? 3200);
 const keys = (process.env["API_KEYS"] ?? "").split(",").filter(Boolean);
@@ -32,10 +33,9 @@ function authorized(header: string | undefined): boolean {
 }
 
 const db = new Sqlite(dbFile);
-// The API's own connection settings (journal mode, fsync policy), when it declares them, so a
-// create costs the same durability on both sides.
-const apiDatabase = (await import("@petstore/api/dist/database.js").catch(() => ({}))) as { SQLITE_PRAGMAS?: string };
-if (apiDatabase.SQLITE_PRAGMAS) db.exec(apiDatabase.SQLITE_PRAGMAS);
+// The API's own connection settings (journal mode, fsync policy), so a create costs the same
+// durability on both sides.
+db.exec(SQLITE_PRAGMAS);
 const COLUMNS = `"id", "name", "categoryId", "status"`;
 const listAll = db.prepare(`SELECT ${COLUMNS} FROM "Pet" WHERE "id" > ? ORDER BY "id" ASC LIMIT ?`);
 const listByStatus = db.prepare(`SELECT ${COLUMNS} FROM "Pet" WHERE "status" = ? AND "id" > ? ORDER BY "id" ASC LIMIT ?`);

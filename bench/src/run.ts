@@ -24,11 +24,12 @@ import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { explainPostgres, explainSqlite, seedPostgres, seedSqlite } from "./seed.js";
 import { SCENARIOS, type LoadJob, type LoadResult, type Scenario } from "./scenarios.js";
 import { measureWeb, type WebResult } from "./web.js";
+import { migrateDatabase } from "@petstore/api/migrate";
 
 const BENCH_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const API_ROOT = path.dirname(createRequire(import.meta.url).resolve("@petstore/api/package.json"));
@@ -246,9 +247,6 @@ const apiNodeArgs = (name: string) => (options.cpuProf ? ["--cpu-prof", `--cpu-p
 const plans: Record<string, string> = {};
 const started = Date.now();
 const loadAtStart = loadavg()[0]!;
-const { migrateDatabase } = (await import(pathToFileURL(path.join(API_ROOT, "dist", "migrate.js")).href)) as {
-  migrateDatabase: (url: string) => Promise<string>;
-};
 
 try {
   // SQLite: one migrated template, seeded per dataset, copied fresh for each server.
