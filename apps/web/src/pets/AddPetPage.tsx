@@ -9,7 +9,7 @@ import { SelectField, TextField } from "../design-system/FormFields.js";
 import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
 import { useConfirm } from "../layout/confirmation.js";
-import { useDocumentTitle } from "../layout/use-document-title.js";
+import { useDocumentTitle } from "../document/use-document-title.js";
 import {
   fieldErrorsFromIssues,
   NEW_PET_FIELDS,

@@ -4,7 +4,7 @@ import { petQueryKeys, tsr } from "../api/petstore-client.js";
 import { ButtonLink } from "../design-system/Button.js";
 import { Panel } from "../design-system/Panel.js";
 import { LoadFailure } from "../layout/LoadFailure.js";
-import { useDocumentTitle } from "../layout/use-document-title.js";
+import { useDocumentTitle } from "../document/use-document-title.js";
 import { NotFound } from "../layout/NotFoundPage.js";
 import styles from "./PetDetailPage.module.css";
 import { StatusBadge } from "./StatusBadge.js";

@@ -2,7 +2,7 @@ import { PET_STATUSES, PetStatus } from "@petstore/contract";
 import { useLocation, useSearchParams } from "react-router-dom";
 import { SelectField } from "../design-system/FormFields.js";
 import { Panel } from "../design-system/Panel.js";
-import { useDocumentTitle } from "../layout/use-document-title.js";
+import { useDocumentTitle } from "../document/use-document-title.js";
 import { PAGE_SIZES, readPetListView, toSearchParams, type PetListView } from "./pet-list-view.js";
 import { PetList } from "./PetList.js";
 import styles from "./PetsPage.module.css";

@@ -7,7 +7,7 @@ import { Button } from "../design-system/Button.js";
 import { TextField } from "../design-system/FormFields.js";
 import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
-import { useDocumentTitle } from "../layout/use-document-title.js";
+import { useDocumentTitle } from "../document/use-document-title.js";
 import { useSession } from "./session.js";
 import styles from "./SignInPage.module.css";
 
