@@ -1,4 +1,4 @@
-import { petstoreContract } from "@petstore/contract";
+import { petstoreContract, type ListPetsQuery } from "@petstore/contract";
 import { initTsrReactQuery } from "@ts-rest/react-query/v5";
 import { readStoredApiKey } from "../session/api-key-storage.js";
 
@@ -28,7 +28,7 @@ export const tsr = initTsrReactQuery(petstoreContract, {
 /** Keys of every cached query about pets, so one invalidation refreshes them all. */
 export const petQueryKeys = {
   all: ["pets"] as const,
-  list: (view: { status: string | undefined; limit: number; after: number | undefined }) =>
-    ["pets", "list", view.status ?? "all", view.limit, view.after ?? 0] as const,
+  // The contract's parsed query: `limit` is always set, so the default and an explicit 20 are one cache entry.
+  list: (query: ListPetsQuery) => ["pets", "list", query.status ?? "all", query.limit, query.after ?? 0] as const,
   detail: (petId: number) => ["pets", "detail", petId] as const,
 };

@@ -1,4 +1,4 @@
-import { PET_STATUSES } from "@petstore/contract";
+import { LIMIT_DEFAULT, PET_STATUSES } from "@petstore/contract";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router-dom";
@@ -54,7 +54,7 @@ export function AddPetForm() {
     onSuccess: async ({ body: pet }) => {
       await queryClient.invalidateQueries({ queryKey: petQueryKeys.all });
       confirm(`Added ${pet.name} (id ${pet.id}).`, "/pets");
-      const listFromNewPet = toSearchParams({ status: undefined, limit: 20, after: pet.id - 1 });
+      const listFromNewPet = toSearchParams({ status: undefined, limit: LIMIT_DEFAULT, after: pet.id - 1 });
       const state: CreatedPetState = { createdPetId: pet.id };
       navigate(`/pets?${listFromNewPet.toString()}`, { state });
     },

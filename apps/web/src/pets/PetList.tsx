@@ -1,20 +1,21 @@
+import type { ListPetsQuery } from "@petstore/contract";
 import { ButtonLink } from "../design-system/Button.js";
 import { Notice } from "../design-system/Notice.js";
 import { LoadFailure } from "../layout/LoadFailure.js";
 import { petQueryKeys, tsr } from "../api/petstore-client.js";
 import { nextPageCursor } from "./next-page-cursor.js";
-import { toSearchParams, type PetListView } from "./pet-list-view.js";
+import { toSearchParams } from "./pet-list-view.js";
 import styles from "./PetList.module.css";
 import { PetTable } from "./PetTable.js";
 
 const SKELETON_ROWS = 6;
 
-function linkTo(view: PetListView): string {
+function linkTo(view: ListPetsQuery): string {
   return `/pets?${toSearchParams(view).toString()}`;
 }
 
 /** One page of pets for `view`, with its loading, empty and error states and the way to the next page. */
-export function PetList({ view, highlightedId }: { view: PetListView; highlightedId?: number | undefined }) {
+export function PetList({ view, highlightedId }: { view: ListPetsQuery; highlightedId?: number | undefined }) {
   const { data, isPending, isError, error, refetch, isRefetching } = tsr.listPets.useQuery({
     queryKey: petQueryKeys.list(view),
     queryData: {
