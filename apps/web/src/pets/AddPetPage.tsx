@@ -3,7 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router-dom";
 import { describeFailure, errorBodyOf } from "../api/api-errors.js";
-import { petQueryKeys, tsr } from "../api/petstore-client.js";
+import { petQueryKeys, usePetstoreClient } from "../api/petstore-client.js";
 import { Button } from "../design-system/Button.js";
 import { SelectField, TextField } from "../design-system/FormFields.js";
 import { Notice } from "../design-system/Notice.js";
@@ -50,7 +50,8 @@ export function AddPetForm() {
   const navigate = useNavigate();
   const confirm = useConfirm();
 
-  const createPet = tsr.createPet.useMutation({
+  const petstore = usePetstoreClient();
+  const createPet = petstore.createPet.useMutation({
     onSuccess: async ({ body: pet }) => {
       await queryClient.invalidateQueries({ queryKey: petQueryKeys.all });
       confirm(`Added ${pet.name} (id ${pet.id}).`, "/pets");

@@ -1,6 +1,6 @@
 import { GetPetParams, type Pet } from "@petstore/contract";
 import { useParams } from "react-router-dom";
-import { petQueryKeys, tsr } from "../api/petstore-client.js";
+import { petQueryKeys, usePetstoreClient } from "../api/petstore-client.js";
 import { ButtonLink } from "../design-system/Button.js";
 import { Panel } from "../design-system/Panel.js";
 import { LoadFailure } from "../layout/LoadFailure.js";
@@ -30,7 +30,8 @@ function PetNotFound({ detail }: { detail: string }) {
  * outlive it. The first pet after id - 1 is this pet, or it does not exist.
  */
 function PetDetail({ petId }: { petId: number }) {
-  const { data, isPending, isError, error, refetch, isRefetching } = tsr.listPets.useQuery({
+  const petstore = usePetstoreClient();
+  const { data, isPending, isError, error, refetch, isRefetching } = petstore.listPets.useQuery({
     queryKey: petQueryKeys.detail(petId),
     queryData: { query: { after: petId - 1, limit: 1 } },
   });

@@ -2,7 +2,7 @@ import type { ListPetsQuery } from "@petstore/contract";
 import { ButtonLink } from "../design-system/Button.js";
 import { Notice } from "../design-system/Notice.js";
 import { LoadFailure } from "../layout/LoadFailure.js";
-import { petQueryKeys, tsr } from "../api/petstore-client.js";
+import { petQueryKeys, usePetstoreClient } from "../api/petstore-client.js";
 import { nextPageCursor } from "./next-page-cursor.js";
 import { toSearchParams } from "./pet-list-view.js";
 import styles from "./PetList.module.css";
@@ -16,7 +16,8 @@ function linkTo(view: ListPetsQuery): string {
 
 /** One page of pets for `view`, with its loading, empty and error states and the way to the next page. */
 export function PetList({ view, highlightedId }: { view: ListPetsQuery; highlightedId?: number | undefined }) {
-  const { data, isPending, isError, error, refetch, isRefetching } = tsr.listPets.useQuery({
+  const petstore = usePetstoreClient();
+  const { data, isPending, isError, error, refetch, isRefetching } = petstore.listPets.useQuery({
     queryKey: petQueryKeys.list(view),
     queryData: {
       query: {
