@@ -3,7 +3,7 @@ import { useParams } from "react-router-dom";
 import { petQueryKeys, usePetstoreClient } from "../api/petstore-client.js";
 import { ButtonLink } from "../design-system/Button.js";
 import { Panel } from "../design-system/Panel.js";
-import { LoadFailure } from "../layout/LoadFailure.js";
+import { isWaitingOutOutage, LoadFailure } from "../layout/LoadFailure.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
 import { NotFound } from "../layout/NotFoundPage.js";
 import styles from "./PetDetailPage.module.css";
@@ -31,23 +31,21 @@ function PetNotFound({ detail }: { detail: string }) {
  */
 function PetDetail({ petId }: { petId: number }) {
   const petstore = usePetstoreClient();
-  const { data, isPending, isError, error, refetch, isRefetching } = petstore.listPets.useQuery({
+  const petQuery = petstore.listPets.useQuery({
     queryKey: petQueryKeys.detail(petId),
     queryData: { query: { after: petId - 1, limit: 1 } },
   });
-  const pet = data?.body.find((candidate) => candidate.id === petId);
+  const pet = petQuery.data?.body.find((candidate) => candidate.id === petId);
   useDocumentTitle(pet ? pet.name : `Pet ${petId}`);
 
-  if (isPending) {
+  if (petQuery.isError || isWaitingOutOutage(petQuery)) {
+    return <LoadFailure title={`Pet ${petId} could not be loaded.`} query={petQuery} />;
+  }
+  if (petQuery.isPending) {
     return (
       <p aria-busy="true">
         Loading pet {petId}…
       </p>
-    );
-  }
-  if (isError) {
-    return (
-      <LoadFailure title={`Pet ${petId} could not be loaded.`} error={error} onRetry={() => void refetch()} retrying={isRefetching} />
     );
   }
   if (!pet) return <PetNotFound detail={`There is no pet with id ${petId}.`} />;
