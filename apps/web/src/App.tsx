@@ -2,7 +2,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import { Navigate, Route, Routes } from "react-router-dom";
 import { createQueryClient } from "./api/query-client.js";
-import { tsr } from "./api/petstore-client.js";
+import { PetstoreClientProvider } from "./api/petstore-client.js";
 import { AppShell } from "./layout/AppShell.js";
 import { NotFoundPage } from "./layout/NotFoundPage.js";
 import { AddPetPage } from "./pets/AddPetPage.js";
@@ -36,13 +36,13 @@ export function AppRoutes() {
   );
 }
 
-/** The query client, wired so that a 401 from any request ends the session. */
+/** The query client and the API client, wired to the session: it supplies the key, and a 401 from any request ends it. */
 function ApiProvider({ children, retryDelay }: { children: ReactNode; retryDelay?: number | undefined }) {
-  const { expire } = useSession();
+  const { expire, readApiKey } = useSession();
   const [client] = useState(() => createQueryClient({ onUnauthorized: expire, retryDelay }));
   return (
     <QueryClientProvider client={client}>
-      <tsr.ReactQueryProvider>{children}</tsr.ReactQueryProvider>
+      <PetstoreClientProvider readApiKey={readApiKey}>{children}</PetstoreClientProvider>
     </QueryClientProvider>
   );
 }

@@ -1,9 +1,10 @@
 import { ErrorBody } from "@petstore/contract";
 
-/** A response the typed client threw because its status was not 2xx. */
+/** A response the typed client threw (or returned) because its status was not 2xx. */
 interface FailedResponse {
   status: number;
   body: unknown;
+  headers?: unknown;
 }
 
 function isFailedResponse(error: unknown): error is FailedResponse {
@@ -14,10 +15,24 @@ export function isUnauthorized(error: unknown): boolean {
   return isFailedResponse(error) && error.status === 401;
 }
 
-/** Worth retrying: the network failed, the API was busy, or it faulted. A 4xx will not change by asking again. */
+/** The API's abuse limits: too many requests for the key, or too many bad keys from this address. */
+export function isRateLimited(error: unknown): boolean {
+  return isFailedResponse(error) && error.status === 429;
+}
+
+/** The API is up but its database is not (503 `UNAVAILABLE`); it comes back by itself. */
+export function isStoreUnavailable(error: unknown): boolean {
+  return errorBodyOf(error)?.code === "UNAVAILABLE";
+}
+
+/**
+ * Worth retrying on our own, a moment later: the network failed or the API
+ * faulted. A 4xx will not change by asking again, and a 429 asks us to wait
+ * longer than a quick retry would; its message says how long.
+ */
 export function isTransientFailure(error: unknown): boolean {
   if (!isFailedResponse(error)) return true;
-  return error.status === 429 || error.status >= 500;
+  return error.status >= 500;
 }
 
 /** The API's own Error body when it sent one. */
@@ -27,8 +42,37 @@ export function errorBodyOf(error: unknown): ErrorBody | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-/** One sentence staff can act on, whatever went wrong. */
-export function describeFailure(error: unknown): string {
+function hasHeaders(response: FailedResponse): response is FailedResponse & { headers: Headers } {
+  return typeof response.headers === "object" && response.headers !== null && "get" in response.headers;
+}
+
+/** How long the API asked us to wait (`Retry-After`: seconds, or an HTTP date), in whole seconds. */
+export function retryAfterSeconds(error: unknown, now: number = Date.now()): number | undefined {
+  if (!isFailedResponse(error) || !hasHeaders(error)) return undefined;
+  const value = error.headers.get("retry-after")?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+function whenToTryAgain(error: unknown, retrying: boolean): string {
+  if (retrying) return "Retrying…";
+  const seconds = retryAfterSeconds(error);
+  if (seconds === undefined || seconds < 1) return "Try again in a moment.";
+  return `Try again in ${seconds === 1 ? "1 second" : `${seconds} seconds`}.`;
+}
+
+/**
+ * One sentence staff can act on, whatever went wrong. `retrying`: the app is
+ * already asking again on its own, so the sentence says that instead of
+ * telling staff when to.
+ */
+export function describeFailure(error: unknown, { retrying = false }: { retrying?: boolean } = {}): string {
+  // Our own words for these two: when to try again comes from `Retry-After`, the header the
+  // API commits to, and only we know whether the app is already asking again.
+  if (isRateLimited(error)) return `Too many requests. ${whenToTryAgain(error, retrying)}`;
+  if (isStoreUnavailable(error)) return `The store's database is unavailable. ${whenToTryAgain(error, retrying)}`;
   const body = errorBodyOf(error);
   if (body) return body.message;
   if (isFailedResponse(error)) return `The API answered with status ${error.status}.`;

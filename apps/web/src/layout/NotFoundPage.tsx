@@ -1,6 +1,6 @@
 import { ButtonLink } from "../design-system/Button.js";
 import { Panel } from "../design-system/Panel.js";
-import { useDocumentTitle } from "./use-document-title.js";
+import { useDocumentTitle } from "../document/use-document-title.js";
 
 export function NotFound({ title, detail }: { title: string; detail: string }) {
   return (

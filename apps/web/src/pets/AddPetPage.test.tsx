@@ -83,6 +83,22 @@ describe("the add-pet form", () => {
     expect(screen.queryByRole("alert")).not.toBeInTheDocument();
   });
 
+  it("says when to try again after a 429", async () => {
+    const { user } = renderApp(
+      "/pets/new",
+      petstore(() =>
+        errorResponse(429, "RATE_LIMITED", "Too many requests for this API key; retry after 1 seconds.", undefined, {
+          "Retry-After": "1",
+        }),
+      ),
+    );
+    await user.type(screen.getByLabelText("Name"), "Rex");
+    await user.type(screen.getByLabelText("Category ID"), "4");
+    await user.click(screen.getByRole("button", { name: "Add pet" }));
+
+    expect(await screen.findByRole("alert")).toHaveTextContent("The pet was not added. Too many requests. Try again in 1 second.");
+  });
+
   it("reports any other failure for the whole form, keeping what was typed", async () => {
     const { user } = renderApp(
       "/pets/new",

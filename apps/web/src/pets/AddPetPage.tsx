@@ -1,15 +1,15 @@
-import { PET_STATUSES } from "@petstore/contract";
+import { LIMIT_DEFAULT, PET_STATUSES } from "@petstore/contract";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router-dom";
 import { describeFailure, errorBodyOf } from "../api/api-errors.js";
-import { petQueryKeys, tsr } from "../api/petstore-client.js";
+import { petQueryKeys, usePetstoreClient } from "../api/petstore-client.js";
 import { Button } from "../design-system/Button.js";
 import { SelectField, TextField } from "../design-system/FormFields.js";
 import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
 import { useConfirm } from "../layout/confirmation.js";
-import { useDocumentTitle } from "../layout/use-document-title.js";
+import { useDocumentTitle } from "../document/use-document-title.js";
 import {
   fieldErrorsFromIssues,
   NEW_PET_FIELDS,
@@ -50,11 +50,12 @@ export function AddPetForm() {
   const navigate = useNavigate();
   const confirm = useConfirm();
 
-  const createPet = tsr.createPet.useMutation({
+  const petstore = usePetstoreClient();
+  const createPet = petstore.createPet.useMutation({
     onSuccess: async ({ body: pet }) => {
       await queryClient.invalidateQueries({ queryKey: petQueryKeys.all });
       confirm(`Added ${pet.name} (id ${pet.id}).`, "/pets");
-      const listFromNewPet = toSearchParams({ status: undefined, limit: 20, after: pet.id - 1 });
+      const listFromNewPet = toSearchParams({ status: undefined, limit: LIMIT_DEFAULT, after: pet.id - 1 });
       const state: CreatedPetState = { createdPetId: pet.id };
       navigate(`/pets?${listFromNewPet.toString()}`, { state });
     },

@@ -1,10 +1,10 @@
 import { GetPetParams, type Pet } from "@petstore/contract";
 import { useParams } from "react-router-dom";
-import { petQueryKeys, tsr } from "../api/petstore-client.js";
+import { petQueryKeys, usePetstoreClient } from "../api/petstore-client.js";
 import { ButtonLink } from "../design-system/Button.js";
 import { Panel } from "../design-system/Panel.js";
-import { LoadFailure } from "../layout/LoadFailure.js";
-import { useDocumentTitle } from "../layout/use-document-title.js";
+import { isWaitingOutOutage, LoadFailure } from "../layout/LoadFailure.js";
+import { useDocumentTitle } from "../document/use-document-title.js";
 import { NotFound } from "../layout/NotFoundPage.js";
 import styles from "./PetDetailPage.module.css";
 import { StatusBadge } from "./StatusBadge.js";
@@ -30,23 +30,22 @@ function PetNotFound({ detail }: { detail: string }) {
  * outlive it. The first pet after id - 1 is this pet, or it does not exist.
  */
 function PetDetail({ petId }: { petId: number }) {
-  const { data, isPending, isError, error, refetch, isRefetching } = tsr.listPets.useQuery({
+  const petstore = usePetstoreClient();
+  const petQuery = petstore.listPets.useQuery({
     queryKey: petQueryKeys.detail(petId),
     queryData: { query: { after: petId - 1, limit: 1 } },
   });
-  const pet = data?.body.find((candidate) => candidate.id === petId);
+  const pet = petQuery.data?.body.find((candidate) => candidate.id === petId);
   useDocumentTitle(pet ? pet.name : `Pet ${petId}`);
 
-  if (isPending) {
+  if (petQuery.isError || isWaitingOutOutage(petQuery)) {
+    return <LoadFailure title={`Pet ${petId} could not be loaded.`} query={petQuery} />;
+  }
+  if (petQuery.isPending) {
     return (
       <p aria-busy="true">
         Loading pet {petId}…
       </p>
-    );
-  }
-  if (isError) {
-    return (
-      <LoadFailure title={`Pet ${petId} could not be loaded.`} error={error} onRetry={() => void refetch()} retrying={isRefetching} />
     );
   }
   if (!pet) return <PetNotFound detail={`There is no pet with id ${petId}.`} />;

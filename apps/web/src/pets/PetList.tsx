@@ -1,21 +1,23 @@
+import type { ListPetsQuery } from "@petstore/contract";
 import { ButtonLink } from "../design-system/Button.js";
 import { Notice } from "../design-system/Notice.js";
-import { LoadFailure } from "../layout/LoadFailure.js";
-import { petQueryKeys, tsr } from "../api/petstore-client.js";
+import { isWaitingOutOutage, LoadFailure } from "../layout/LoadFailure.js";
+import { petQueryKeys, usePetstoreClient } from "../api/petstore-client.js";
 import { nextPageCursor } from "./next-page-cursor.js";
-import { toSearchParams, type PetListView } from "./pet-list-view.js";
+import { toSearchParams } from "./pet-list-view.js";
 import styles from "./PetList.module.css";
 import { PetTable } from "./PetTable.js";
 
 const SKELETON_ROWS = 6;
 
-function linkTo(view: PetListView): string {
+function linkTo(view: ListPetsQuery): string {
   return `/pets?${toSearchParams(view).toString()}`;
 }
 
 /** One page of pets for `view`, with its loading, empty and error states and the way to the next page. */
-export function PetList({ view, highlightedId }: { view: PetListView; highlightedId?: number | undefined }) {
-  const { data, isPending, isError, error, refetch, isRefetching } = tsr.listPets.useQuery({
+export function PetList({ view, highlightedId }: { view: ListPetsQuery; highlightedId?: number | undefined }) {
+  const petstore = usePetstoreClient();
+  const listQuery = petstore.listPets.useQuery({
     queryKey: petQueryKeys.list(view),
     queryData: {
       query: {
@@ -26,7 +28,11 @@ export function PetList({ view, highlightedId }: { view: PetListView; highlighte
     },
   });
 
-  if (isPending) {
+  if (listQuery.isError || isWaitingOutOutage(listQuery)) {
+    return <LoadFailure title="The pets could not be loaded." query={listQuery} />;
+  }
+
+  if (listQuery.isPending) {
     return (
       // Not a live region: the page keeps one, for confirmations (layout/confirmation.tsx).
       <div className={styles.loading} aria-busy="true">
@@ -38,13 +44,7 @@ export function PetList({ view, highlightedId }: { view: PetListView; highlighte
     );
   }
 
-  if (isError) {
-    return (
-      <LoadFailure title="The pets could not be loaded." error={error} onRetry={() => void refetch()} retrying={isRefetching} />
-    );
-  }
-
-  const pets = data.body;
+  const { body: pets, headers } = listQuery.data;
   const firstPage = { ...view, after: undefined };
   if (pets.length === 0) {
     const filtered = view.status !== undefined;
@@ -74,7 +74,7 @@ export function PetList({ view, highlightedId }: { view: PetListView; highlighte
     );
   }
 
-  const nextAfter = nextPageCursor(data.headers.get("link"));
+  const nextAfter = nextPageCursor(headers.get("link"));
   const firstId = pets[0]?.id;
   const lastId = pets[pets.length - 1]?.id;
   return (

@@ -105,6 +105,35 @@ describe("the pets list", () => {
     expect(requests).toHaveLength(1);
   });
 
+  it("says when to try again after a 429, without asking again on its own", async () => {
+    const { requests } = renderApp("/pets", () =>
+      errorResponse(429, "RATE_LIMITED", "Too many requests for this API key; retry after 30 seconds.", undefined, {
+        "Retry-After": "30",
+      }),
+    );
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("The pets could not be loaded. Too many requests. Try again in 30 seconds.");
+    expect(within(alert).getByRole("button", { name: "Retry" })).toBeEnabled();
+    expect(requests).toHaveLength(1);
+  });
+
+  it("says the database is unavailable while it retries on its own, then shows the pets when it is back", async () => {
+    let answers = 0;
+    const { requests } = renderApp("/pets", () =>
+      answers++ === 0
+        ? errorResponse(503, "UNAVAILABLE", "The database is not reachable.", undefined, { "Retry-After": "1" })
+        : jsonResponse(200, PETS),
+    );
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("The pets could not be loaded. The store's database is unavailable. Retrying…");
+    expect(requests).toHaveLength(1);
+
+    // Retry-After: 1 — the second request goes a second later, without anyone pressing Retry.
+    await waitFor(() => expect(petRows()).toHaveLength(3), { timeout: 3000 });
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+    expect(requests).toHaveLength(2);
+  });
+
   it("returns to sign-in with a message when the API refuses the key", async () => {
     const { location } = renderApp("/pets?status=sold", () => errorResponse(401, "UNAUTHORIZED", "Invalid API key."));
     expect(await screen.findByRole("heading", { name: "Sign in" })).toBeInTheDocument();

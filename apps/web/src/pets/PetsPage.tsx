@@ -1,9 +1,9 @@
-import { PET_STATUSES, PetStatus } from "@petstore/contract";
+import { PET_STATUSES, PetStatus, type ListPetsQuery } from "@petstore/contract";
 import { useLocation, useSearchParams } from "react-router-dom";
 import { SelectField } from "../design-system/FormFields.js";
 import { Panel } from "../design-system/Panel.js";
-import { useDocumentTitle } from "../layout/use-document-title.js";
-import { PAGE_SIZES, readPetListView, toSearchParams, type PetListView } from "./pet-list-view.js";
+import { useDocumentTitle } from "../document/use-document-title.js";
+import { PAGE_SIZES, readPetListView, toSearchParams } from "./pet-list-view.js";
 import { PetList } from "./PetList.js";
 import styles from "./PetsPage.module.css";
 
@@ -26,7 +26,7 @@ export function PetsPage() {
   const view = readPetListView(searchParams);
 
   // A new filter or page size starts again from the first pet; each change is a history entry.
-  const showView = (changes: Partial<PetListView>) =>
+  const showView = (changes: Partial<ListPetsQuery>) =>
     setSearchParams(toSearchParams({ ...view, after: undefined, ...changes }));
 
   return (

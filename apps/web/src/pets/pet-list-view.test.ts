@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { readPetListView, toSearchParams } from "./pet-list-view.js";
+import { PAGE_SIZES, readPetListView, toSearchParams } from "./pet-list-view.js";
 
 describe("the pet list view in the URL", () => {
+  it("offers the page sizes DESIGN.md names, derived from the contract's limits", () => {
+    expect(PAGE_SIZES).toEqual([20, 50, 100]);
+  });
+
   it("defaults to every status, 20 per page, from the first pet", () => {
     expect(readPetListView(new URLSearchParams())).toEqual({ status: undefined, limit: 20, after: undefined });
   });

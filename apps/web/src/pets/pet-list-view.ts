@@ -1,34 +1,29 @@
-import { LIMIT_DEFAULT, ListPetsQuery, PetStatus } from "@petstore/contract";
+import { LIMIT_DEFAULT, LIMIT_MAX, ListPetsQuery, PetStatus } from "@petstore/contract";
 
-/** The page sizes staff can pick; the contract allows any 1..100, the select offers these. */
-export const PAGE_SIZES = [20, 50, 100] as const;
-export type PageSize = (typeof PAGE_SIZES)[number];
+/**
+ * The page sizes the select offers (20 / 50 / 100, DESIGN.md): the contract's
+ * default, half its maximum, and its maximum. The contract allows any 1..100;
+ * three steps are enough to choose from, and each is one the API accepts.
+ */
+export const PAGE_SIZES: readonly number[] = [LIMIT_DEFAULT, LIMIT_MAX / 2, LIMIT_MAX];
 
-/** What the list shows, as kept in the URL (`status`, `limit`, `after`) so it can be bookmarked. */
-export interface PetListView {
-  status: PetStatus | undefined;
-  limit: PageSize;
-  /** Show pets with an id greater than this (the API's `after` pagination). */
-  after: number | undefined;
-}
-
-function isPageSize(value: number): value is PageSize {
-  return (PAGE_SIZES as readonly number[]).includes(value);
-}
-
-/** Reads the view from the URL; a value the contract or the select would not accept falls back to the default. */
-export function readPetListView(params: URLSearchParams): PetListView {
+/**
+ * What the list shows is a listPets query, as the contract parses it, kept in
+ * the URL (`status`, `limit`, `after`) so it can be bookmarked.
+ */
+export function readPetListView(params: URLSearchParams): ListPetsQuery {
+  // A value the contract or the select would not accept falls back to the default.
   const status = PetStatus.safeParse(params.get("status"));
   const limit = Number(params.get("limit"));
   const after = ListPetsQuery.shape.after.safeParse(params.get("after") ?? undefined);
   return {
     status: status.success ? status.data : undefined,
-    limit: isPageSize(limit) ? limit : (LIMIT_DEFAULT as PageSize),
+    limit: PAGE_SIZES.includes(limit) ? limit : LIMIT_DEFAULT,
     after: after.success ? after.data : undefined,
   };
 }
 
-export function toSearchParams(view: PetListView): URLSearchParams {
+export function toSearchParams(view: ListPetsQuery): URLSearchParams {
   const params = new URLSearchParams();
   if (view.status) params.set("status", view.status);
   params.set("limit", String(view.limit));

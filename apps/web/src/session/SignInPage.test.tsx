@@ -27,6 +27,22 @@ describe("sign-in", () => {
     expect(sessionStorage.length).toBe(0);
   });
 
+  it("says when to try again after too many refused keys (429)", async () => {
+    const { user, location } = renderApp(
+      "/sign-in",
+      () =>
+        errorResponse(429, "RATE_LIMITED", "Too many requests with a missing or invalid API key from this address; retry after 42 seconds.", undefined, {
+          "Retry-After": "42",
+        }),
+      { signedIn: false },
+    );
+    await user.type(screen.getByLabelText("API key"), GOOD_KEY);
+    await user.click(screen.getByRole("button", { name: "Sign in" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Too many requests. Try again in 42 seconds.");
+    expect(location.current).toBe("/sign-in");
+    expect(sessionStorage.length).toBe(0);
+  });
+
   it("asks for a key before asking the API", async () => {
     const { user, requests } = renderApp("/sign-in", api, { signedIn: false });
     await user.click(screen.getByRole("button", { name: "Sign in" }));

@@ -2,12 +2,12 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Navigate, useLocation, useNavigate } from "react-router-dom";
 import { describeFailure, isUnauthorized } from "../api/api-errors.js";
-import { bearer, tsr } from "../api/petstore-client.js";
+import { bearer, usePetstoreClient } from "../api/petstore-client.js";
 import { Button } from "../design-system/Button.js";
 import { TextField } from "../design-system/FormFields.js";
 import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
-import { useDocumentTitle } from "../layout/use-document-title.js";
+import { useDocumentTitle } from "../document/use-document-title.js";
 import { useSession } from "./session.js";
 import styles from "./SignInPage.module.css";
 
@@ -31,6 +31,7 @@ export function SignInPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const queryClient = useQueryClient();
+  const petstore = usePetstoreClient();
   const [apiKey, setApiKey] = useState("");
   const [checking, setChecking] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -50,7 +51,7 @@ export function SignInPage() {
     setChecking(true);
     try {
       // The cheapest authenticated call: a key is only kept once the API accepts it.
-      const response = await tsr.listPets.query({
+      const response = await petstore.listPets.query({
         query: { limit: 1 },
         extraHeaders: { Authorization: bearer(candidate) },
       });

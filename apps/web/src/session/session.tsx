@@ -11,6 +11,8 @@ interface Session {
   signOut: () => void;
   /** The API answered 401 to a signed-in request: the key was revoked or rotated. */
   expire: () => void;
+  /** The key requests carry, read when each is sent; null when signed out. */
+  readApiKey: () => string | null;
 }
 
 const SessionContext = createContext<Session | null>(null);
@@ -36,7 +38,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const session = useMemo(
-    () => ({ signedIn, signOutReason, signIn, signOut, expire }),
+    () => ({ signedIn, signOutReason, signIn, signOut, expire, readApiKey: readStoredApiKey }),
     [signedIn, signOutReason, signIn, signOut, expire],
   );
   return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;

@@ -17,8 +17,14 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   });
 }
 
-export function errorResponse(status: number, code: string, message: string, issues?: ErrorIssue[]): Response {
-  return jsonResponse(status, { code, message, status, ...(issues ? { issues } : {}) });
+export function errorResponse(
+  status: number,
+  code: string,
+  message: string,
+  issues?: ErrorIssue[],
+  headers: Record<string, string> = {},
+): Response {
+  return jsonResponse(status, { code, message, status, ...(issues ? { issues } : {}) }, headers);
 }
 
 /** A promise the test settles when it chooses, to hold the app in a pending state. */
