@@ -51,7 +51,8 @@ export function createApp({ config, logger, database }: AppDeps): express.Expres
     }),
   );
   app.use(jsonBodyParsers(routes));
-  createExpressEndpoints(petstoreContract, createPetsRouter(database.pets), app, {
+  const petsRouter = createPetsRouter(database.pets, { idempotencyTtlMs: config.idempotencyTtlMs });
+  createExpressEndpoints(petstoreContract, petsRouter, app, {
     responseValidation: config.validateResponses,
     requestValidationErrorHandler: sendValidationError,
   });

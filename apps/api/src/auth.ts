@@ -35,7 +35,7 @@ export interface ApiKeyCheckOptions {
 /** Bearer check for the whole interface. The key is never echoed nor logged. */
 export function requireApiKey({ apiKeys, authFailures, requestsPerKey }: ApiKeyCheckOptions): RequestHandler {
   const matchKey = createApiKeyMatcher(apiKeys);
-  return (req, _res, next) => {
+  return (req, res, next) => {
     const address = req.ip ?? "unknown";
     const blockedFor = authFailures.check(address);
     if (blockedFor > 0) {
@@ -59,6 +59,8 @@ export function requireApiKey({ apiKeys, authFailures, requestsPerKey }: ApiKeyC
     }
     const retryAfter = requestsPerKey.hit(String(keyIndex));
     if (retryAfter > 0) return next(rateLimited(retryAfter, "Too many requests for this API key"));
+    // What is stored per client (idempotency keys) is scoped by the key's digest, never the key.
+    res.locals["apiKeyDigest"] = digest(token!).toString("hex");
     next();
   };
 }

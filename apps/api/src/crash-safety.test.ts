@@ -115,6 +115,88 @@ describe.each(TEST_PROVIDERS)("crash safety on %s: SIGKILL under concurrent crea
   );
 });
 
+describe.each(TEST_PROVIDERS)("crash safety on %s: after SIGKILL under keyed creates, every key still names one pet", (provider) => {
+  const KEYED_ROUNDS = 2;
+  it(
+    `${KEYED_ROUNDS} rounds of kill and restart (seed ${SEED})`,
+    async () => {
+      const next = random(SEED + (provider === "sqlite" ? 2 : 3));
+      const database = await freshDatabase(provider);
+      databases.push(database);
+      /** Every body sent, by its Idempotency-Key (its name is the key); and the pets answered 201. */
+      const sent = new Map<string, NewPet>();
+      const acknowledged = new Map<string, Pet>();
+      let api = await start(database.url);
+      /** A retrying client: honours 409's Retry-After (a create cut off by the kill may still hold the key briefly). */
+      const createWithKey = async (key: string, body: NewPet) => {
+        for (let attempt = 1; ; attempt++) {
+          const response = await fetch(`${api.url}/v1/pets`, {
+            method: "POST",
+            headers: { ...headers, "Idempotency-Key": key },
+            body: JSON.stringify(body),
+          });
+          if (response.status !== 409 || attempt === 10) return response;
+          await new Promise((resolve) => setTimeout(resolve, 1_000));
+        }
+      };
+
+      for (let round = 1; round <= KEYED_ROUNDS; round++) {
+        let stopped = false;
+        const client = async (c: number) => {
+          for (let i = 0; !stopped; i++) {
+            const key = `keyed r${round} c${c} #${i}`;
+            const body: NewPet = { name: key, categoryId: round * 1_000_000 + c * 10_000 + i + 1 };
+            sent.set(key, body);
+            try {
+              const response = await createWithKey(key, body);
+              if (response.status !== 201) throw new Error(`create answered ${response.status}: ${await response.text()}`);
+              acknowledged.set(key, Pet.parse(await response.json()));
+            } catch (error) {
+              if (stopped) return; // cut off by the kill: stored whole or not at all
+              throw error;
+            }
+          }
+        };
+        let failure: unknown;
+        const load = Promise.all(Array.from({ length: CLIENTS }, (_, c) => client(c))).catch((error: unknown) => {
+          failure ??= error;
+        });
+        const before = acknowledged.size;
+        while (acknowledged.size === before && failure === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+        if (failure === undefined) await new Promise((resolve) => setTimeout(resolve, 50 + Math.floor(next() * 500)));
+        stopped = true;
+        expect((await api.stop("SIGKILL")).signal).toBe("SIGKILL");
+        await load;
+        if (failure !== undefined) throw new Error(`keyed creates failed before the kill: ${String(failure)}\n${api.output()}`);
+
+        api = await start(database.url);
+        // Every acknowledged key replays its pet.
+        for (const [key, pet] of acknowledged) {
+          const replay = await createWithKey(key, sent.get(key)!);
+          expect(replay.status, `key ${key}`).toBe(201);
+          expect(replay.headers.get("idempotent-replayed"), `key ${key}`).toBe("true");
+          expect(await replay.json()).toEqual(pet);
+        }
+        // A retry of a key cut off by the kill creates its pet or replays it: either way, one pet per key.
+        for (const [key, body] of sent) {
+          if (acknowledged.has(key)) continue;
+          const retry = await createWithKey(key, body);
+          expect(retry.status, `key ${key}`).toBe(201);
+          acknowledged.set(key, Pet.parse(await retry.json()));
+        }
+        const stored = await listAllPets(api, headers);
+        expect(stored.map((pet) => pet.name).sort()).toEqual([...sent.keys()].sort());
+        for (const pet of stored) expect(acknowledged.get(pet.name)).toEqual(pet);
+        console.log(
+          `keyed crash ${provider} round ${round}/${KEYED_ROUNDS}: ${sent.size} keys sent, ${stored.length} pets, each key replays its own`,
+        );
+      }
+      await api.stop();
+    },
+    provider === "sqlite" ? 90_000 : 150_000,
+  );
+});
+
 describe("SQLite durability settings (docs/decisions/004-sqlite-durability.md)", () => {
   it("the API's own database is in WAL mode once opened", async () => {
     const database = await freshDatabase("sqlite");

@@ -38,6 +38,14 @@ describe("readConfig", () => {
     }
   });
 
+  it("reads IDEMPOTENCY_TTL_HOURS as hours, fractions allowed, 24 by default", () => {
+    expect(readConfig({}).idempotencyTtlMs).toBe(24 * 3_600_000);
+    expect(readConfig({ IDEMPOTENCY_TTL_HOURS: "0.5" }).idempotencyTtlMs).toBe(1_800_000);
+    for (const bad of ["0", "-1", "1h", "1e3"]) {
+      expect(() => readConfig({ IDEMPOTENCY_TTL_HOURS: bad })).toThrow(/IDEMPOTENCY_TTL_HOURS/);
+    }
+  });
+
   it("resolves a relative SQLite path once", () => {
     expect(readConfig({ DATABASE_URL: "file:./x.db" }).databaseUrl).toBe(`file:${process.cwd()}/x.db`);
   });

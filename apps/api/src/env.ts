@@ -56,6 +56,12 @@ const EnvSchema = z
     RATE_LIMIT_PER_MIN: nonNegativeInt(1200),
     AUTH_FAILURES_PER_MIN: nonNegativeInt(60),
     REQUEST_TIMEOUT_MS: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("10000"),
+    IDEMPOTENCY_TTL_HOURS: z
+      .string()
+      .regex(/^[0-9]+(\.[0-9]+)?$/, "must be a positive number of hours")
+      .transform(Number)
+      .pipe(z.number().positive("must be a positive number of hours"))
+      .default("24"),
     SEED: z.enum(["true", "false"]).optional(),
     PUBLIC_URL_PRODUCTION: z.string().url().default("https://api.petstore.example/v1"),
     PUBLIC_URL_STAGING: z.string().url().default("https://staging.api.petstore.example/v1"),
@@ -94,6 +100,8 @@ const EnvSchema = z
       rateLimitPerMinute: env.RATE_LIMIT_PER_MIN,
       authFailuresPerMinute: env.AUTH_FAILURES_PER_MIN,
       requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+      // Hours, fractions allowed (tests use seconds' worth).
+      idempotencyTtlMs: Math.round(env.IDEMPOTENCY_TTL_HOURS * 3_600_000),
       // Development databases get demo pets; production ones never do unless asked.
       seed: env.SEED ? env.SEED === "true" : !production,
       servers: { production: env.PUBLIC_URL_PRODUCTION, staging: env.PUBLIC_URL_STAGING },

@@ -63,6 +63,39 @@ describe.runIf(TEST_PROVIDERS.includes("postgresql"))("two API replicas on one P
     }
   }, 180_000);
 
+  it("30 concurrent creates with one Idempotency-Key through both replicas: one pet, every answer it (201) or 409", async () => {
+    const body = JSON.stringify({ name: "keyed replica pet", categoryId: 42 });
+    const send = (replica: ApiProcess) =>
+      fetch(`${replica.url}/v1/pets`, { method: "POST", headers: { ...headers, "Idempotency-Key": "replicated-key" }, body });
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const response = await send(replicas[i % 2]!);
+        return { status: response.status, headers: response.headers, body: (await response.json()) as unknown };
+      }),
+    );
+    const stored = (await listAllPets(replicas[0]!, headers)).filter((pet) => pet.name === "keyed replica pet");
+    expect(stored).toHaveLength(1);
+    for (const answer of answers) {
+      if (answer.status === 409) {
+        expect(answer.body).toMatchObject({ code: "IDEMPOTENCY_KEY_IN_USE", status: 409 });
+        expect(answer.headers.get("retry-after")).toBe("1");
+      } else {
+        expect(answer.status).toBe(201);
+        expect(answer.body).toEqual(stored[0]);
+        expect(answer.headers.get("location")).toBe(`/v1/pets/${stored[0]!.id}`);
+      }
+    }
+    const firsts = answers.filter((answer) => answer.status === 201 && answer.headers.get("idempotent-replayed") === null);
+    expect(firsts).toHaveLength(1);
+    // Once it has committed, either replica replays it.
+    for (const replica of replicas) {
+      const replay = await send(replica);
+      expect(replay.status).toBe(201);
+      expect(replay.headers.get("idempotent-replayed")).toBe("true");
+      expect(await replay.json()).toEqual(stored[0]);
+    }
+  }, 60_000);
+
   it("both replicas stop cleanly on SIGTERM", async () => {
     const results = await Promise.all(replicas.map((replica) => replica.stop("SIGTERM")));
     for (const result of results) expect(result).toEqual({ code: 0, signal: null });

@@ -8,9 +8,38 @@ export interface PetPageQuery {
   after?: number | undefined;
 }
 
+/** A create sent with an `Idempotency-Key` (see idempotent-create.ts). */
+export interface IdempotentCreate {
+  /** SHA-256 hex digest of the API key: the same key string from two clients names two creates. */
+  scope: string;
+  key: string;
+  /** SHA-256 hex digest of the validated body. */
+  fingerprint: string;
+  pet: NewPet;
+  /** The `Location` answered for the created pet, remembered for replays. */
+  locationOf: (pet: Pet) => string;
+  /** Recorded as the record's creation time. */
+  now: Date;
+  /** A record created before this has expired: its key is free again. */
+  expiredBefore: Date;
+}
+
+export type IdempotentCreateOutcome =
+  | { kind: "created"; pet: Pet; location: string }
+  /** The key was used with the same body: the first answer, again. */
+  | { kind: "replayed"; pet: Pet; location: string }
+  /** The key was used with another body. */
+  | { kind: "reused" }
+  /** Another create with this key has not committed yet. */
+  | { kind: "in-flight" };
+
 /** Storage of pets, in ascending id order. Implemented per database. */
 export interface PetRepository {
   list(query: PetPageQuery): Promise<Pet[]>;
   create(pet: NewPet): Promise<Pet>;
+  /** Creates the pet and its idempotency record in one transaction, or answers from the live record. */
+  createIdempotent(request: IdempotentCreate): Promise<IdempotentCreateOutcome>;
+  /** Deletes idempotency records created before `expiredBefore`; returns how many. */
+  deleteIdempotencyRecordsBefore(expiredBefore: Date): Promise<number>;
   findById(id: number): Promise<Pet | null>;
 }

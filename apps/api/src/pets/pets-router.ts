@@ -1,6 +1,7 @@
 import { petstoreContract } from "@petstore/contract";
 import { initServer, type createExpressEndpoints } from "@ts-rest/express";
 import { toErrorBody } from "../errors.js";
+import { createIdempotentCreates } from "./idempotent-create.js";
 import type { PetRepository } from "./pet-repository.js";
 
 const server = initServer();
@@ -8,7 +9,15 @@ const server = initServer();
 /** What createExpressEndpoints takes for the contract. */
 type PetstoreRouter = Parameters<typeof createExpressEndpoints<typeof petstoreContract>>[1];
 
-export function createPetsRouter(pets: PetRepository): PetstoreRouter {
+export interface PetsRouterOptions {
+  /** How long an `Idempotency-Key` is remembered. */
+  idempotencyTtlMs: number;
+}
+
+const locationOf = (pet: { id: number }) => petstoreContract.getPet.path.replace(":petId", String(pet.id));
+
+export function createPetsRouter(pets: PetRepository, { idempotencyTtlMs }: PetsRouterOptions): PetstoreRouter {
+  const idempotentCreates = createIdempotentCreates({ pets, ttlMs: idempotencyTtlMs });
   return server.router(petstoreContract, {
     listPets: async ({ query, req, res }) => {
       // One row more than asked tells whether a next page exists without a count query.
@@ -24,10 +33,43 @@ export function createPetsRouter(pets: PetRepository): PetstoreRouter {
       return { status: 200, body: page };
     },
 
-    createPet: async ({ body, res }) => {
-      const pet = await pets.create(body);
-      res.setHeader("Location", `${petstoreContract.getPet.path.replace(":petId", String(pet.id))}`);
-      return { status: 201, body: pet };
+    createPet: async ({ body, headers, req, res }) => {
+      const key = headers["idempotency-key"];
+      if (key === undefined) {
+        const pet = await pets.create(body);
+        res.setHeader("Location", locationOf(pet));
+        return { status: 201, body: pet };
+      }
+      const scope: unknown = res.locals["apiKeyDigest"];
+      if (typeof scope !== "string") throw new Error("createPet ran without requireApiKey's apiKeyDigest");
+      const outcome = await idempotentCreates.create({ scope, key, pet: body, locationOf });
+      idempotentCreates.sweepIfDue()?.catch((error: unknown) => req.log.warn({ err: error }, "idempotency record sweep failed"));
+      switch (outcome.kind) {
+        case "created":
+        case "replayed":
+          res.setHeader("Location", outcome.location);
+          if (outcome.kind === "replayed") res.setHeader("Idempotent-Replayed", "true");
+          return { status: 201, body: outcome.pet };
+        case "reused":
+          return {
+            status: 422,
+            body: toErrorBody(
+              422,
+              "IDEMPOTENCY_KEY_REUSED",
+              "This Idempotency-Key was already used with another body; send a new key for a new pet.",
+            ),
+          };
+        case "in-flight":
+          res.setHeader("Retry-After", "1");
+          return {
+            status: 409,
+            body: toErrorBody(
+              409,
+              "IDEMPOTENCY_KEY_IN_USE",
+              "A request with this Idempotency-Key is still being processed; retry after 1 second.",
+            ),
+          };
+      }
     },
 
     getPet: async ({ params }) => {

@@ -1,8 +1,19 @@
 import type { PrismaClient } from "../generated/pg/client.js";
-import type { PetRepository } from "./pet-repository.js";
+import { answerFromRecord, idempotencyLockId } from "./idempotent-create.js";
+import type { IdempotentCreate, IdempotentCreateOutcome, PetRepository } from "./pet-repository.js";
 import { toPet } from "./pet-row.js";
 
 const petColumns = { id: true, name: true, categoryId: true, status: true } as const;
+const recordColumns = { fingerprint: true, body: true, location: true, createdAt: true } as const;
+
+/**
+ * Bounds for a keyed create's transaction: waiting for a pooled connection
+ * (Prisma's default, 2 s, turns a busy pool into 500s) and running.
+ */
+const TRANSACTION_LIMITS = { maxWait: 10_000, timeout: 10_000 } as const;
+
+/** PostgreSQL's unique violation, as Prisma reports it. */
+const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === "P2002";
 
 /** Pets on PostgreSQL, through Prisma's generated client (int64 columns are `bigint` there). */
 export function createPrismaPetRepository(prisma: PrismaClient): PetRepository {
@@ -26,9 +37,57 @@ export function createPrismaPetRepository(prisma: PrismaClient): PetRepository {
       });
       return toPet(row);
     },
+    async createIdempotent(request) {
+      try {
+        return await prisma.$transaction((tx) => createInTransaction(tx, request), TRANSACTION_LIMITS);
+      } catch (error) {
+        // The primary key (scope, key) is the last guard, should two creates of
+        // one key ever pass the lock together: the loser reads what the winner stored.
+        if (!isUniqueViolation(error)) throw error;
+        const record = await prisma.idempotencyRecord.findUnique({
+          select: recordColumns,
+          where: { scope_key: { scope: request.scope, key: request.key } },
+        });
+        return record ? answerFromRecord(record, request.fingerprint) : { kind: "in-flight" };
+      }
+    },
+    async deleteIdempotencyRecordsBefore(expiredBefore) {
+      const { count } = await prisma.idempotencyRecord.deleteMany({ where: { createdAt: { lt: expiredBefore } } });
+      return count;
+    },
     async findById(id) {
       const row = await prisma.pet.findUnique({ select: petColumns, where: { id: BigInt(id) } });
       return row ? toPet(row) : null;
     },
   };
+}
+
+type TransactionClient = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
+
+/**
+ * One keyed create, inside its transaction. The advisory lock on the key is
+ * held until commit, by whichever replica got it first: a second create of
+ * the key meanwhile does not wait but is answered "in-flight" (409); after the
+ * commit it finds the record (READ COMMITTED reads what committed) and replays.
+ */
+async function createInTransaction(tx: TransactionClient, request: IdempotentCreate): Promise<IdempotentCreateOutcome> {
+  const { scope, key, fingerprint, pet: newPet, locationOf, now, expiredBefore } = request;
+  const [lock] = await tx.$queryRaw<Array<{ acquired: boolean }>>`
+    SELECT pg_try_advisory_xact_lock(${idempotencyLockId(scope, key)}::bigint) AS "acquired"`;
+  if (!lock?.acquired) return { kind: "in-flight" };
+  const where = { scope_key: { scope, key } };
+  const record = await tx.idempotencyRecord.findUnique({ select: recordColumns, where });
+  if (record && record.createdAt >= expiredBefore) return answerFromRecord(record, fingerprint);
+  if (record) await tx.idempotencyRecord.delete({ where });
+  const pet = toPet(
+    await tx.pet.create({
+      select: petColumns,
+      data: { name: newPet.name, categoryId: BigInt(newPet.categoryId), status: newPet.status ?? null },
+    }),
+  );
+  const location = locationOf(pet);
+  await tx.idempotencyRecord.create({
+    data: { scope, key, fingerprint, status: 201, body: JSON.stringify(pet), location, createdAt: now },
+  });
+  return { kind: "created", pet, location };
 }

@@ -1,5 +1,6 @@
 import type Sqlite from "better-sqlite3";
-import type { PetRepository } from "./pet-repository.js";
+import { answerFromRecord, type IdempotencyRecordRow } from "./idempotent-create.js";
+import type { IdempotentCreate, IdempotentCreateOutcome, PetRepository } from "./pet-repository.js";
 import { toPet, type PetRow } from "./pet-row.js";
 
 const COLUMNS = `"id", "name", "categoryId", "status"`;
@@ -24,9 +25,17 @@ export function createSqlitePetRepository(db: Sqlite.Database): PetRepository {
       return rows.map(toPet);
     },
     async create(pet) {
-      // createdAt as Prisma writes it, so rows read back alike whichever client wrote them.
-      const createdAt = new Date().toISOString().replace("Z", "+00:00");
-      return toPet(prepared().insert.get(pet.name, pet.categoryId, pet.status ?? null, createdAt)!);
+      return toPet(prepared().insert.get(pet.name, pet.categoryId, pet.status ?? null, timestamp(new Date()))!);
+    },
+    async createIdempotent(request) {
+      // IMMEDIATE takes the write lock at BEGIN: another process on the file
+      // waits (busy_timeout) until this commits, then finds the record and
+      // replays it. In this process the transaction runs synchronously, so no
+      // second create of the key can start before it ends: never "in-flight".
+      return prepared().createIdempotent.immediate(request);
+    },
+    async deleteIdempotencyRecordsBefore(expiredBefore) {
+      return prepared().deleteRecordsBefore.run(timestamp(expiredBefore)).changes;
     },
     async findById(id) {
       const row = prepared().byId.get(id);
@@ -35,15 +44,43 @@ export function createSqlitePetRepository(db: Sqlite.Database): PetRepository {
   };
 }
 
+/**
+ * Timestamps as Prisma writes them (ISO 8601, "+00:00"), so rows read back
+ * alike whichever client wrote them; one fixed width, so text order is time order.
+ */
+const timestamp = (date: Date) => date.toISOString().replace("Z", "+00:00");
+
 function prepare(db: Sqlite.Database) {
+  const insert = db.prepare<[string, number, string | null, string], PetRow>(
+    `INSERT INTO "Pet" ("name", "categoryId", "status", "createdAt") VALUES (?, ?, ?, ?) RETURNING ${COLUMNS}`,
+  );
+  const findRecord = db.prepare<[string, string], IdempotencyRecordRow & { createdAt: string }>(
+    `SELECT "fingerprint", "body", "location", "createdAt" FROM "IdempotencyRecord" WHERE "scope" = ? AND "key" = ?`,
+  );
+  const deleteRecord = db.prepare<[string, string]>(`DELETE FROM "IdempotencyRecord" WHERE "scope" = ? AND "key" = ?`);
+  const insertRecord = db.prepare<[string, string, string, number, string, string, string]>(
+    `INSERT INTO "IdempotencyRecord" ("scope", "key", "fingerprint", "status", "body", "location", "createdAt")
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const createIdempotent = db.transaction((request: IdempotentCreate): IdempotentCreateOutcome => {
+    const { scope, key, fingerprint, pet: newPet, locationOf, now, expiredBefore } = request;
+    const record = findRecord.get(scope, key);
+    if (record && record.createdAt >= timestamp(expiredBefore)) return answerFromRecord(record, fingerprint);
+    if (record) deleteRecord.run(scope, key);
+    const createdAt = timestamp(now);
+    const pet = toPet(insert.get(newPet.name, newPet.categoryId, newPet.status ?? null, createdAt)!);
+    const location = locationOf(pet);
+    insertRecord.run(scope, key, fingerprint, 201, JSON.stringify(pet), location, createdAt);
+    return { kind: "created", pet, location };
+  });
   return {
     listAll: db.prepare<[number, number], PetRow>(`SELECT ${COLUMNS} FROM "Pet" WHERE "id" > ? ORDER BY "id" ASC LIMIT ?`),
     listByStatus: db.prepare<[string, number, number], PetRow>(
       `SELECT ${COLUMNS} FROM "Pet" WHERE "status" = ? AND "id" > ? ORDER BY "id" ASC LIMIT ?`,
     ),
     byId: db.prepare<[number], PetRow>(`SELECT ${COLUMNS} FROM "Pet" WHERE "id" = ?`),
-    insert: db.prepare<[string, number, string | null, string], PetRow>(
-      `INSERT INTO "Pet" ("name", "categoryId", "status", "createdAt") VALUES (?, ?, ?, ?) RETURNING ${COLUMNS}`,
-    ),
+    insert,
+    createIdempotent,
+    deleteRecordsBefore: db.prepare<[string]>(`DELETE FROM "IdempotencyRecord" WHERE "createdAt" < ?`),
   };
 }
