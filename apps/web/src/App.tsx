@@ -7,6 +7,7 @@ import { CreateRetrySleepContext, realSleep, type Sleep } from "./api/retry-crea
 import { AppShell } from "./layout/AppShell.js";
 import { NotFoundPage } from "./layout/NotFoundPage.js";
 import { AddPetPage } from "./pets/AddPetPage.js";
+import { ImportPetsPage } from "./pets/ImportPetsPage.js";
 import { PetDetailPage } from "./pets/PetDetailPage.js";
 import { PetsPage } from "./pets/PetsPage.js";
 import { RequireSession } from "./session/RequireSession.js";
@@ -30,6 +31,7 @@ export function AppRoutes() {
         <Route index element={<Navigate to="/pets" replace />} />
         <Route path="/pets" element={<PetsPage />} />
         <Route path="/pets/new" element={<AddPetPage />} />
+        <Route path="/pets/import" element={<ImportPetsPage />} />
         <Route path="/pets/:petId" element={<PetDetailPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
