@@ -109,6 +109,9 @@ describe("the import page", () => {
     await user.click(screen.getByRole("button", { name: "Import 10 pets" }));
 
     expect(screen.getByRole("progressbar", { name: "Import progress" })).toHaveAttribute("aria-valuemax", "10");
+    // The button that started the run is gone; focus stays in the results, not lost on the page.
+    expect(screen.queryByRole("button", { name: "Import 10 pets" })).not.toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Checked rows" })).toHaveFocus();
     await waitFor(() => expect(screen.getByRole("status")).toHaveTextContent("Imported 10 pets."));
     expect(screen.getByRole("progressbar", { name: "Import progress" })).toHaveAttribute("aria-valuenow", "10");
     expect(store.mostInFlight).toBe(4);

@@ -77,7 +77,6 @@ export function ImportPetsPage() {
 
   const importRows = useMutation({
     mutationFn: async (rows: SendableRow[]) => {
-      setProgress({ done: 0, total: rows.length });
       let refusedKey: unknown;
       await forEachConcurrently(
         rows,
@@ -98,11 +97,21 @@ export function ImportPetsPage() {
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: petQueryKeys.all }),
     onSuccess: () => {
+      // Announced on this page only; staff who left will see the pets in the list.
+      if (left.current) return;
       const { message, allImported } = importSummary(outcomesSoFar.current);
       confirm(message, PAGE_PATH, allImported ? "success" : "info");
     },
   });
   const running = importRows.isPending;
+
+  const startImport = (rows: SendableRow[]) => {
+    // Set before the run starts, so the button that started it is gone before it can be pressed twice.
+    setProgress({ done: 0, total: rows.length });
+    // That button goes away: keep keyboard focus in the results rather than dropping it on the page.
+    results.current?.focus();
+    importRows.mutate(rows);
+  };
 
   const handleCheck = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -182,12 +191,12 @@ export function ImportPetsPage() {
 
           <div className={styles.actions}>
             {checked.sendable.length > 0 && progress === null && (
-              <Button onClick={() => importRows.mutate(checked.sendable)}>
+              <Button onClick={() => startImport(checked.sendable)}>
                 Import {countOf(checked.sendable.length, "pet", "pets")}
               </Button>
             )}
             {failedRows.length > 0 && !running && (
-              <Button variant="secondary" onClick={() => importRows.mutate(failedRows)}>
+              <Button variant="secondary" onClick={() => startImport(failedRows)}>
                 Retry failed rows
               </Button>
             )}
