@@ -88,6 +88,13 @@ describe("the import page", () => {
     expect(requests.filter((request) => request.method === "POST")).toEqual([]);
   });
 
+  it("fills the text area from a CSV file", async () => {
+    const { user } = renderApp("/pets/import", fakeStore().handler);
+    const csv = `${HEADER}\nRex,4,available\n`;
+    await user.upload(screen.getByLabelText("CSV file"), new File([csv], "pets.csv", { type: "text/csv" }));
+    await waitFor(() => expect(screen.getByLabelText("Pets as CSV")).toHaveValue(csv));
+  });
+
   it("says what is wrong with text that has no header", async () => {
     const { user, requests } = renderApp("/pets/import", fakeStore().handler);
     await pasteCsv(user, "Rex,4,available\n");

@@ -137,7 +137,12 @@ export function ImportPetsPage() {
 
   const handleFile = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
-    if (file) setText(await file.text());
+    if (!file) return;
+    try {
+      setText(await readText(file));
+    } catch {
+      setProblem(`${file.name} could not be read.`);
+    }
   };
 
   const failedRows = checked?.sendable.filter((row) => outcomes.get(row.line)?.imported === false) ?? [];
@@ -246,6 +251,16 @@ export function ImportPetsPage() {
       )}
     </div>
   );
+}
+
+/** FileReader rather than `Blob.text()`, which older browsers (and jsdom) lack. */
+function readText(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(typeof reader.result === "string" ? reader.result : "");
+    reader.onerror = () => reject(reader.error ?? new Error("The file could not be read."));
+    reader.readAsText(file);
+  });
 }
 
 function ImportProgress({ done, total }: { done: number; total: number }) {
