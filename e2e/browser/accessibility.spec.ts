@@ -34,6 +34,12 @@ test("the signed-in pages have no WCAG violations axe can find, on desktop and p
     await expect(page.getByLabel("Name")).toHaveAttribute("aria-invalid", "true");
     expect(await wcagViolations(page)).toEqual([]);
 
+    await page.goto("/pets/import");
+    await page.getByLabel("Pets as CSV").fill("name,categoryId,status\nRex,1,available\nNobody,0,\n");
+    await page.getByRole("button", { name: "Check" }).click();
+    await expect(page.getByRole("table", { name: "Checked rows" })).toBeVisible();
+    expect(await wcagViolations(page)).toEqual([]);
+
     await page.goto("/pets/1");
     await expect(page.getByRole("heading", { name: "Rex" })).toBeVisible();
     expect(await wcagViolations(page)).toEqual([]);

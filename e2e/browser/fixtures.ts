@@ -1,4 +1,5 @@
-import { expect, type Locator, type Page } from "@playwright/test";
+import { LIMIT_MAX, Pets, type Pet } from "@petstore/contract";
+import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { test as apiTest } from "../api/fixtures.js";
 import { E2E_API_KEY } from "../playwright.config.js";
 
@@ -50,4 +51,23 @@ export async function expectPetRow(
 ): Promise<void> {
   await expect(row.getByRole("rowheader")).toHaveText(pet.name);
   await expect(row.getByRole("cell")).toHaveText([String(pet.id), String(pet.categoryId), pet.status]);
+}
+
+/** Every pet the API holds, page by page, to check what the UI claims it saved. */
+export async function allPets(api: APIRequestContext): Promise<Pet[]> {
+  const pets: Pet[] = [];
+  for (let after = 0; ; ) {
+    const response = await api.get(`/v1/pets?limit=${LIMIT_MAX}&after=${after}`);
+    expect(response.status()).toBe(200);
+    const page = Pets.parse(await response.json());
+    pets.push(...page);
+    const last = page[page.length - 1];
+    if (page.length < LIMIT_MAX || !last) return pets;
+    after = last.id;
+  }
+}
+
+/** A suffix that makes names unique to one run, so a spec never depends on what the database already holds. */
+export function runSuffix(): string {
+  return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }

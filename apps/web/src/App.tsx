@@ -3,9 +3,11 @@ import { useState, type ReactNode } from "react";
 import { Navigate, Route, Routes } from "react-router-dom";
 import { createQueryClient } from "./api/query-client.js";
 import { PetstoreClientProvider } from "./api/petstore-client.js";
+import { CreateRetrySleepContext, realSleep, type Sleep } from "./api/retry-create.js";
 import { AppShell } from "./layout/AppShell.js";
 import { NotFoundPage } from "./layout/NotFoundPage.js";
 import { AddPetPage } from "./pets/AddPetPage.js";
+import { ImportPetsPage } from "./pets/ImportPetsPage.js";
 import { PetDetailPage } from "./pets/PetDetailPage.js";
 import { PetsPage } from "./pets/PetsPage.js";
 import { RequireSession } from "./session/RequireSession.js";
@@ -29,6 +31,7 @@ export function AppRoutes() {
         <Route index element={<Navigate to="/pets" replace />} />
         <Route path="/pets" element={<PetsPage />} />
         <Route path="/pets/new" element={<AddPetPage />} />
+        <Route path="/pets/import" element={<ImportPetsPage />} />
         <Route path="/pets/:petId" element={<PetDetailPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
@@ -37,21 +40,33 @@ export function AppRoutes() {
 }
 
 /** The query client and the API client, wired to the session: it supplies the key, and a 401 from any request ends it. */
-function ApiProvider({ children, retryDelay }: { children: ReactNode; retryDelay?: number | undefined }) {
+function ApiProvider({ children, retryDelay, sleep }: { children: ReactNode } & RetryTiming) {
   const { expire, readApiKey } = useSession();
   const [client] = useState(() => createQueryClient({ onUnauthorized: expire, retryDelay }));
   return (
     <QueryClientProvider client={client}>
-      <PetstoreClientProvider readApiKey={readApiKey}>{children}</PetstoreClientProvider>
+      <PetstoreClientProvider readApiKey={readApiKey}>
+        <CreateRetrySleepContext.Provider value={sleep ?? realSleep}>{children}</CreateRetrySleepContext.Provider>
+      </PetstoreClientProvider>
     </QueryClientProvider>
   );
 }
 
+/** How long the app waits before asking again; tests shorten both. */
+interface RetryTiming {
+  /** Milliseconds between query retries the API gave no `Retry-After` for. */
+  retryDelay?: number | undefined;
+  /** How a create waits between attempts (api/retry-create.ts). */
+  sleep?: Sleep | undefined;
+}
+
 /** Everything but the router, so tests can supply a MemoryRouter. */
-export function AppProviders({ children, retryDelay }: { children: ReactNode; retryDelay?: number }) {
+export function AppProviders({ children, retryDelay, sleep }: { children: ReactNode } & RetryTiming) {
   return (
     <SessionProvider>
-      <ApiProvider retryDelay={retryDelay}>{children}</ApiProvider>
+      <ApiProvider retryDelay={retryDelay} sleep={sleep}>
+        {children}
+      </ApiProvider>
     </SessionProvider>
   );
 }

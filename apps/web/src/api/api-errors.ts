@@ -56,6 +56,18 @@ export function retryAfterSeconds(error: unknown, now: number = Date.now()): num
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
+/** However long `Retry-After` says, the app asks again at least this often. */
+export const MAX_RETRY_AFTER_MS = 30_000;
+/** And never sooner than this, so a `Retry-After: 0` cannot become a tight loop. */
+export const MIN_RETRY_AFTER_MS = 1_000;
+
+/** `Retry-After` as a wait in milliseconds, kept within sane bounds; undefined when the API gave none. */
+export function retryAfterDelayMs(error: unknown, now: number = Date.now()): number | undefined {
+  const seconds = retryAfterSeconds(error, now);
+  if (seconds === undefined) return undefined;
+  return Math.min(Math.max(seconds * 1000, MIN_RETRY_AFTER_MS), MAX_RETRY_AFTER_MS);
+}
+
 function whenToTryAgain(error: unknown, retrying: boolean): string {
   if (retrying) return "Retrying…";
   const seconds = retryAfterSeconds(error);

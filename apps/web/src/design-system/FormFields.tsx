@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type SelectHTMLAttributes } from "react";
+import { useId, type InputHTMLAttributes, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
 import styles from "./Field.module.css";
 
 interface FieldProps {
@@ -91,6 +91,28 @@ export function SelectField({
       >
         {children}
       </select>
+    </FieldFrame>
+  );
+}
+
+export function TextAreaField({
+  label,
+  error,
+  hint,
+  optional,
+  className,
+  ...textAreaProps
+}: FieldProps & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id">) {
+  const id = useId();
+  return (
+    <FieldFrame id={id} label={label} error={error} hint={hint} optional={optional}>
+      <textarea
+        id={id}
+        className={[styles.control, className].filter(Boolean).join(" ")}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(error && `${id}-error`, hint && `${id}-hint`)}
+        {...textAreaProps}
+      />
     </FieldFrame>
   );
 }

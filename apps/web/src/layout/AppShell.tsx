@@ -44,6 +44,9 @@ export function AppShell() {
             <NavLink to="/pets/new" className={styles.navLink}>
               New pet
             </NavLink>
+            <NavLink to="/pets/import" className={styles.navLink}>
+              Import pets
+            </NavLink>
           </nav>
           <Button variant="quiet" className={styles.signOut} onClick={handleSignOut}>
             Sign out

@@ -3,13 +3,19 @@ import { useLocation } from "react-router-dom";
 import { Notice } from "../design-system/Notice.js";
 import styles from "./AppShell.module.css";
 
+type ConfirmationTone = "success" | "info";
+
 interface Confirmation {
   message: string;
+  /** `info` for news that is not all good, e.g. an import with rows left over. */
+  tone: ConfirmationTone;
   /** The page the message belongs to: it goes away when staff move elsewhere. */
   pathname: string;
 }
 
-const ConfirmContext = createContext<((message: string, pathname: string) => void) | null>(null);
+type Confirm = (message: string, pathname: string, tone?: ConfirmationTone) => void;
+
+const ConfirmContext = createContext<Confirm | null>(null);
 
 /**
  * A polite live region that outlives page changes, so "Added Rex" is still
@@ -30,8 +36,8 @@ export function ConfirmationRegion({ children }: { children: ReactNode }) {
     previousPathname.current = pathname;
   }, [confirmation, pathname]);
 
-  const confirm = useCallback((message: string, onPathname: string) => {
-    setConfirmation({ message, pathname: onPathname });
+  const confirm = useCallback<Confirm>((message, onPathname, tone = "success") => {
+    setConfirmation({ message, pathname: onPathname, tone });
   }, []);
   const visible = confirmation !== null && confirmation.pathname === pathname ? confirmation : null;
 
@@ -39,7 +45,7 @@ export function ConfirmationRegion({ children }: { children: ReactNode }) {
     <ConfirmContext.Provider value={confirm}>
       <div role="status" aria-live="polite" className={styles.confirmation}>
         {visible && (
-          <Notice tone="success">
+          <Notice tone={visible.tone}>
             <p>{visible.message}</p>
           </Notice>
         )}
@@ -49,7 +55,7 @@ export function ConfirmationRegion({ children }: { children: ReactNode }) {
   );
 }
 
-export function useConfirm(): (message: string, onPathname: string) => void {
+export function useConfirm(): Confirm {
   const confirm = useContext(ConfirmContext);
   if (!confirm) throw new Error("useConfirm must be used inside <ConfirmationRegion>");
   return useMemo(() => confirm, [confirm]);

@@ -111,4 +111,91 @@ describe("the add-pet form", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent("The pet was not added. Something went wrong on our side.");
     expect(screen.getByLabelText("Name")).toHaveValue("Rex");
   });
+
+  it("resends a create whose answer was lost with the same Idempotency-Key, so the pet is added once", async () => {
+    let attempts = 0;
+    const { user, requests, sleeps } = renderApp(
+      "/pets/new",
+      petstore(() => {
+        attempts += 1;
+        // The first attempt reached the API, but its answer never came back.
+        if (attempts === 1) throw new TypeError("Failed to fetch");
+        return jsonResponse(201, REX, { "Idempotent-Replayed": "true" });
+      }),
+    );
+    await user.type(screen.getByLabelText("Name"), "Rex");
+    await user.type(screen.getByLabelText("Category ID"), "4");
+    await user.click(screen.getByRole("button", { name: "Add pet" }));
+
+    expect(await screen.findByRole("heading", { name: "Pets" })).toBeInTheDocument();
+    expect(screen.getByRole("status")).toHaveTextContent("Added Rex (id 37).");
+    const keys = requests.filter((request) => request.method === "POST").map((request) => request.headers.get("idempotency-key"));
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(sleeps).toHaveLength(1);
+  });
+
+  it("waits out a 429's Retry-After before sending again", async () => {
+    let attempts = 0;
+    const { user, sleeps } = renderApp(
+      "/pets/new",
+      petstore(() => {
+        attempts += 1;
+        return attempts === 1
+          ? errorResponse(429, "RATE_LIMITED", "Too many requests.", undefined, { "Retry-After": "2" })
+          : jsonResponse(201, REX);
+      }),
+    );
+    await user.type(screen.getByLabelText("Name"), "Rex");
+    await user.type(screen.getByLabelText("Category ID"), "4");
+    await user.click(screen.getByRole("button", { name: "Add pet" }));
+
+    expect(await screen.findByRole("heading", { name: "Pets" })).toBeInTheDocument();
+    expect(sleeps).toEqual([2000]);
+  });
+
+  it("gives up after a bounded number of attempts, then reuses the key if the same pet is sent again", async () => {
+    const { user, requests } = renderApp(
+      "/pets/new",
+      petstore(() => {
+        throw new TypeError("Failed to fetch");
+      }),
+    );
+    const postedKeys = () =>
+      requests.filter((request) => request.method === "POST").map((request) => request.headers.get("idempotency-key"));
+    await user.type(screen.getByLabelText("Name"), "Rex");
+    await user.type(screen.getByLabelText("Category ID"), "4");
+    await user.click(screen.getByRole("button", { name: "Add pet" }));
+
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "The pet was not added. The API could not be reached. Check your connection and try again.",
+    );
+    expect(postedKeys()).toHaveLength(4);
+    expect(new Set(postedKeys()).size).toBe(1);
+
+    // Any of those attempts may have been saved: the same pet again keeps its key…
+    await user.click(screen.getByRole("button", { name: "Add pet" }));
+    await waitFor(() => expect(postedKeys()).toHaveLength(8));
+    expect(new Set(postedKeys()).size).toBe(1);
+
+    // …another pet is another create, with a new key.
+    await user.type(screen.getByLabelText("Name"), "y");
+    await user.click(screen.getByRole("button", { name: "Add pet" }));
+    await waitFor(() => expect(postedKeys()).toHaveLength(12));
+    expect(new Set(postedKeys()).size).toBe(2);
+  });
+
+  it("does not resend after a 4xx that asking again would not change", async () => {
+    const { user, requests } = renderApp(
+      "/pets/new",
+      petstore(() => errorResponse(422, "IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used with another body.")),
+    );
+    await user.type(screen.getByLabelText("Name"), "Rex");
+    await user.type(screen.getByLabelText("Category ID"), "4");
+    await user.click(screen.getByRole("button", { name: "Add pet" }));
+
+    expect(await screen.findByRole("alert")).toHaveTextContent("This Idempotency-Key was used with another body.");
+    expect(requests.filter((request) => request.method === "POST")).toHaveLength(1);
+  });
 });

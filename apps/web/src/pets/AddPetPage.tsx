@@ -1,9 +1,10 @@
-import { LIMIT_DEFAULT, PET_STATUSES } from "@petstore/contract";
-import { useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { LIMIT_DEFAULT, PET_STATUSES, type NewPet } from "@petstore/contract";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useRef, useState, type FormEvent } from "react";
 import { useNavigate } from "react-router-dom";
 import { describeFailure, errorBodyOf } from "../api/api-errors.js";
-import { petQueryKeys, usePetstoreClient } from "../api/petstore-client.js";
+import { petQueryKeys } from "../api/petstore-client.js";
+import { newIdempotencyKey, useCreatePetWithRetry } from "../api/retry-create.js";
 import { Button } from "../design-system/Button.js";
 import { SelectField, TextField } from "../design-system/FormFields.js";
 import { Notice } from "../design-system/Notice.js";
@@ -38,9 +39,24 @@ export function AddPetPage() {
   );
 }
 
+/** One pet as sent, with the key that makes resending it safe. */
+interface Submission {
+  body: NewPet;
+  key: string;
+}
+
+function samePet(a: NewPet, b: NewPet): boolean {
+  return a.name === b.name && a.categoryId === b.categoryId && a.status === b.status;
+}
+
 /**
  * Checks the input with the contract before anything is sent; on success the
  * list is refreshed and shown from the new pet onwards, so it is in view.
+ *
+ * Each create carries an Idempotency-Key and is resent with it when the
+ * network or the API fails (api/retry-create.ts), so a lost answer never adds
+ * the pet twice. Sending the same pet again after a failure reuses the key
+ * too: the first attempt may have been saved. Changed values get a new key.
  */
 export function AddPetForm() {
   const [values, setValues] = useState<NewPetFormValues>(EMPTY_FORM);
@@ -50,8 +66,12 @@ export function AddPetForm() {
   const navigate = useNavigate();
   const confirm = useConfirm();
 
-  const petstore = usePetstoreClient();
-  const createPet = petstore.createPet.useMutation({
+  const lastSubmission = useRef<Submission | null>(null);
+  const [retrying, setRetrying] = useState(false);
+  const createPetWithRetry = useCreatePetWithRetry();
+  const createPet = useMutation({
+    mutationFn: ({ body, key }: Submission) => createPetWithRetry(body, { key, onRetry: () => setRetrying(true) }),
+    onSettled: () => setRetrying(false),
     onSuccess: async ({ body: pet }) => {
       await queryClient.invalidateQueries({ queryKey: petQueryKeys.all });
       confirm(`Added ${pet.name} (id ${pet.id}).`, "/pets");
@@ -85,7 +105,11 @@ export function AddPetForm() {
       return;
     }
     setFieldErrors({});
-    createPet.mutate({ body: validation.data });
+    const body = validation.data;
+    const previous = lastSubmission.current;
+    const submission = previous && samePet(previous.body, body) ? previous : { body, key: newIdempotencyKey() };
+    lastSubmission.current = submission;
+    createPet.mutate(submission);
   };
 
   return (
@@ -133,7 +157,7 @@ export function AddPetForm() {
         <Button type="submit" disabled={createPet.isPending} aria-busy={createPet.isPending || undefined}>
           Add pet
         </Button>
-        {createPet.isPending && <span aria-hidden="true">Saving…</span>}
+        {createPet.isPending && <span aria-hidden="true">{retrying ? "Saving… trying again" : "Saving…"}</span>}
       </div>
     </form>
   );

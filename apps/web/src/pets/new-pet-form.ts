@@ -37,14 +37,19 @@ function categoryIdInput(text: string): unknown {
 
 export type NewPetValidation = { success: true; data: NewPet } | { success: false; errors: NewPetFieldErrors };
 
-/** Checks the form with the contract's own `NewPet` schema: the rules the API applies, not a copy of them. */
-export function validateNewPet(values: NewPetFormValues): NewPetValidation {
+/** Text values, as typed or read from a CSV row, through the contract's own `NewPet` schema. */
+export function parseNewPetValues(values: NewPetFormValues) {
   const status = PetStatus.safeParse(values.status);
-  const result = NewPet.safeParse({
+  return NewPet.safeParse({
     name: values.name,
     categoryId: categoryIdInput(values.categoryId),
     ...(values.status === "" ? {} : { status: status.success ? status.data : values.status }),
   });
+}
+
+/** Checks the form with the contract's own `NewPet` schema: the rules the API applies, not a copy of them. */
+export function validateNewPet(values: NewPetFormValues): NewPetValidation {
+  const result = parseNewPetValues(values);
   if (result.success) return { success: true, data: result.data };
   const errors: NewPetFieldErrors = {};
   for (const issue of result.error.issues) {

@@ -59,19 +59,27 @@ function LocationProbe({ onChange }: { onChange: (url: string) => void }) {
   return null;
 }
 
-/** Renders the whole app at `path`, signed in unless told otherwise, over a stubbed network. */
+/**
+ * Renders the whole app at `path`, signed in unless told otherwise, over a
+ * stubbed network. A create's waits between attempts take no time: `sleeps`
+ * records how long each would have been.
+ */
 export function renderApp(path: string, handler: ApiHandler, { signedIn = true } = {}) {
   if (signedIn) storeApiKey(TEST_API_KEY);
   const requests = stubNetwork(handler);
   const location = { current: path };
+  const sleeps: number[] = [];
+  const sleep = async (milliseconds: number) => {
+    sleeps.push(milliseconds);
+  };
   const user = userEvent.setup();
   render(
-    <AppProviders retryDelay={0}>
+    <AppProviders retryDelay={0} sleep={sleep}>
       <MemoryRouter initialEntries={[path]} future={ROUTER_FUTURE}>
         <AppRoutes />
         <LocationProbe onChange={(url) => (location.current = url)} />
       </MemoryRouter>
     </AppProviders>,
   );
-  return { requests, location, user };
+  return { requests, location, user, sleeps };
 }

@@ -1,0 +1,119 @@
+import type { NewPet } from "@petstore/contract";
+import { CsvSyntaxError, parseCsv } from "./csv.js";
+import { parseNewPetValues, type NewPetFormValues } from "./new-pet-form.js";
+
+/** The columns a bulk import reads, as the contract names them; `status` may be left empty. */
+export const IMPORT_COLUMNS = ["name", "categoryId", "status"] as const satisfies readonly (keyof NewPetFormValues)[];
+export const IMPORT_HEADER = IMPORT_COLUMNS.join(",");
+
+/** One data row of the CSV after Check: what it said, and what the contract made of it. */
+export interface CheckedRow {
+  /** The line the row starts on: what staff look for in the text. */
+  line: number;
+  values: NewPetFormValues;
+  /** The pet to send, or the contract's error when it refuses the row. */
+  result: { ok: true; pet: NewPet } | { ok: false; error: string };
+}
+
+export type CheckedImport = { ok: true; rows: CheckedRow[] } | { ok: false; problem: string };
+
+const HEADER_PROBLEM = `The first line must be the header ${IMPORT_HEADER}.`;
+
+/** Which field of each record holds which column; the header may list them in any order. */
+function readHeader(fields: string[]): Map<keyof NewPetFormValues, number> | undefined {
+  const names = fields.map((field) => field.trim());
+  const columns = new Map<keyof NewPetFormValues, number>();
+  for (const column of IMPORT_COLUMNS) {
+    const index = names.indexOf(column);
+    if (index === -1 || names.lastIndexOf(column) !== index) return undefined;
+    columns.set(column, index);
+  }
+  return names.length === IMPORT_COLUMNS.length ? columns : undefined;
+}
+
+/** The contract's own messages for the row, one per field, in column order. */
+function contractError(values: NewPetFormValues): CheckedRow["result"] {
+  const parsed = parseNewPetValues(values);
+  if (parsed.success) return { ok: true, pet: parsed.data };
+  const messages = new Map<unknown, string>();
+  for (const issue of parsed.error.issues) {
+    const field = issue.path[0];
+    if (!messages.has(field)) messages.set(field, issue.message);
+  }
+  return { ok: false, error: [...messages.values()].join("; ") };
+}
+
+/** Reads the CSV and checks every row with the contract; sends nothing. */
+export function checkImport(text: string): CheckedImport {
+  let records;
+  try {
+    records = parseCsv(text);
+  } catch (error) {
+    if (error instanceof CsvSyntaxError) return { ok: false, problem: error.message };
+    throw error;
+  }
+  const [header, ...data] = records;
+  const columns = header && readHeader(header.fields);
+  if (!columns) return { ok: false, problem: HEADER_PROBLEM };
+  if (data.length === 0) return { ok: false, problem: "There are no rows under the header." };
+
+  const rows = data.map(({ line, fields }): CheckedRow => {
+    const field = (column: keyof NewPetFormValues) => fields[columns.get(column) ?? -1] ?? "";
+    const values: NewPetFormValues = { name: field("name"), categoryId: field("categoryId"), status: field("status").trim() };
+    if (fields.length !== IMPORT_COLUMNS.length) {
+      const error = `Has ${fields.length} ${fields.length === 1 ? "field" : "fields"}; the header has ${IMPORT_COLUMNS.length}.`;
+      return { line, values, result: { ok: false, error } };
+    }
+    return { line, values, result: contractError(values) };
+  });
+  return { ok: true, rows };
+}
+
+/**
+ * Idempotency keys for import rows, kept for as long as the page is open: a
+ * row keeps its key through edits elsewhere in the text, a second Check and a
+ * second import, so sending it again replays its create instead of adding the
+ * pet twice. Identical rows in one CSV are different pets: the second copy
+ * gets a key of its own.
+ */
+export class ImportKeyring {
+  private readonly keys = new Map<string, string[]>();
+
+  constructor(private readonly newKey: () => string) {}
+
+  /** One key per pet, in order; `pets` is every valid row of one Check. */
+  keysFor(pets: readonly NewPet[]): string[] {
+    const seen = new Map<string, number>();
+    return pets.map((pet) => {
+      const fingerprint = JSON.stringify([pet.name, pet.categoryId, pet.status ?? null]);
+      const occurrence = seen.get(fingerprint) ?? 0;
+      seen.set(fingerprint, occurrence + 1);
+      const keys = this.keys.get(fingerprint) ?? [];
+      this.keys.set(fingerprint, keys);
+      const key = keys[occurrence] ?? this.newKey();
+      keys[occurrence] = key;
+      return key;
+    });
+  }
+}
+
+/**
+ * Runs `work` on every item with at most `concurrency` in flight, in order of
+ * the list. Stops starting new items once `shouldStop` says so (the page was
+ * left, or the key was refused); items already in flight finish.
+ */
+export async function forEachConcurrently<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<void>,
+  shouldStop: () => boolean = () => false,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length && !shouldStop()) {
+      const item = items[next++] as T;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+}
