@@ -6,9 +6,6 @@
  * API's generated Prisma client making the API's calls). Not part of the product.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import { createRequire } from "node:module";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 
 // ---- bearer check ------------------------------------------------------------
 
@@ -192,29 +189,14 @@ export async function openPgStore(url: string, max: number): Promise<PetStore> {
   };
 }
 
-/** The slice of the API's generated client that prisma-pet-repository.ts uses. */
-interface PrismaPets {
-  pet: {
-    findMany(args: object): Promise<Row[]>;
-    create(args: object): Promise<Row>;
-    findUnique(args: object): Promise<Row | null>;
-  };
-  $disconnect(): Promise<void>;
-}
-
 /**
- * PostgreSQL through the API's own generated Prisma client (compiled to
- * apps/api/dist/generated/pg; @petstore/api exports no entry for it yet, so it
- * is loaded by path) and @prisma/adapter-pg, making exactly the calls of
- * apps/api/src/pets/prisma-pet-repository.ts.
+ * PostgreSQL through the API's own generated Prisma client
+ * (`@petstore/api/prisma-client`) and @prisma/adapter-pg, making exactly the
+ * calls of apps/api/src/pets/prisma-pet-repository.ts.
  */
 export async function openPrismaStore(url: string, max: number): Promise<PetStore> {
-  const apiRoot = path.dirname(createRequire(import.meta.url).resolve("@petstore/api/package.json"));
-  const clientUrl = pathToFileURL(path.join(apiRoot, "dist", "generated", "pg", "client.js")).href;
-  const [{ PrismaClient }, { PrismaPg }] = await Promise.all([
-    import(clientUrl) as Promise<{ PrismaClient: new (options: { adapter: unknown }) => PrismaPets }>,
-    import("@prisma/adapter-pg"),
-  ]);
+  // The API's own generated client, so the floor makes exactly the API's Prisma calls.
+  const [{ PrismaClient }, { PrismaPg }] = await Promise.all([import("@petstore/api/prisma-client"), import("@prisma/adapter-pg")]);
   const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max }) });
   const select = { id: true, name: true, categoryId: true, status: true } as const;
   return {
