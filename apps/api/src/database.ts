@@ -78,6 +78,10 @@ export async function openDatabase({ url, poolSize }: DatabaseOptions): Promise<
   // Our own pool, handed to the adapter, so its counts can be read; the adapter leaves closing it to us.
   // Connections open lazily on the first query; callers wait with isReady().
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle connection the server ends (restart, failover, a terminated backend) is dropped by
+  // the pool and replaced on the next query. Unheard, that 'error' event would end the process;
+  // the adapter listens only while it is connected, and closing outlives it.
+  pool.on("error", () => {});
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   let closed: Promise<void> | undefined;
   return {
