@@ -15,7 +15,8 @@ import { createPetsRouter } from "./pets/pets-router.js";
 import { probes } from "./probes.js";
 import { FixedWindowLimiter } from "./rate-limit.js";
 import { requestLogging } from "./request-logging.js";
-import { securityHeaders } from "./security-headers.js";
+import { responseHeaderSets, setHeaders } from "./security-headers.js";
+import { serveWebApp } from "./web-app.js";
 
 export interface AppDeps {
   config: Config;
@@ -29,17 +30,22 @@ export interface AppDeps {
 export function createApp({ config, logger, database, metrics: givenMetrics }: AppDeps): express.Express {
   const routes = contractRoutes(petstoreContract);
   const metrics = givenMetrics ?? createMetrics({ routes, database, enabled: config.metricsToken !== undefined });
+  const headers = responseHeaderSets({
+    production: config.nodeEnv === "production",
+    docsServerUrls: Object.values(config.servers),
+  });
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
 
   app.use(metrics.observeRequests);
   app.use(requestLogging(logger));
-  app.use(securityHeaders({ production: config.nodeEnv === "production" }));
+  // Every response starts as an API response; the docs and the admin app set their own when they answer.
+  app.use(setHeaders(headers.api));
   app.use(crossOrigin(config.corsOrigins, routes));
   app.use(probes(database));
   app.use(metricsEndpoint(metrics, config.metricsToken));
-  app.use(apiDocs(config.servers));
+  app.use(apiDocs(config.servers, headers.docs));
 
   app.use(deprecationHeaders(routes));
   app.use(
@@ -57,6 +63,7 @@ export function createApp({ config, logger, database, metrics: givenMetrics }: A
     requestValidationErrorHandler: sendValidationError,
   });
   app.use(methodNotAllowed(routes));
+  if (config.webDistDir) app.use(serveWebApp(config.webDistDir, headers));
 
   app.use(notFound);
   app.use(sendError);
