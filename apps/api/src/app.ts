@@ -10,6 +10,7 @@ import type { Database } from "./database.js";
 import type { Config } from "./env.js";
 import { notFound, sendError, sendValidationError } from "./errors.js";
 import { jsonBodyParsers } from "./json-body.js";
+import { createMetrics, metricsEndpoint, type Metrics } from "./metrics.js";
 import { createPetsRouter } from "./pets/pets-router.js";
 import { probes } from "./probes.js";
 import { FixedWindowLimiter } from "./rate-limit.js";
@@ -21,11 +22,14 @@ export interface AppDeps {
   config: Config;
   logger: Logger;
   database: Database;
+  /** Built from `config` when not given; pass one to connect other counters (the limiter store) to it. */
+  metrics?: Metrics;
 }
 
 /** Wiring only: each concern is a module of its own, in the order a request meets them. */
-export function createApp({ config, logger, database }: AppDeps): express.Express {
+export function createApp({ config, logger, database, metrics: givenMetrics }: AppDeps): express.Express {
   const routes = contractRoutes(petstoreContract);
+  const metrics = givenMetrics ?? createMetrics({ routes, database, enabled: config.metricsToken !== undefined });
   const headers = responseHeaderSets({
     production: config.nodeEnv === "production",
     docsServerUrls: Object.values(config.servers),
@@ -34,11 +38,13 @@ export function createApp({ config, logger, database }: AppDeps): express.Expres
   app.disable("x-powered-by");
   app.set("etag", false);
 
+  app.use(metrics.observeRequests);
   app.use(requestLogging(logger));
   // Every response starts as an API response; the docs and the admin app set their own when they answer.
   app.use(setHeaders(headers.api));
   app.use(crossOrigin(config.corsOrigins, routes));
   app.use(probes(database));
+  app.use(metricsEndpoint(metrics, config.metricsToken));
   app.use(apiDocs(config.servers, headers.docs));
 
   app.use(deprecationHeaders(routes));
@@ -48,6 +54,7 @@ export function createApp({ config, logger, database }: AppDeps): express.Expres
       apiKeys: config.apiKeys,
       authFailures: new FixedWindowLimiter(config.authFailuresPerMinute),
       requestsPerKey: new FixedWindowLimiter(config.rateLimitPerMinute),
+      onRejected: metrics.limitRejected,
     }),
   );
   app.use(jsonBodyParsers(routes));

@@ -30,15 +30,18 @@ export interface ApiKeyCheckOptions {
   authFailures: FixedWindowLimiter;
   /** Counts requests per API key. */
   requestsPerKey: FixedWindowLimiter;
+  /** Told of every 429, by limit (the metrics count them). */
+  onRejected?: (limit: "requests_per_key" | "auth_failures") => void;
 }
 
 /** Bearer check for the whole interface. The key is never echoed nor logged. */
-export function requireApiKey({ apiKeys, authFailures, requestsPerKey }: ApiKeyCheckOptions): RequestHandler {
+export function requireApiKey({ apiKeys, authFailures, requestsPerKey, onRejected }: ApiKeyCheckOptions): RequestHandler {
   const matchKey = createApiKeyMatcher(apiKeys);
   return (req, res, next) => {
     const address = req.ip ?? "unknown";
     const blockedFor = authFailures.check(address);
     if (blockedFor > 0) {
+      onRejected?.("auth_failures");
       return next(rateLimited(blockedFor, "Too many requests with a missing or invalid API key from this address"));
     }
     const header = req.headers.authorization;
@@ -58,7 +61,10 @@ export function requireApiKey({ apiKeys, authFailures, requestsPerKey }: ApiKeyC
       );
     }
     const retryAfter = requestsPerKey.hit(String(keyIndex));
-    if (retryAfter > 0) return next(rateLimited(retryAfter, "Too many requests for this API key"));
+    if (retryAfter > 0) {
+      onRejected?.("requests_per_key");
+      return next(rateLimited(retryAfter, "Too many requests for this API key"));
+    }
     // What is stored per client (idempotency keys) is scoped by the key's digest, never the key.
     res.locals["apiKeyDigest"] = digest(token!).toString("hex");
     next();

@@ -9,7 +9,16 @@ export interface Database {
   pets: PetRepository;
   /** True when a trivial query succeeds. */
   isReady(): Promise<boolean>;
+  /** PostgreSQL only: the connection pool's clients, for the metrics. */
+  poolStats?(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  inUse: number;
+  idle: number;
+  /** Queries queued for a connection. */
+  waiting: number;
 }
 
 export function databaseProvider(url: string): DatabaseProvider {
@@ -61,12 +70,20 @@ export async function openDatabase({ url, poolSize }: DatabaseOptions): Promise<
       },
     };
   }
-  const [{ PrismaClient }, { PrismaPg }] = await Promise.all([
+  const [{ PrismaClient }, { PrismaPg }, { default: pg }] = await Promise.all([
     import("./generated/pg/client.js"),
     import("@prisma/adapter-pg"),
+    import("pg"),
   ]);
+  // Our own pool, handed to the adapter, so its counts can be read; the adapter leaves closing it to us.
   // Connections open lazily on the first query; callers wait with isReady().
-  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: poolSize }) });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle connection the server ends (restart, failover, a terminated backend) is dropped by
+  // the pool and replaced on the next query. Unheard, that 'error' event would end the process;
+  // the adapter listens only while it is connected, and closing outlives it.
+  pool.on("error", () => {});
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  let closed: Promise<void> | undefined;
   return {
     provider: "postgresql",
     pets: createPrismaPetRepository(prisma),
@@ -78,6 +95,7 @@ export async function openDatabase({ url, poolSize }: DatabaseOptions): Promise<
         return false;
       }
     },
-    close: () => prisma.$disconnect(),
+    poolStats: () => ({ inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    close: () => (closed ??= prisma.$disconnect().then(() => pool.end())),
   };
 }

@@ -46,6 +46,15 @@ describe("readConfig", () => {
     }
   });
 
+  it("METRICS_TOKEN is optional and must not be one of the API keys (one line, the secret not echoed)", () => {
+    expect(readConfig({}).metricsToken).toBeUndefined();
+    expect(readConfig({ API_KEYS: "a,b", METRICS_TOKEN: "scraper" }).metricsToken).toBe("scraper");
+    const refuse = () => readConfig({ API_KEYS: "first-key,second-key", METRICS_TOKEN: "second-key" });
+    expect(refuse).toThrow(ConfigError);
+    expect(refuse).toThrow(/^Invalid configuration: METRICS_TOKEN must differ from every API key[^\n]*$/);
+    expect(refuse).not.toThrow(/second-key/);
+  });
+
   it("resolves a relative SQLite path once", () => {
     expect(readConfig({ DATABASE_URL: "file:./x.db" }).databaseUrl).toBe(`file:${process.cwd()}/x.db`);
   });

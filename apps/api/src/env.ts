@@ -52,6 +52,7 @@ const EnvSchema = z
     CORS_ORIGIN: commaList
       .pipe(z.array(z.string().url("must be a comma-separated list of origins like http://127.0.0.1:5173")))
       .default("http://127.0.0.1:5173,http://localhost:5173"),
+    METRICS_TOKEN: z.string().optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
     RATE_LIMIT_PER_MIN: nonNegativeInt(1200),
     AUTH_FAILURES_PER_MIN: nonNegativeInt(60),
@@ -72,6 +73,11 @@ const EnvSchema = z
     const apiKeys = env.API_KEYS ?? (production ? [] : [DEV_API_KEY]);
     if (apiKeys.length === 0) {
       ctx.addIssue({ code: "custom", path: ["API_KEYS"], message: "is required in production (comma-separated keys)" });
+      return z.NEVER;
+    }
+    // A scraper's credential must not also open the API (nor an API key the metrics).
+    if (env.METRICS_TOKEN !== undefined && apiKeys.includes(env.METRICS_TOKEN)) {
+      ctx.addIssue({ code: "custom", path: ["METRICS_TOKEN"], message: "must differ from every API key (a secret of its own)" });
       return z.NEVER;
     }
     // A folder named on purpose must hold a build; the workspace's own is used only when one has been built.
@@ -96,6 +102,8 @@ const EnvSchema = z
       databasePoolSize: env.DATABASE_POOL_SIZE,
       databaseStartupTimeoutMs: env.DATABASE_STARTUP_TIMEOUT_MS,
       corsOrigins: env.CORS_ORIGIN,
+      /** Bearer token for GET /metrics; unset, /metrics is 404. */
+      metricsToken: env.METRICS_TOKEN,
       logLevel: env.LOG_LEVEL ?? (production ? "info" : env.NODE_ENV === "test" ? "silent" : "debug"),
       rateLimitPerMinute: env.RATE_LIMIT_PER_MIN,
       authFailuresPerMinute: env.AUTH_FAILURES_PER_MIN,

@@ -1,0 +1,171 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { Router, type RequestHandler } from "express";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { ContractRoute } from "./contract-routes.js";
+import type { Database } from "./database.js";
+import { HttpError, notFound } from "./errors.js";
+
+/** The abuse limits whose 429s are counted (see auth.ts). */
+export type LimitName = "requests_per_key" | "auth_failures";
+const LIMIT_NAMES: readonly LimitName[] = ["requests_per_key", "auth_failures"];
+
+/** The operation label of every request no contract operation serves (unknown paths, other methods, probes). */
+export const UNMATCHED = "unmatched";
+
+/** Sub-millisecond answers are the norm here; the default buckets start at 5 ms. */
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export interface Metrics {
+  /** This app's own registry: tests build many apps in one process, so nothing goes in prom-client's global one. */
+  readonly registry: Registry;
+  /** Counts and times every response by contract operation and status. Mount it first. */
+  observeRequests: RequestHandler;
+  /** A request refused with 429 by an abuse limit. */
+  limitRejected(limit: LimitName): void;
+  /** The shared (Redis) limiter store was unreachable, so counting fell back to this process. */
+  limiterStoreFellBack(): void;
+}
+
+export interface MetricsOptions {
+  routes: readonly ContractRoute[];
+  database: Pick<Database, "isReady" | "poolStats">;
+  /**
+   * Off when nothing can scrape them (no METRICS_TOKEN): requests are not
+   * observed and the process collectors are not started; each of those runs
+   * for the life of the process once started, however many apps are built.
+   */
+  enabled: boolean;
+}
+
+export function createMetrics({ routes, database, enabled }: MetricsOptions): Metrics {
+  const registry = new Registry();
+  const registers = [registry];
+  if (enabled) collectDefaultMetrics({ register: registry });
+
+  // Label values come from closed sets only (operations, limit names, status codes): never the raw path.
+  const requests = new Counter({
+    name: "http_requests_total",
+    help: "HTTP responses sent, by contract operation and status code.",
+    labelNames: ["operation", "status"] as const,
+    registers,
+  });
+  const duration = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "Time from receiving a request to finishing its response, by contract operation and status code.",
+    labelNames: ["operation", "status"] as const,
+    buckets: DURATION_BUCKETS,
+    registers,
+  });
+  const limitRejections = new Counter({
+    name: "petstore_limit_rejections_total",
+    help: "Requests refused with 429 by an abuse limit.",
+    labelNames: ["limit"] as const,
+    registers,
+  });
+  for (const limit of LIMIT_NAMES) limitRejections.inc({ limit }, 0); // present at 0, so rate() works from the start
+  const storeFallbacks = new Counter({
+    name: "petstore_limiter_store_fallbacks_total",
+    help: "Times the shared limiter store was unreachable and counting fell back to this process.",
+    registers,
+  });
+  new Gauge({
+    name: "petstore_database_up",
+    help: "1 when the database answers a trivial query at scrape time, else 0.",
+    registers,
+    async collect() {
+      this.set((await database.isReady()) ? 1 : 0);
+    },
+  });
+  const poolStats = database.poolStats?.bind(database);
+  if (poolStats) {
+    new Gauge({
+      name: "petstore_db_pool_connections",
+      help: "PostgreSQL pool: connections in use, idle, and queries waiting for a connection.",
+      labelNames: ["state"] as const,
+      registers,
+      collect() {
+        const { inUse, idle, waiting } = poolStats();
+        this.set({ state: "in_use" }, inUse);
+        this.set({ state: "idle" }, idle);
+        this.set({ state: "waiting" }, waiting);
+      },
+    });
+  }
+
+  const operationOf = operationMatcher(routes);
+  const observeRequests: RequestHandler = (req, res, next) => {
+    // Matched here, before any router rewrites req.url, and before the key check, so a 401 is labelled too.
+    const operation = operationOf(req.method, req.path);
+    const started = process.hrtime.bigint();
+    // A response the client abandoned never finishes and is not counted.
+    res.once("finish", () => {
+      const labels = { operation, status: String(res.statusCode) };
+      requests.inc(labels);
+      duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+    });
+    next();
+  };
+
+  return {
+    registry,
+    observeRequests: enabled ? observeRequests : (_req, _res, next) => next(),
+    limitRejected: (limit) => limitRejections.inc({ limit }),
+    limiterStoreFellBack: () => storeFallbacks.inc(),
+  };
+}
+
+/**
+ * The contract operation a method and path name, or UNMATCHED. Paths are
+ * matched as Express matches them (case-insensitive, optional trailing slash,
+ * a `:param` is one segment); HEAD is served by a GET operation.
+ */
+export function operationMatcher(routes: readonly ContractRoute[]): (method: string, path: string) => string {
+  const compiled = routes.map(({ operation, method, path }) => ({
+    operation,
+    methods: method === "GET" ? ["GET", "HEAD"] : [method],
+    pattern: new RegExp(
+      `^${path
+        .split("/")
+        .map((segment) => (segment.startsWith(":") ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+        .join("/")}/?$`,
+      "i",
+    ),
+  }));
+  return (method, path) =>
+    compiled.find((route) => route.methods.includes(method) && route.pattern.test(path))?.operation ?? UNMATCHED;
+}
+
+const BEARER = /^bearer +([^\s]+) *$/i;
+const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
+
+/**
+ * `GET /metrics` in Prometheus text, for a bearer of `token` only; compared as
+ * SHA-256 digests in constant time. No token configured: the JSON 404, as for
+ * any unknown path. Mount it outside /v1, so scrapes spend no API key's budget.
+ */
+export function metricsEndpoint(metrics: Pick<Metrics, "registry">, token: string | undefined): Router {
+  const router = Router();
+  if (token === undefined) {
+    router.all("/metrics", notFound);
+    return router;
+  }
+  const expected = digest(token);
+  router.get("/metrics", async (req, res, next) => {
+    const presented = BEARER.exec(req.headers.authorization ?? "")?.[1];
+    if (presented === undefined || !timingSafeEqual(digest(presented), expected)) {
+      next(
+        new HttpError(401, "UNAUTHORIZED", "The metrics need the metrics token: send it as Authorization: Bearer <METRICS_TOKEN>.", {
+          "WWW-Authenticate": 'Bearer realm="metrics"',
+        }),
+      );
+      return;
+    }
+    try {
+      const body = await metrics.registry.metrics();
+      res.set({ "Content-Type": metrics.registry.contentType, "Cache-Control": "no-store" }).send(body);
+    } catch (error) {
+      next(error);
+    }
+  });
+  return router;
+}
