@@ -12,7 +12,7 @@ import { notFound, sendError, sendValidationError } from "./errors.js";
 import { jsonBodyParsers } from "./json-body.js";
 import { createPetsRouter } from "./pets/pets-router.js";
 import { probes } from "./probes.js";
-import { FixedWindowLimiter } from "./rate-limit.js";
+import { abuseLimitsFromConfig, type AbuseLimits } from "./rate-limit.js";
 import { requestLogging } from "./request-logging.js";
 import { securityHeaders } from "./security-headers.js";
 
@@ -20,13 +20,16 @@ export interface AppDeps {
   config: Config;
   logger: Logger;
   database: Database;
+  /** Made from config when absent; a caller that passes them owns their close(). */
+  abuseLimits?: AbuseLimits;
 }
 
 /** Wiring only: each concern is a module of its own, in the order a request meets them. */
-export function createApp({ config, logger, database }: AppDeps): express.Express {
+export function createApp({ config, logger, database, abuseLimits = abuseLimitsFromConfig(config, logger) }: AppDeps): express.Express {
   const routes = contractRoutes(petstoreContract);
   const app = express();
   app.disable("x-powered-by");
+  app.set("trust proxy", config.trustProxy);
   app.set("etag", false);
 
   app.use(requestLogging(logger));
@@ -38,11 +41,7 @@ export function createApp({ config, logger, database }: AppDeps): express.Expres
   app.use(deprecationHeaders(routes));
   app.use(
     API_PREFIX,
-    requireApiKey({
-      apiKeys: config.apiKeys,
-      authFailures: new FixedWindowLimiter(config.authFailuresPerMinute),
-      requestsPerKey: new FixedWindowLimiter(config.rateLimitPerMinute),
-    }),
+    requireApiKey({ apiKeys: config.apiKeys, authFailures: abuseLimits.authFailures, requestsPerKey: abuseLimits.requestsPerKey }),
   );
   app.use(jsonBodyParsers(routes));
   createExpressEndpoints(petstoreContract, createPetsRouter(database.pets), app, {
