@@ -60,7 +60,7 @@ export async function createTestApp(
   });
   const logs: string[] = [];
   const logger = createLogger(config, { write: (line: string) => void logs.push(line) });
-  const database = await openDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize });
+  const database = await openDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize, sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs });
   const abuseLimits = abuseLimitsFromConfig(config, logger, { keyPrefix: redisKeyPrefix });
   await abuseLimits.whenReady();
   const app = createApp({ config, logger, database, abuseLimits });
