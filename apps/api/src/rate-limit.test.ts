@@ -7,9 +7,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { requireApiKey } from "./auth.js";
 import { sendError } from "./errors.js";
 import { createAbuseLimits, memoryLimiter, unlimited, type LimitName } from "./rate-limit.js";
+import { startApiProcess, waitUntilReady, type ApiProcess } from "./test/api-process.js";
 import { expectError } from "./test/expect-error.js";
 import { OwnRedisServer, REDIS_TEST_URL, redisServerMissing, redisUnavailable, requireOrSkip } from "./test/redis-server.js";
-import { bearer, createTestApp, SECOND_TEST_KEY, TEST_KEY, type TestApp } from "./test/test-app.js";
+import { bearer, createTestApp, freshDatabase, SECOND_TEST_KEY, TEST_KEY, type TestApp, type TestDatabase } from "./test/test-app.js";
 
 const sha256 = (value: string) => createHash("sha256").update(value, "utf8").digest("hex");
 const get = (app: TestApp["app"], authorization?: string) => {
@@ -186,5 +187,42 @@ describe.runIf(ownRedis)("Redis stopped mid-run, then back", () => {
     for (const app of [a.app, b.app, a.app]) expectError(await get(app, "Bearer guess"), 401, "UNAUTHORIZED");
     expectError(await get(b.app, "Bearer guess"), 429, "RATE_LIMITED");
     for (const t of [a, b]) expect(warnings(t)).toHaveLength(1);
+  }, 30_000);
+});
+
+describe.runIf(ownRedis)("two built replicas (NODE_ENV=production) with one REDIS_URL", () => {
+  let server: OwnRedisServer;
+  let databases: TestDatabase[] = [];
+  let replicas: ApiProcess[] = [];
+  beforeAll(async () => {
+    server = await OwnRedisServer.start();
+    databases = await Promise.all([freshDatabase(), freshDatabase()]);
+    replicas = await Promise.all(
+      databases.map((database) =>
+        startApiProcess({
+          API_KEYS: TEST_KEY,
+          DATABASE_URL: database.url,
+          REDIS_URL: server.url,
+          RATE_LIMIT_PER_MIN: "4",
+          AUTH_FAILURES_PER_MIN: "2",
+        }),
+      ),
+    );
+    await Promise.all(replicas.map((replica) => waitUntilReady(replica)));
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(replicas.map((replica) => replica.stop()));
+    await Promise.all(databases.map((database) => database.remove()));
+    await server?.stop();
+  });
+
+  it("share one per-key budget and one per-address failure budget", async () => {
+    const [a, b] = replicas as [ApiProcess, ApiProcess];
+    const status = async (replica: ApiProcess, authorization?: string) =>
+      (await fetch(`${replica.url}/v1/pets`, { headers: authorization ? { Authorization: authorization } : {} })).status;
+    expect([await status(a, "Bearer guess"), await status(b, "Bearer guess"), await status(a)]).toEqual([401, 401, 429]);
+    expect([await status(b, bearer()), await status(a, bearer()), await status(b, bearer()), await status(a, bearer())]).toEqual([200, 200, 200, 200]);
+    expect(await status(b, bearer())).toBe(429);
+    for (const replica of replicas) expect(replica.output()).not.toContain(TEST_KEY);
   }, 30_000);
 });
