@@ -4,8 +4,6 @@ import { defineConfig } from "@playwright/test";
 export const API_PORT = 3100;
 export const API_URL = `http://127.0.0.1:${API_PORT}`;
 export const E2E_API_KEY = "e2e-petstore-key-0123456789abcdefghij"; // production wants >= 32 characters
-export const WEB_PORT = 4173;
-export const WEB_URL = `http://127.0.0.1:${WEB_PORT}`;
 
 // Browser downloads are not possible on these machines: use Debian's Chromium
 // when it is installed, Playwright's own browser elsewhere.
@@ -44,8 +42,9 @@ export default defineConfig({
     {
       name: "browser",
       testMatch: "browser/**/*.spec.ts",
+      // The deployment as it runs in production: the API serves the admin app on its own origin.
       use: {
-        baseURL: WEB_URL,
+        baseURL: API_URL,
         browserName: "chromium",
         launchOptions: chromiumLaunchOptions,
         viewport: { width: 1280, height: 800 },
@@ -54,7 +53,9 @@ export default defineConfig({
   ],
   webServer: [
     {
-      // The built API in production mode on a fresh SQLite file, migrated and seeded at start.
+      // The built API in production mode on a fresh SQLite file, migrated and seeded at start,
+      // serving the admin app's production build (turbo's `build`, made without VITE_API_URL:
+      // it calls its own origin, so no CORS is involved).
       command: "rm -rf .data && node ../apps/api/dist/main.js",
       url: `${API_URL}/readyz`,
       reuseExistingServer: false,
@@ -71,23 +72,8 @@ export default defineConfig({
         LOG_LEVEL: "warn",
         RATE_LIMIT_PER_MIN: "0",
         AUTH_FAILURES_PER_MIN: "0",
-        CORS_ORIGIN: WEB_URL,
+        WEB_DIST_DIR: "../apps/web/dist",
       },
-    },
-    {
-      // The production build of the web app, pointed at the e2e API. It is built
-      // here, into its own folder, because VITE_API_URL is fixed at build time and
-      // the regular dist/ points at the development API.
-      command:
-        "node_modules/.bin/vite build --outDir dist-e2e --emptyOutDir --logLevel warn && " +
-        `node_modules/.bin/vite preview --outDir dist-e2e --host 127.0.0.1 --port ${WEB_PORT} --strictPort`,
-      cwd: "../apps/web",
-      url: WEB_URL,
-      reuseExistingServer: false,
-      timeout: 120_000,
-      stdout: "ignore",
-      stderr: "pipe",
-      env: { VITE_API_URL: API_URL },
     },
   ],
 });

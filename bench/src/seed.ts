@@ -39,6 +39,18 @@ export async function seedPostgres(url: string, rows: number): Promise<void> {
   }
 }
 
+/** Deletes the pets a server's createPet added, so the next server meets the seeded table. */
+export async function trimPostgres(url: string, rows: number): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DELETE FROM "Pet" WHERE "id" > $1`, [rows]);
+    await client.query(`VACUUM ANALYZE "Pet"`);
+  } finally {
+    await client.end();
+  }
+}
+
 /** The filtered page the API asks for (status, id order, limit+1), as each provider plans it. */
 export const FILTERED_QUERY_SQLITE = `SELECT "id", "name", "categoryId", "status" FROM "Pet" WHERE "status" = 'available' ORDER BY "id" ASC LIMIT 101`;
 

@@ -14,7 +14,8 @@ import { createPetsRouter } from "./pets/pets-router.js";
 import { probes } from "./probes.js";
 import { abuseLimitsFromConfig, type AbuseLimits } from "./rate-limit.js";
 import { requestLogging } from "./request-logging.js";
-import { securityHeaders } from "./security-headers.js";
+import { responseHeaderSets, setHeaders } from "./security-headers.js";
+import { serveWebApp } from "./web-app.js";
 
 export interface AppDeps {
   config: Config;
@@ -27,16 +28,21 @@ export interface AppDeps {
 /** Wiring only: each concern is a module of its own, in the order a request meets them. */
 export function createApp({ config, logger, database, abuseLimits = abuseLimitsFromConfig(config, logger) }: AppDeps): express.Express {
   const routes = contractRoutes(petstoreContract);
+  const headers = responseHeaderSets({
+    production: config.nodeEnv === "production",
+    docsServerUrls: Object.values(config.servers),
+  });
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
   app.set("etag", false);
 
   app.use(requestLogging(logger));
-  app.use(securityHeaders({ production: config.nodeEnv === "production" }));
+  // Every response starts as an API response; the docs and the admin app set their own when they answer.
+  app.use(setHeaders(headers.api));
   app.use(crossOrigin(config.corsOrigins, routes));
   app.use(probes(database));
-  app.use(apiDocs(config.servers));
+  app.use(apiDocs(config.servers, headers.docs));
 
   app.use(deprecationHeaders(routes));
   app.use(
@@ -49,6 +55,7 @@ export function createApp({ config, logger, database, abuseLimits = abuseLimitsF
     requestValidationErrorHandler: sendValidationError,
   });
   app.use(methodNotAllowed(routes));
+  if (config.webDistDir) app.use(serveWebApp(config.webDistDir, headers));
 
   app.use(notFound);
   app.use(sendError);

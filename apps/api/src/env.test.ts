@@ -1,8 +1,16 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, DEFAULT_DATABASE_URL, DEV_API_KEY, loadDotEnvFile, MIN_PRODUCTION_KEY_LENGTH, readConfig } from "./env.js";
+import {
+  ConfigError,
+  DEFAULT_DATABASE_URL,
+  DEV_API_KEY,
+  loadDotEnvFile,
+  MIN_PRODUCTION_KEY_LENGTH,
+  readConfig,
+  WORKSPACE_WEB_DIST_DIR,
+} from "./env.js";
 
 const STRONG_KEY = "k".repeat(MIN_PRODUCTION_KEY_LENGTH);
 
@@ -102,5 +110,14 @@ describe("readConfig", () => {
       delete process.env["PETSTORE_TEST_FROM_FILE"];
       delete process.env["PETSTORE_TEST_ALREADY_SET"];
     }
+  });
+
+  it("WEB_DIST_DIR: a folder with an index.html is served; one without stops the start; unset, the workspace's build if built", () => {
+    const dist = mkdtempSync(path.join(tmpdir(), "petstore-env-web-"));
+    expect(() => readConfig({ WEB_DIST_DIR: dist })).toThrow(/WEB_DIST_DIR has no index.html/);
+    writeFileSync(path.join(dist, "index.html"), "<!doctype html>");
+    expect(readConfig({ WEB_DIST_DIR: dist }).webDistDir).toBe(dist);
+    expect(readConfig({}).webDistDir).toBe(existsSync(path.join(WORKSPACE_WEB_DIST_DIR, "index.html")) ? WORKSPACE_WEB_DIST_DIR : undefined);
+    expect(WORKSPACE_WEB_DIST_DIR).toMatch(/apps[/\\]web[/\\]dist$/);
   });
 });

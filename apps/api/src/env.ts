@@ -8,6 +8,8 @@ import { z } from "zod";
 /** The API's own folder; the embedded database lives in its data/ folder. */
 export const API_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const DEFAULT_DATABASE_URL = `file:${path.join(API_ROOT, "data", "petstore.db")}`;
+/** The admin app's production build in this workspace (`turbo build`): served at `/` when WEB_DIST_DIR is unset. */
+export const WORKSPACE_WEB_DIST_DIR = path.join(API_ROOT, "..", "web", "dist");
 /** Documented in README and .env.example; refused when NODE_ENV=production. */
 export const DEV_API_KEY = "dev-petstore-key";
 /** A production key must be at least this long: a short key can be guessed even under the auth-failure limit. */
@@ -93,6 +95,7 @@ const EnvSchema = z
     SEED: z.enum(["true", "false"]).optional(),
     PUBLIC_URL_PRODUCTION: z.string().url().default("https://api.petstore.example/v1"),
     PUBLIC_URL_STAGING: z.string().url().default("https://staging.api.petstore.example/v1"),
+    WEB_DIST_DIR: z.string().optional(),
   })
   .transform((env, ctx) => {
     const production = env.NODE_ENV === "production";
@@ -108,6 +111,16 @@ const EnvSchema = z
         path: ["API_KEYS"],
         message: `must hold keys of at least ${MIN_PRODUCTION_KEY_LENGTH} characters each in production`,
       });
+      return z.NEVER;
+    }
+    // A folder named on purpose must hold a build; the workspace's own is used only when one has been built.
+    const webDistDir = env.WEB_DIST_DIR
+      ? path.resolve(env.WEB_DIST_DIR)
+      : existsSync(path.join(WORKSPACE_WEB_DIST_DIR, "index.html"))
+        ? WORKSPACE_WEB_DIST_DIR
+        : undefined;
+    if (webDistDir && !existsSync(path.join(webDistDir, "index.html"))) {
+      ctx.addIssue({ code: "custom", path: ["WEB_DIST_DIR"], message: "has no index.html (build the admin app or unset it)" });
       return z.NEVER;
     }
     return {
@@ -134,6 +147,8 @@ const EnvSchema = z
       servers: { production: env.PUBLIC_URL_PRODUCTION, staging: env.PUBLIC_URL_STAGING },
       // Response validation costs time on the hot path; development and tests keep it on.
       validateResponses: !production,
+      /** The admin app's build, served at `/`; undefined: the API runs alone. */
+      webDistDir,
     };
   });
 

@@ -20,6 +20,11 @@ try {
 const logger = createLogger(config);
 const database: Database = await startDatabase(config);
 const app = createApp({ config, logger, database });
+logger.info(
+  config.webDistDir
+    ? `serving the admin app from ${config.webDistDir}`
+    : "no admin app build (WEB_DIST_DIR unset, apps/web/dist not built): serving the API only",
+);
 
 const server = createHttpServer(app, { requestTimeoutMs: config.requestTimeoutMs });
 server.listen(config.port, config.host, () => {

@@ -58,6 +58,8 @@ export async function createTestApp(
     LOG_LEVEL: "info",
     ...env,
   });
+  // The workspace's web build comes and goes with `turbo build`: a test gets an admin app only when it names one.
+  if (!env["WEB_DIST_DIR"]) config.webDistDir = undefined;
   const logs: string[] = [];
   const logger = createLogger(config, { write: (line: string) => void logs.push(line) });
   const database = await openDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize, sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs });

@@ -4,8 +4,13 @@ import { createContext, useContext, useState, type ReactNode } from "react";
 
 const DEV_API_ORIGIN = "http://127.0.0.1:3000";
 
-/** The API's origin (no `/v1`: the contract's path prefix adds it). Read at build time. */
-export const API_ORIGIN = (import.meta.env.VITE_API_URL || DEV_API_ORIGIN).replace(/\/+$/, "");
+/**
+ * The API's origin (no `/v1`: the contract's path prefix adds it), read at build
+ * time: `VITE_API_URL` when set; else, in a production build, the page's own
+ * origin ("" makes every request same-origin: the API serves this build);
+ * else, under `vite dev`, the development API.
+ */
+export const API_ORIGIN = (import.meta.env.VITE_API_URL || (import.meta.env.PROD ? "" : DEV_API_ORIGIN)).replace(/\/+$/, "");
 
 export function bearer(apiKey: string): string {
   return `Bearer ${apiKey}`;

@@ -1,0 +1,91 @@
+import request from "supertest";
+import { afterEach, describe, expect, it } from "vitest";
+import { expectError } from "./test/expect-error.js";
+import { bearer, createTestApp, type TestApp } from "./test/test-app.js";
+import { FIXTURE_ASSET, FIXTURE_INDEX_HTML, webDistFixture } from "./test/web-dist.js";
+
+/** What Chromium sends when the user opens or reloads a page. */
+const NAVIGATION_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
+
+let t: TestApp | undefined;
+let removeDist: (() => void) | undefined;
+afterEach(async () => {
+  await t?.close();
+  removeDist?.();
+  t = undefined;
+  removeDist = undefined;
+});
+async function startWithWebApp() {
+  const dist = webDistFixture();
+  removeDist = dist.remove;
+  t = await createTestApp({ WEB_DIST_DIR: dist.dir });
+  return t.app;
+}
+
+describe("the admin app at / (WEB_DIST_DIR)", () => {
+  it.each(["/", "/pets?status=sold", "/pets/42", "/pets/new", "/pets/import", "/sign-in", "/anything/else"])(
+    "a browser navigation to %s gets index.html, so the client-side route survives a reload",
+    async (url) => {
+      const app = await startWithWebApp();
+      const response = await request(app).get(url).set("Accept", NAVIGATION_ACCEPT);
+      expect(response.status).toBe(200);
+      expect(response.headers["content-type"]).toMatch(/^text\/html/);
+      expect(response.text).toBe(FIXTURE_INDEX_HTML);
+    },
+  );
+
+  it("answers HEAD for a navigation like GET, without a body", async () => {
+    const app = await startWithWebApp();
+    const response = await request(app).head("/pets/7").set("Accept", "text/html");
+    expect(response.status).toBe(200);
+    expect(response.headers["content-type"]).toMatch(/^text\/html/);
+    expect(response.text).toBeUndefined();
+  });
+
+  it("serves the build's files as files, whatever the Accept", async () => {
+    const app = await startWithWebApp();
+    const asset = await request(app).get(FIXTURE_ASSET).expect(200);
+    expect(asset.headers["content-type"]).toMatch(/javascript/);
+    expect(asset.text).toContain('console.log("app")');
+    const favicon = await request(app).get("/favicon.svg").set("Accept", "image/*").expect(200);
+    expect(favicon.headers["content-type"]).toMatch(/^image\/svg\+xml/);
+  });
+
+  it("a missing hashed asset is the JSON 404, never index.html", async () => {
+    const app = await startWithWebApp();
+    expectError(await request(app).get("/assets/app-gone99.js").set("Accept", "*/*"), 404, "NOT_FOUND");
+    expectError(await request(app).get("/assets/app-gone99.js").set("Accept", NAVIGATION_ACCEPT), 404, "NOT_FOUND");
+  });
+
+  it("a request that is not a browser navigation gets the JSON 404", async () => {
+    const app = await startWithWebApp();
+    expectError(await request(app).get("/pets/42"), 404, "NOT_FOUND");
+    expectError(await request(app).get("/pets/42").set("Accept", "*/*"), 404, "NOT_FOUND");
+    expectError(await request(app).get("/pets/42").set("Accept", "application/json"), 404, "NOT_FOUND");
+    expectError(await request(app).get("/pets/42").set("Accept", "text/html;q=0, */*"), 404, "NOT_FOUND");
+    expectError(await request(app).post("/pets/42").set("Accept", NAVIGATION_ACCEPT).send({}), 404, "NOT_FOUND");
+  });
+
+  it.each(["/v1/nope", "/v1", "/metrics", "/healthz/nope", "/readyz/nope"])(
+    "%s is never the admin app, even for a browser navigation",
+    async (url) => {
+      const app = await startWithWebApp();
+      expectError(await request(app).get(url).set("Accept", NAVIGATION_ACCEPT).set("Authorization", bearer()), 404, "NOT_FOUND");
+    },
+  );
+
+  it("the API, its docs and the probes answer as before beside the app", async () => {
+    const app = await startWithWebApp();
+    const pets = await request(app).get("/v1/pets").set("Accept", NAVIGATION_ACCEPT).set("Authorization", bearer()).expect(200);
+    expect(pets.headers["content-type"]).toMatch(/^application\/json/);
+    expect((await request(app).get("/healthz").set("Accept", NAVIGATION_ACCEPT).expect(200)).body).toEqual({ status: "ok" });
+    expect((await request(app).get("/docs/").set("Accept", NAVIGATION_ACCEPT).expect(200)).text).toContain("swagger-ui");
+    expect((await request(app).get("/v1/openapi.json").set("Accept", NAVIGATION_ACCEPT).expect(200)).body.openapi).toBeDefined();
+  });
+
+  it("without a build the API runs alone: a navigation is the JSON 404", async () => {
+    t = await createTestApp();
+    expect(t.config.webDistDir).toBeUndefined();
+    expectError(await request(t.app).get("/pets/42").set("Accept", NAVIGATION_ACCEPT), 404, "NOT_FOUND");
+  });
+});

@@ -1,0 +1,58 @@
+import path from "node:path";
+import express, { Router, type Request } from "express";
+import { API_PREFIX } from "./contract-routes.js";
+import type { HeaderSet } from "./security-headers.js";
+
+/** Paths the admin app never answers: the API, its docs, the metrics and the probes keep their own answers and JSON 404s. */
+const NOT_THE_APP = [API_PREFIX, "/docs", "/metrics", "/healthz", "/readyz"];
+
+/** Vite's `build.assetsDir`: every file Vite writes there has a content hash in its name. */
+const HASHED_ASSETS_DIR = "assets";
+
+function isUnder(requestPath: string, prefix: string): boolean {
+  return requestPath === prefix || requestPath.startsWith(`${prefix}/`);
+}
+
+/** A browser navigation asks for a page: its Accept names `text/html` (a `*\/*` fetch, curl or a script load does not). */
+function isPageNavigation(req: Request): boolean {
+  if (req.method !== "GET" && req.method !== "HEAD") return false;
+  return (req.get("Accept") ?? "").split(",").some((range) => {
+    const [type = "", ...parameters] = range.split(";").map((part) => part.trim().toLowerCase());
+    return type === "text/html" && !parameters.some((parameter) => /^q=0(\.0*)?$/.test(parameter));
+  });
+}
+
+/**
+ * The admin app's production build (`distDir`, Vite's output) at `/`: its files
+ * as they are, and `index.html` for a browser navigation to any other path, so
+ * the app's client-side routes (`/pets/42`, `/pets?status=sold`) survive a
+ * reload. Anything else (a missing `/assets/x.js`, a non-browser request) falls
+ * through to the JSON 404.
+ */
+export function serveWebApp(distDir: string, headers: { appPage: HeaderSet; appAsset: HeaderSet }): Router {
+  const indexHtml = path.join(distDir, "index.html");
+  const router = Router();
+  router.use((req, _res, next) => {
+    next(NOT_THE_APP.some((prefix) => isUnder(req.path, prefix)) ? "router" : undefined);
+  });
+  router.use(
+    express.static(distDir, {
+      // index.html is answered below, for navigations only; a folder is never redirected to its slash.
+      index: false,
+      redirect: false,
+      // Our headers name Cache-Control; serve-static keeps its ETag and Last-Modified for revalidation.
+      setHeaders: (res, filePath) => {
+        const [topFolder] = path.relative(distDir, filePath).split(path.sep);
+        res.set(topFolder === HASHED_ASSETS_DIR ? headers.appAsset : headers.appPage);
+      },
+    }),
+  );
+  router.use((req, res, next) => {
+    // A missing hashed asset is a stale or wrong link, never a client-side route.
+    if (!isPageNavigation(req) || isUnder(req.path, `/${HASHED_ASSETS_DIR}`)) return next();
+    res.sendFile(indexHtml, { headers: headers.appPage }, (error) => {
+      if (error) next(error);
+    });
+  });
+  return router;
+}

@@ -1,0 +1,78 @@
+import type { Page, Request } from "@playwright/test";
+import { API_URL } from "../playwright.config.js";
+import { expect, test } from "./fixtures.js";
+
+/** Every request the page makes, and every Content Security Policy violation Chromium reports. */
+function watch(page: Page) {
+  const requests: Request[] = [];
+  const cspViolations: string[] = [];
+  page.on("request", (request) => requests.push(request));
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+  return { requests, cspViolations };
+}
+
+test("deep links load the app on a reload, served by the API on its own origin", async ({ signedInPage: page, api }) => {
+  const created = await api.post("/v1/pets", { data: { name: "Reloaded Rex", categoryId: 3 } });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: number };
+  const { requests, cspViolations } = watch(page);
+
+  const deepLinks: Array<[string, () => Promise<void>]> = [
+    [
+      "/pets?status=sold",
+      async () => {
+        await expect(page.getByRole("heading", { name: "Pets", level: 1 })).toBeVisible();
+        await expect(page.getByLabel("Status")).toHaveValue("sold");
+      },
+    ],
+    [`/pets/${id}`, () => expect(page.getByRole("heading", { name: "Reloaded Rex", level: 1 })).toBeVisible()],
+    ["/pets/new", () => expect(page.getByRole("heading", { name: "New pet", level: 1 })).toBeVisible()],
+  ];
+  for (const [path, showsThePage] of deepLinks) {
+    await page.goto(path);
+    await showsThePage();
+    const reload = await page.reload();
+    expect(reload?.status()).toBe(200);
+    expect(reload?.headers()["content-type"]).toMatch(/^text\/html/);
+    expect(reload?.headers()["cache-control"]).toBe("no-cache");
+    await showsThePage();
+  }
+
+  // One origin: the page, its assets and its API calls all go to the API's host; no call needs CORS.
+  const origins = new Set(requests.map((request) => new URL(request.url()).origin));
+  expect([...origins]).toEqual([API_URL]);
+  expect(requests.filter((request) => request.method() === "OPTIONS")).toEqual([]);
+  const apiCalls = requests.filter((request) => new URL(request.url()).pathname.startsWith("/v1/"));
+  expect(apiCalls.length).toBeGreaterThan(0);
+  for (const call of apiCalls) {
+    const response = await call.response();
+    expect(response?.headers()["access-control-allow-origin"]).toBeUndefined();
+  }
+  // The app runs under its strict CSP (no inline script or style, no eval).
+  expect(cspViolations).toEqual([]);
+});
+
+test("/sign-in survives a reload", async ({ page }) => {
+  await page.goto("/sign-in");
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+  await expect(page.getByLabel("API key")).toBeVisible();
+});
+
+test("/docs renders Swagger UI with the three operations under its CSP", async ({ page }) => {
+  const { cspViolations } = watch(page);
+  await page.goto("/docs/");
+  await expect(page.locator(".opblock")).toHaveCount(3);
+  const operations = await page.locator(".opblock-summary").evaluateAll((blocks) =>
+    blocks.map((block) => {
+      const method = block.querySelector(".opblock-summary-method")?.textContent ?? "";
+      // A deprecated operation's path has a class of its own; Swagger UI puts a zero-width space before each "/".
+      const path = block.querySelector(".opblock-summary-path, .opblock-summary-path__deprecated")?.textContent ?? "";
+      return `${method} ${path.replaceAll("\u200b", "")}`;
+    }),
+  );
+  expect(operations.sort()).toEqual(["GET /pets", "GET /pets/{petId}", "POST /pets"]);
+  expect(cspViolations).toEqual([]);
+});
