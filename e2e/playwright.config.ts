@@ -3,7 +3,7 @@ import { defineConfig } from "@playwright/test";
 
 export const API_PORT = 3100;
 export const API_URL = `http://127.0.0.1:${API_PORT}`;
-export const E2E_API_KEY = "e2e-petstore-key";
+export const E2E_API_KEY = "e2e-petstore-key-0123456789abcdefghij"; // production wants >= 32 characters
 
 // Browser downloads are not possible on these machines: use Debian's Chromium
 // when it is installed, Playwright's own browser elsewhere.

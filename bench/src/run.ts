@@ -45,7 +45,7 @@ const API_ROOT = path.dirname(createRequire(import.meta.url).resolve("@petstore/
 // BENCH_API_MAIN: another build of the API (e.g. an earlier commit's) for before/after figures.
 const API_MAIN = process.env["BENCH_API_MAIN"] ?? path.join(API_ROOT, "dist", "main.js");
 const RESULTS = path.join(BENCH_ROOT, "results");
-const API_KEY = "bench-petstore-key";
+const API_KEY = "bench-petstore-key-0123456789abcdefgh"; // production wants >= 32 characters
 /** PostgreSQL connections per server (the API's default). */
 const POOL_SIZE = "10";
 const PG_ADMIN_URL = process.env["BENCH_PG_ADMIN_URL"] ?? "postgresql://postgres@127.0.0.1:5432/postgres";

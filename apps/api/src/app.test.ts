@@ -127,11 +127,63 @@ describe("abuse limits", () => {
     expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
   });
 
-  it("429 for an address after AUTH_FAILURES_PER_MIN 401s, even with the right key then", async () => {
+  it("429 for an address's missing or invalid keys after AUTH_FAILURES_PER_MIN 401s; its valid key is still served", async () => {
     const { app } = await start({ AUTH_FAILURES_PER_MIN: "2" });
     for (let i = 0; i < 2; i++) expectError(await request(app).get("/v1/pets").set("Authorization", "Bearer guess"), 401, "UNAUTHORIZED");
-    const blocked = await request(app).get("/v1/pets").set("Authorization", bearer());
-    expectError(blocked, 429, "RATE_LIMITED");
-    expect(Number(blocked.headers["retry-after"])).toBeGreaterThan(0);
+    for (const blocked of [
+      await request(app).get("/v1/pets").set("Authorization", "Bearer guess"),
+      await request(app).get("/v1/pets"),
+      await request(app).post("/v1/pets").set("Authorization", "Basic eDp5").send({ name: "x", categoryId: 1 }),
+    ]) {
+      expectError(blocked, 429, "RATE_LIMITED");
+      expect(Number(blocked.headers["retry-after"])).toBeGreaterThan(0);
+      expect(Number(blocked.headers["retry-after"])).toBeLessThanOrEqual(60);
+    }
+  });
+
+  it("failures from an address never refuse a valid key from it: 5 bad keys, then the right one is 200", async () => {
+    const { app } = await start({ AUTH_FAILURES_PER_MIN: "2" });
+    for (let i = 0; i < 5; i++) {
+      const response = await request(app).get("/v1/pets").set("Authorization", `Bearer guess-${i}`);
+      expect([401, 429]).toContain(response.status);
+    }
+    await request(app).get("/v1/pets").set("Authorization", bearer()).expect(200);
+    await request(app).post("/v1/pets").set("Authorization", bearer()).send({ name: "Rex", categoryId: 1 }).expect(201);
+  });
+});
+
+describe("client address (TRUST_PROXY)", () => {
+  const failFrom = (app: TestApp["app"], forwardedFor?: string) => {
+    const call = request(app).get("/v1/pets").set("Authorization", "Bearer guess");
+    return forwardedFor === undefined ? call : call.set("X-Forwarded-For", forwardedFor);
+  };
+
+  it("unset: the socket address counts, and a forged X-Forwarded-For neither helps nor hurts", async () => {
+    const { app } = await start({ AUTH_FAILURES_PER_MIN: "2" });
+    // A new forged address per try does not buy a fresh budget...
+    expectError(await failFrom(app, "203.0.113.1"), 401, "UNAUTHORIZED");
+    expectError(await failFrom(app, "203.0.113.2"), 401, "UNAUTHORIZED");
+    expectError(await failFrom(app, "203.0.113.3"), 429, "RATE_LIMITED");
+    expectError(await failFrom(app), 429, "RATE_LIMITED");
+    // ...and naming a blocked address does not block a valid key.
+    await request(app).get("/v1/pets").set("Authorization", bearer()).set("X-Forwarded-For", "203.0.113.1").expect(200);
+  });
+
+  it("loopback: behind a local proxy, each forwarded client has its own budget", async () => {
+    const { app } = await start({ AUTH_FAILURES_PER_MIN: "2", TRUST_PROXY: "loopback" });
+    expectError(await failFrom(app, "203.0.113.1"), 401, "UNAUTHORIZED");
+    expectError(await failFrom(app, "203.0.113.1"), 401, "UNAUTHORIZED");
+    expectError(await failFrom(app, "203.0.113.1"), 429, "RATE_LIMITED");
+    // Another client behind the same proxy is not locked out by the first one's failures.
+    expectError(await failFrom(app, "203.0.113.2"), 401, "UNAUTHORIZED");
+    // The client is the address the trusted proxy saw: a forged left-most entry is not believed.
+    expectError(await failFrom(app, "198.51.100.9, 203.0.113.1"), 429, "RATE_LIMITED");
+  });
+
+  it("a hop count trusts that many proxies", async () => {
+    const { app } = await start({ AUTH_FAILURES_PER_MIN: "1", TRUST_PROXY: "1" });
+    expectError(await failFrom(app, "198.51.100.1, 203.0.113.7"), 401, "UNAUTHORIZED");
+    expectError(await failFrom(app, "198.51.100.2, 203.0.113.7"), 429, "RATE_LIMITED");
+    expectError(await failFrom(app, "203.0.113.8"), 401, "UNAUTHORIZED");
   });
 });

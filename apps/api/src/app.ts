@@ -13,7 +13,7 @@ import { jsonBodyParsers } from "./json-body.js";
 import { createMetrics, metricsEndpoint, type Metrics } from "./metrics.js";
 import { createPetsRouter } from "./pets/pets-router.js";
 import { probes } from "./probes.js";
-import { FixedWindowLimiter } from "./rate-limit.js";
+import { abuseLimitsFromConfig, type AbuseLimits } from "./rate-limit.js";
 import { requestLogging } from "./request-logging.js";
 import { responseHeaderSets, setHeaders } from "./security-headers.js";
 import { serveWebApp } from "./web-app.js";
@@ -22,20 +22,24 @@ export interface AppDeps {
   config: Config;
   logger: Logger;
   database: Database;
-  /** Built from `config` when not given; pass one to connect other counters (the limiter store) to it. */
+  /** Built from `config` when not given; pass one to connect other counters to it. */
   metrics?: Metrics;
+  /** Made from config when absent; a caller that passes them owns their close(). */
+  abuseLimits?: AbuseLimits;
 }
 
 /** Wiring only: each concern is a module of its own, in the order a request meets them. */
-export function createApp({ config, logger, database, metrics: givenMetrics }: AppDeps): express.Express {
+export function createApp({ config, logger, database, metrics: givenMetrics, abuseLimits: givenLimits }: AppDeps): express.Express {
   const routes = contractRoutes(petstoreContract);
   const metrics = givenMetrics ?? createMetrics({ routes, database, enabled: config.metricsToken !== undefined });
+  const abuseLimits = givenLimits ?? abuseLimitsFromConfig(config, logger, { onStoreFallback: metrics.limiterStoreFellBack });
   const headers = responseHeaderSets({
     production: config.nodeEnv === "production",
     docsServerUrls: Object.values(config.servers),
   });
   const app = express();
   app.disable("x-powered-by");
+  app.set("trust proxy", config.trustProxy);
   app.set("etag", false);
 
   app.use(metrics.observeRequests);
@@ -52,8 +56,8 @@ export function createApp({ config, logger, database, metrics: givenMetrics }: A
     API_PREFIX,
     requireApiKey({
       apiKeys: config.apiKeys,
-      authFailures: new FixedWindowLimiter(config.authFailuresPerMinute),
-      requestsPerKey: new FixedWindowLimiter(config.rateLimitPerMinute),
+      authFailures: abuseLimits.authFailures,
+      requestsPerKey: abuseLimits.requestsPerKey,
       onRejected: metrics.limitRejected,
     }),
   );

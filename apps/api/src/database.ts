@@ -40,7 +40,16 @@ export const SQLITE_PRAGMAS = "PRAGMA journal_mode = WAL; PRAGMA synchronous = F
 export interface DatabaseOptions {
   url: string;
   poolSize: number;
+  /** SQLite: how long a write waits for another connection's lock before SQLITE_BUSY (a 503). */
+  sqliteBusyTimeoutMs?: number;
 }
+
+/**
+ * PostgreSQL: how long a query waits for a connection (a new one, or a free one
+ * from the pool) before it fails as unavailable (a 503), instead of hanging on a
+ * database that does not answer.
+ */
+export const PG_CONNECTION_TIMEOUT_MS = 5_000;
 
 /**
  * Opens the database `url` names. A `file:` URL is SQLite (embedded): one
@@ -48,11 +57,12 @@ export interface DatabaseOptions {
  * the CLI; docs/decisions/005). A `postgres://` URL is PostgreSQL through
  * Prisma's generated client and pg adapter, loaded only then.
  */
-export async function openDatabase({ url, poolSize }: DatabaseOptions): Promise<Database> {
+export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: DatabaseOptions): Promise<Database> {
   if (databaseProvider(url) === "sqlite") {
     const { default: Sqlite } = await import("better-sqlite3");
     const connection = new Sqlite(sqliteFilePath(url));
     connection.exec(SQLITE_PRAGMAS);
+    if (sqliteBusyTimeoutMs !== undefined) connection.pragma(`busy_timeout = ${Math.trunc(sqliteBusyTimeoutMs)}`);
     const ping = connection.prepare("SELECT 1");
     return {
       provider: "sqlite",
@@ -77,7 +87,7 @@ export async function openDatabase({ url, poolSize }: DatabaseOptions): Promise<
   ]);
   // Our own pool, handed to the adapter, so its counts can be read; the adapter leaves closing it to us.
   // Connections open lazily on the first query; callers wait with isReady().
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: PG_CONNECTION_TIMEOUT_MS });
   // An idle connection the server ends (restart, failover, a terminated backend) is dropped by
   // the pool and replaced on the next query. Unheard, that 'error' event would end the process;
   // the adapter listens only while it is connected, and closing outlives it.

@@ -2,7 +2,17 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, DEFAULT_DATABASE_URL, DEV_API_KEY, loadDotEnvFile, readConfig, WORKSPACE_WEB_DIST_DIR } from "./env.js";
+import {
+  ConfigError,
+  DEFAULT_DATABASE_URL,
+  DEV_API_KEY,
+  loadDotEnvFile,
+  MIN_PRODUCTION_KEY_LENGTH,
+  readConfig,
+  WORKSPACE_WEB_DIST_DIR,
+} from "./env.js";
+
+const STRONG_KEY = "k".repeat(MIN_PRODUCTION_KEY_LENGTH);
 
 describe("readConfig", () => {
   it("has working development defaults, with the documented dev key", () => {
@@ -12,6 +22,9 @@ describe("readConfig", () => {
     expect(config.databaseUrl).toBe(DEFAULT_DATABASE_URL);
     expect(config.rateLimitPerMinute).toBe(1200);
     expect(config.authFailuresPerMinute).toBe(60);
+    expect(config.trustProxy).toBe(false);
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.sqliteBusyTimeoutMs).toBe(5000);
   });
 
   it("splits comma-separated keys and origins", () => {
@@ -22,7 +35,50 @@ describe("readConfig", () => {
 
   it("refuses to start in production without keys", () => {
     expect(() => readConfig({ NODE_ENV: "production" })).toThrow(/API_KEYS is required in production/);
-    expect(readConfig({ NODE_ENV: "production", API_KEYS: "k" }).apiKeys).toEqual(["k"]);
+    expect(readConfig({ NODE_ENV: "production", API_KEYS: STRONG_KEY }).apiKeys).toEqual([STRONG_KEY]);
+  });
+
+  it("refuses a production key shorter than 32 characters with one line naming API_KEYS, never the key", () => {
+    const weak = "short-but-secret-key-31-chars!!";
+    expect(weak).toHaveLength(MIN_PRODUCTION_KEY_LENGTH - 1);
+    for (const keys of [weak, `${STRONG_KEY},${weak}`, DEV_API_KEY]) {
+      try {
+        readConfig({ NODE_ENV: "production", API_KEYS: keys });
+        expect.fail("should throw");
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        const message = (error as Error).message;
+        expect(message).toMatch(/^Invalid configuration: API_KEYS must hold keys of at least 32 characters/);
+        expect(message).not.toContain("\n");
+        expect(message).not.toContain(weak);
+        expect(message).not.toContain(DEV_API_KEY);
+        expect(message).not.toMatch(/\b1\b|second|index/);
+      }
+    }
+    // Development and tests keep short keys, the documented dev key among them.
+    expect(readConfig({ API_KEYS: "k" }).apiKeys).toEqual(["k"]);
+    expect(readConfig({ NODE_ENV: "test" }).apiKeys).toEqual([DEV_API_KEY]);
+  });
+
+  it("TRUST_PROXY: loopback, a hop count or an address/CIDR list; unset or false trusts nobody; true is refused", () => {
+    expect(readConfig({ TRUST_PROXY: "loopback" }).trustProxy).toEqual(["loopback"]);
+    expect(readConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
+    expect(readConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(false);
+    expect(readConfig({ TRUST_PROXY: "10.0.0.0/8, 192.168.1.7,::1,fd00::/8,uniquelocal" }).trustProxy).toEqual([
+      "10.0.0.0/8",
+      "192.168.1.7",
+      "::1",
+      "fd00::/8",
+      "uniquelocal",
+    ]);
+    for (const bad of ["true", "10.0.0.0/33", "proxy.example", "10.0.0.1/8/2", ","]) {
+      expect(() => readConfig({ TRUST_PROXY: bad }), bad).toThrow(/^Invalid configuration: TRUST_PROXY must be loopback, a hop count/);
+    }
+  });
+
+  it("REDIS_URL must be a redis URL", () => {
+    expect(readConfig({ REDIS_URL: "redis://127.0.0.1:6379" }).redisUrl).toBe("redis://127.0.0.1:6379");
+    expect(() => readConfig({ REDIS_URL: "127.0.0.1:6379" })).toThrow(/REDIS_URL must start with redis:\/\//);
   });
 
   it("rejects bad values with one line naming each variable", () => {

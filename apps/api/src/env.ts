@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import { parseEnv } from "node:util";
 import { fileURLToPath } from "node:url";
@@ -11,6 +12,8 @@ export const DEFAULT_DATABASE_URL = `file:${path.join(API_ROOT, "data", "petstor
 export const WORKSPACE_WEB_DIST_DIR = path.join(API_ROOT, "..", "web", "dist");
 /** Documented in README and .env.example; refused when NODE_ENV=production. */
 export const DEV_API_KEY = "dev-petstore-key";
+/** A production key must be at least this long: a short key can be guessed even under the auth-failure limit. */
+export const MIN_PRODUCTION_KEY_LENGTH = 32;
 
 const commaList = z
   .string()
@@ -27,6 +30,36 @@ const nonNegativeInt = (fallback: number) =>
     .regex(/^[0-9]+$/, "must be a non-negative integer")
     .transform(Number)
     .default(String(fallback));
+
+/** Express's names for address ranges, usable in TRUST_PROXY beside addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+const isProxyAddress = (item: string) => {
+  if (PROXY_RANGE_NAMES.has(item)) return true;
+  const [address = "", prefix, ...rest] = item.split("/");
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+};
+
+/**
+ * Which peers may tell the client's address in X-Forwarded-For (Express `trust proxy`).
+ * Unset or "false": nobody, the socket address is the client. `true` is refused: it
+ * would believe any forged header, so anyone could pick the address their failures count against.
+ */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((value, ctx): false | number | string[] => {
+    if (value === undefined || value === "false") return false;
+    if (/^[0-9]+$/.test(value)) return Number(value);
+    const items = value.split(",").map((item) => item.trim()).filter((item) => item.length > 0);
+    if (items.length > 0 && items.every(isProxyAddress)) return items;
+    ctx.addIssue({
+      code: "custom",
+      message: "must be loopback, a hop count, or a comma-separated list of proxy addresses or CIDRs (true is not accepted)",
+    });
+    return z.NEVER;
+  });
 
 const EnvSchema = z
   .object({
@@ -56,6 +89,9 @@ const EnvSchema = z
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
     RATE_LIMIT_PER_MIN: nonNegativeInt(1200),
     AUTH_FAILURES_PER_MIN: nonNegativeInt(60),
+    TRUST_PROXY: trustProxy,
+    REDIS_URL: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://").optional(),
+    SQLITE_BUSY_TIMEOUT_MS: nonNegativeInt(5000),
     REQUEST_TIMEOUT_MS: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("10000"),
     IDEMPOTENCY_TTL_HOURS: z
       .string()
@@ -78,6 +114,15 @@ const EnvSchema = z
     // A scraper's credential must not also open the API (nor an API key the metrics).
     if (env.METRICS_TOKEN !== undefined && apiKeys.includes(env.METRICS_TOKEN)) {
       ctx.addIssue({ code: "custom", path: ["METRICS_TOKEN"], message: "must differ from every API key (a secret of its own)" });
+      return z.NEVER;
+    }
+    if (production && apiKeys.some((key) => key.length < MIN_PRODUCTION_KEY_LENGTH)) {
+      // Never the key itself, nor its position: the message goes to logs.
+      ctx.addIssue({
+        code: "custom",
+        path: ["API_KEYS"],
+        message: `must hold keys of at least ${MIN_PRODUCTION_KEY_LENGTH} characters each in production`,
+      });
       return z.NEVER;
     }
     // A folder named on purpose must hold a build; the workspace's own is used only when one has been built.
@@ -107,6 +152,9 @@ const EnvSchema = z
       logLevel: env.LOG_LEVEL ?? (production ? "info" : env.NODE_ENV === "test" ? "silent" : "debug"),
       rateLimitPerMinute: env.RATE_LIMIT_PER_MIN,
       authFailuresPerMinute: env.AUTH_FAILURES_PER_MIN,
+      trustProxy: env.TRUST_PROXY,
+      redisUrl: env.REDIS_URL,
+      sqliteBusyTimeoutMs: env.SQLITE_BUSY_TIMEOUT_MS,
       requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
       // Hours, fractions allowed (tests use seconds' worth).
       idempotencyTtlMs: Math.round(env.IDEMPOTENCY_TTL_HOURS * 3_600_000),

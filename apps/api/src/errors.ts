@@ -3,6 +3,7 @@ import type { AppRoute } from "@ts-rest/core";
 import type { RequestValidationError } from "@ts-rest/express";
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from "express";
 import { z, type ZodError } from "zod";
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "./database-unavailable.js";
 
 export function toErrorBody(status: number, code: ErrorCode, message: string): ErrorBody {
   return { code, message, status };
@@ -86,7 +87,9 @@ export const sendError: ErrorRequestHandler = (error: unknown, req, res, _next) 
       ? error
       : error instanceof URIError // Express could not percent-decode a path parameter
         ? new HttpError(400, "VALIDATION_ERROR", "The request path is not validly percent-encoded.")
-        : undefined;
+        : isDatabaseUnavailable(error) // an outage the client can wait out, not a fault of ours
+          ? databaseUnavailable(req, error)
+          : undefined;
   if (!known) req.log.error({ err: error }, "unhandled error");
   const failure =
     known ?? new HttpError(500, "INTERNAL", `An unexpected error occurred; quote request id ${String(req.id)} when reporting it.`);
@@ -96,3 +99,13 @@ export const sendError: ErrorRequestHandler = (error: unknown, req, res, _next) 
   }
   res.set(failure.headers).status(failure.status).json(failure.body);
 };
+
+function databaseUnavailable(req: Request, error: unknown): HttpError {
+  req.log.warn({ err: error }, "database unavailable");
+  return new HttpError(
+    503,
+    "UNAVAILABLE",
+    `The database is unavailable right now; retry after ${DATABASE_RETRY_AFTER_SECONDS} seconds.`,
+    { "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS) },
+  );
+}

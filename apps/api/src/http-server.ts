@@ -1,4 +1,4 @@
-import { createServer, STATUS_CODES, type RequestListener, type Server } from "node:http";
+import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import type { ErrorBody } from "@petstore/contract";
 import { toErrorBody } from "./errors.js";
@@ -24,7 +24,22 @@ export function createHttpServer(app: RequestListener, { requestTimeoutMs }: Htt
     app,
   );
   server.on("clientError", answerClientError);
+  server.on("checkExpectation", refuseExpectation);
   return server;
+}
+
+/**
+ * An `Expect` other than 100-continue (which Node answers itself): 417, as Node
+ * would, but as the Error JSON. The app never sees the request.
+ */
+function refuseExpectation(_req: IncomingMessage, res: ServerResponse): void {
+  const json = JSON.stringify(
+    toErrorBody(417, "VALIDATION_ERROR", "The Expect header is not supported: only Expect: 100-continue is."),
+  );
+  res.shouldKeepAlive = false;
+  res
+    .writeHead(417, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(json), "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" })
+    .end(json);
 }
 
 function clientErrorBody(code: string | undefined): ErrorBody {

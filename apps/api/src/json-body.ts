@@ -27,9 +27,30 @@ const BODY_PARSER_ERRORS: Record<string, HttpError> = {
   "request.size.invalid": new HttpError(400, "VALIDATION_ERROR", "The request body's length does not match Content-Length."),
 };
 
+/**
+ * body-parser passes on some client faults with no `type` of their own: a body whose
+ * Content-Encoding does not match its bytes (zlib: corrupt, truncated, the wrong
+ * format) arrives as a bare 400. Any 4xx it raises is the client's, so it is answered
+ * by its status; only a 5xx (a fault of ours) goes on as a server error.
+ */
+const BODY_PARSER_ERRORS_BY_STATUS: Record<number, HttpError> = {
+  413: BODY_PARSER_ERRORS["entity.too.large"] as HttpError,
+  415: new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", "The request body must be UTF-8 JSON, sent with Content-Type: application/json."),
+};
+const UNREADABLE_BODY = new HttpError(
+  400,
+  "VALIDATION_ERROR",
+  "The request body could not be read: its bytes do not match its Content-Encoding or framing.",
+);
+
 const translateBodyParserError: ErrorRequestHandler = (error: unknown, _req, _res, next) => {
-  const type = typeof error === "object" && error !== null && "type" in error ? String(error.type) : undefined;
-  next((type !== undefined && BODY_PARSER_ERRORS[type]) || error);
+  if (typeof error !== "object" || error === null) return next(error);
+  const type = "type" in error ? String(error.type) : undefined;
+  const known = type !== undefined ? BODY_PARSER_ERRORS[type] : undefined;
+  if (known) return next(known);
+  const status = "status" in error && typeof error.status === "number" ? error.status : undefined;
+  if (status !== undefined && status >= 400 && status < 500) return next(BODY_PARSER_ERRORS_BY_STATUS[status] ?? UNREADABLE_BODY);
+  next(error);
 };
 
 /**

@@ -74,7 +74,7 @@ async function startDatabase(config: Config): Promise<Database> {
   for (let attempt = 1; ; attempt++) {
     try {
       logger.info(await migrateDatabase(config.databaseUrl));
-      const database = await openDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize });
+      const database = await openDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize, sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs });
       if (!(await database.isReady())) {
         await database.close();
         throw new Error("the database does not answer queries");

@@ -22,7 +22,7 @@ export interface Metrics {
   observeRequests: RequestHandler;
   /** A request refused with 429 by an abuse limit. */
   limitRejected(limit: LimitName): void;
-  /** The shared (Redis) limiter store was unreachable, so counting fell back to this process. */
+  /** A limit count was taken in this process because the shared (Redis) store did not answer. */
   limiterStoreFellBack(): void;
 }
 
@@ -65,7 +65,7 @@ export function createMetrics({ routes, database, enabled }: MetricsOptions): Me
   for (const limit of LIMIT_NAMES) limitRejections.inc({ limit }, 0); // present at 0, so rate() works from the start
   const storeFallbacks = new Counter({
     name: "petstore_limiter_store_fallbacks_total",
-    help: "Times the shared limiter store was unreachable and counting fell back to this process.",
+    help: "Limit counts taken in this process because the shared (Redis) limiter store did not answer.",
     registers,
   });
   new Gauge({

@@ -4,7 +4,7 @@ import { listAllPets, startApiProcess, waitUntilReady, type ApiProcess } from ".
 import { createDatabase, databaseUrl, dropDatabase } from "./test/postgres-admin.js";
 import { freshDatabase, TEST_PROVIDERS, type TestDatabase } from "./test/test-app.js";
 
-const KEY = "replica-test-key";
+const KEY = "replica-test-key-0123456789abcdefghij"; // production wants >= 32 characters
 const headers = { Authorization: `Bearer ${KEY}`, "Content-Type": "application/json" };
 
 // PostgreSQL only: SQLite is one process's embedded file. When no server can be

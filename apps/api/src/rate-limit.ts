@@ -1,44 +1,219 @@
+import { Redis } from "ioredis";
+import type { Logger } from "pino";
+import type { Config } from "./env.js";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+
+/** The two abuse limits, as a metric would label them. */
+export type LimitName = "requests_per_key" | "auth_failures";
+
+export type LimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+/** Counts events per key in one-minute windows and says whether one more is allowed. */
+export interface RequestLimiter {
+  /** Counts one event for `key`; refuses it once the key's budget for this minute is spent. Never rejects. */
+  consume(key: string): Promise<LimitDecision>;
+}
+
+const WINDOW_SECONDS = 60;
+const ALLOWED: LimitDecision = { allowed: true };
+const ALLOWED_NOW = Promise.resolve(ALLOWED);
+
+/** A limit of 0: nothing is counted, everything is allowed. */
+export const unlimited: RequestLimiter = { consume: () => ALLOWED_NOW };
+
+const refused = (result: RateLimiterRes): LimitDecision => ({
+  allowed: false,
+  retryAfterSeconds: Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
+});
+
+/** Counts in this process: replicas each count their own. */
+export function memoryLimiter(perMinute: number): RequestLimiter {
+  if (perMinute === 0) return unlimited;
+  const counter = new RateLimiterMemory({ points: perMinute, duration: WINDOW_SECONDS });
+  return {
+    consume: (key) =>
+      counter.consume(key).then(
+        () => ALLOWED,
+        (rejection: unknown) => {
+          if (rejection instanceof RateLimiterRes) return refused(rejection);
+          throw rejection;
+        },
+      ),
+  };
+}
+
 /**
- * Counts events per key in fixed one-minute windows. The whole table is dropped
- * when a window ends, so memory is bounded by the keys seen in one minute.
- * A limit of 0 turns counting off. Per-process: replicas each count their own.
+ * The Redis connection the shared counters use, and whether it answers.
+ * Logs one warning when it stops answering and one line when it is back, however
+ * many requests fall back in between.
  */
-export class FixedWindowLimiter {
-  private counts = new Map<string, number>();
-  private windowEndsAt = 0;
+export class SharedCounterStore {
+  readonly client: Redis;
+  private down = false;
+  private closing = false;
 
   constructor(
-    private readonly limit: number,
-    private readonly windowMs = 60_000,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  get enabled(): boolean {
-    return this.limit > 0;
+    url: string,
+    private readonly logger: Logger,
+    private readonly onStoreFallback?: () => void,
+  ) {
+    this.client = new Redis(url, {
+      // A request must never wait on a dead Redis: while disconnected, commands fail at once
+      // (and count in-process), and a Redis that accepts but does not answer times out fast.
+      enableOfflineQueue: false,
+      commandTimeout: 500,
+      connectTimeout: 2_000,
+      maxRetriesPerRequest: 0,
+      // Keep reconnecting for as long as the process lives; shared counting resumes by itself.
+      retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
+    });
+    this.client.on("error", (error: Error) => this.markDown(error));
+    this.client.on("ready", () => this.markUp());
   }
 
-  /** Records one event for `key`; returns the seconds to wait when it is over the limit, else 0. */
-  hit(key: string): number {
-    if (!this.enabled) return 0;
-    const now = this.now();
-    if (now >= this.windowEndsAt) {
-      this.counts.clear();
-      this.windowEndsAt = now + this.windowMs;
-    }
-    const count = (this.counts.get(key) ?? 0) + 1;
-    this.counts.set(key, count);
-    return count > this.limit ? this.retryAfterSeconds(now) : 0;
+  /** A count was taken in this process because Redis did not answer. */
+  fellBack(error: unknown): void {
+    this.onStoreFallback?.();
+    this.markDown(error);
   }
 
-  /** Seconds to wait if `key` is already over the limit, without counting an event. */
-  check(key: string): number {
-    if (!this.enabled) return 0;
-    const now = this.now();
-    if (now >= this.windowEndsAt) return 0;
-    return (this.counts.get(key) ?? 0) >= this.limit ? this.retryAfterSeconds(now) : 0;
+  /** Redis answered a count. */
+  answered(): void {
+    if (this.down) this.markUp();
   }
 
-  private retryAfterSeconds(now: number): number {
-    return Math.max(1, Math.ceil((this.windowEndsAt - now) / 1000));
+  /** Resolves once Redis is connected, or after `timeoutMs` (counting works either way). */
+  async whenReady(timeoutMs = 2_000): Promise<void> {
+    if (this.client.status === "ready") return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      this.client.once("ready", done);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
   }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    this.client.disconnect();
+  }
+
+  private markDown(error: unknown): void {
+    if (this.down || this.closing) return;
+    this.down = true;
+    const reason = error instanceof Error ? error.message : String(error);
+    this.logger.warn(`Redis unreachable (${reason}): abuse limits count in this process until it is back`);
+  }
+
+  private markUp(): void {
+    if (!this.down) return;
+    this.down = false;
+    this.logger.info("Redis reachable again: abuse limits are shared across replicas again");
+  }
+}
+
+/**
+ * Counts in Redis, so every replica spends one budget; falls back to counting in
+ * this process whenever Redis does not answer, and never fails a request for it.
+ * (rate-limiter-flexible's insuranceLimiter does the same fallback, but does not
+ * tell which store answered; the store's health log and metric need that.)
+ */
+export function redisLimiter(store: SharedCounterStore, keyPrefix: string, perMinute: number): RequestLimiter {
+  if (perMinute === 0) return unlimited;
+  const shared = new RateLimiterRedis({
+    storeClient: store.client,
+    keyPrefix,
+    points: perMinute,
+    duration: WINDOW_SECONDS,
+    // Not connected: straight to the in-process count, without trying the socket.
+    rejectIfRedisNotReady: true,
+  });
+  const fallback = new RateLimiterMemory({ keyPrefix, points: perMinute, duration: WINDOW_SECONDS });
+  const fromFallback = (key: string) =>
+    fallback.consume(key).then(
+      () => ALLOWED,
+      (rejection: unknown) => (rejection instanceof RateLimiterRes ? refused(rejection) : ALLOWED),
+    );
+  return {
+    consume: (key) =>
+      shared.consume(key).then(
+        () => {
+          store.answered();
+          return ALLOWED;
+        },
+        (rejection: unknown) => {
+          if (rejection instanceof RateLimiterRes) {
+            store.answered();
+            return refused(rejection);
+          }
+          store.fellBack(rejection);
+          return fromFallback(key);
+        },
+      ),
+  };
+}
+
+export interface AbuseLimits {
+  /** Keyed by a SHA-256 of the API key (see auth.ts), never the key or its position. */
+  requestsPerKey: RequestLimiter;
+  /** Keyed by client address. */
+  authFailures: RequestLimiter;
+  /** Resolves once the shared store (if any) is connected, or after a short wait. */
+  whenReady(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface AbuseLimitsOptions {
+  requestsPerMinute: number;
+  authFailuresPerMinute: number;
+  /** Set: counters live in Redis and replicas share them. Unset: each process counts its own. */
+  redisUrl?: string | undefined;
+  /** Namespace of the counters in Redis. */
+  keyPrefix?: string;
+  logger: Logger;
+  /** Called for each count taken in-process because Redis did not answer (a metric's hook). */
+  onStoreFallback?: () => void;
+}
+
+/** The two abuse limits, shared through Redis when `redisUrl` is set. */
+export function createAbuseLimits({
+  requestsPerMinute,
+  authFailuresPerMinute,
+  redisUrl,
+  keyPrefix = "petstore",
+  logger,
+  onStoreFallback,
+}: AbuseLimitsOptions): AbuseLimits {
+  if (!redisUrl || (requestsPerMinute === 0 && authFailuresPerMinute === 0)) {
+    return {
+      requestsPerKey: memoryLimiter(requestsPerMinute),
+      authFailures: memoryLimiter(authFailuresPerMinute),
+      whenReady: async () => {},
+      close: async () => {},
+    };
+  }
+  const store = new SharedCounterStore(redisUrl, logger, onStoreFallback);
+  return {
+    requestsPerKey: redisLimiter(store, `${keyPrefix}:requests_per_key`, requestsPerMinute),
+    authFailures: redisLimiter(store, `${keyPrefix}:auth_failures`, authFailuresPerMinute),
+    whenReady: () => store.whenReady(),
+    close: () => store.close(),
+  };
+}
+
+/** The abuse limits the configuration asks for (RATE_LIMIT_PER_MIN, AUTH_FAILURES_PER_MIN, REDIS_URL). */
+export function abuseLimitsFromConfig(
+  config: Pick<Config, "rateLimitPerMinute" | "authFailuresPerMinute" | "redisUrl">,
+  logger: Logger,
+  extra: Pick<AbuseLimitsOptions, "keyPrefix" | "onStoreFallback"> = {},
+): AbuseLimits {
+  return createAbuseLimits({
+    requestsPerMinute: config.rateLimitPerMinute,
+    authFailuresPerMinute: config.authFailuresPerMinute,
+    redisUrl: config.redisUrl,
+    logger,
+    ...extra,
+  });
 }

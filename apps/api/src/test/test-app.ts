@@ -7,10 +7,12 @@ import { createApp } from "../app.js";
 import { openDatabase, type DatabaseProvider } from "../database.js";
 import { readConfig } from "../env.js";
 import { createLogger } from "../logger.js";
+import { abuseLimitsFromConfig } from "../rate-limit.js";
 import { createDatabase, databaseUrl, dropDatabase } from "./postgres-admin.js";
 
-export const TEST_KEY = "test-key-0123456789";
-export const SECOND_TEST_KEY = "rotated-key-abcdef";
+// At least 32 characters: the built API runs these keys with NODE_ENV=production.
+export const TEST_KEY = "test-key-0123456789abcdefghijklmnop";
+export const SECOND_TEST_KEY = "rotated-key-abcdef0123456789ghijkl";
 export const bearer = (key = TEST_KEY) => `Bearer ${key}`;
 
 /** The databases this run tests against: SQLite always, PostgreSQL where a server can be had. */
@@ -40,7 +42,12 @@ export async function freshDatabase(provider: DatabaseProvider = "sqlite"): Prom
  * The real app on a fresh database, without a network port. Log lines are
  * captured so tests can read them. Abuse limits are off unless a test sets them.
  */
-export async function createTestApp(env: Record<string, string> = {}, provider: DatabaseProvider = "sqlite") {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  provider: DatabaseProvider = "sqlite",
+  /** Namespaces the Redis counters (with REDIS_URL set), so tests sharing a Redis do not share budgets by accident. */
+  redisKeyPrefix = `petstore-test:${randomUUID()}`,
+) {
   const db = await freshDatabase(provider);
   const config = readConfig({
     NODE_ENV: "test",
@@ -55,14 +62,17 @@ export async function createTestApp(env: Record<string, string> = {}, provider: 
   if (!env["WEB_DIST_DIR"]) config.webDistDir = undefined;
   const logs: string[] = [];
   const logger = createLogger(config, { write: (line: string) => void logs.push(line) });
-  const database = await openDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize });
-  const app = createApp({ config, logger, database });
+  const database = await openDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize, sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs });
+  const abuseLimits = abuseLimitsFromConfig(config, logger, { keyPrefix: redisKeyPrefix });
+  await abuseLimits.whenReady();
+  const app = createApp({ config, logger, database, abuseLimits });
   return {
     app,
     config,
     database,
     logs,
     async close() {
+      await abuseLimits.close();
       await database.close();
       await db.remove();
     },

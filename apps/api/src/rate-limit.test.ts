@@ -1,0 +1,228 @@
+import { createHash, randomUUID } from "node:crypto";
+import express from "express";
+import { Redis } from "ioredis";
+import { pino } from "pino";
+import request from "supertest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { requireApiKey } from "./auth.js";
+import { sendError } from "./errors.js";
+import { createAbuseLimits, memoryLimiter, unlimited, type LimitName } from "./rate-limit.js";
+import { startApiProcess, waitUntilReady, type ApiProcess } from "./test/api-process.js";
+import { expectError } from "./test/expect-error.js";
+import { OwnRedisServer, REDIS_TEST_URL, redisServerMissing, redisUnavailable, requireOrSkip } from "./test/redis-server.js";
+import { bearer, createTestApp, freshDatabase, SECOND_TEST_KEY, TEST_KEY, type TestApp, type TestDatabase } from "./test/test-app.js";
+
+const sha256 = (value: string) => createHash("sha256").update(value, "utf8").digest("hex");
+const get = (app: TestApp["app"], authorization?: string) => {
+  const call = request(app).get("/v1/pets");
+  return authorization === undefined ? call : call.set("Authorization", authorization);
+};
+
+const running: TestApp[] = [];
+async function start(env: Record<string, string>, keyPrefix?: string): Promise<TestApp> {
+  const t = await createTestApp(env, "sqlite", keyPrefix);
+  running.push(t);
+  return t;
+}
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((t) => t.close()));
+});
+
+describe("memoryLimiter", () => {
+  it("allows the limit per key per minute, then refuses with the seconds left in the window", async () => {
+    const limiter = memoryLimiter(2);
+    expect(await limiter.consume("a")).toEqual({ allowed: true });
+    expect(await limiter.consume("a")).toEqual({ allowed: true });
+    expect(await limiter.consume("b")).toEqual({ allowed: true });
+    const refused = await limiter.consume("a");
+    if (refused.allowed) return expect.fail("the third event for a should be refused");
+    expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(refused.retryAfterSeconds).toBeLessThanOrEqual(60);
+  });
+
+  it("0 turns the limit off", async () => {
+    expect(memoryLimiter(0)).toBe(unlimited);
+    for (let i = 0; i < 100; i++) expect(await unlimited.consume("a")).toEqual({ allowed: true });
+  });
+});
+
+describe("requireApiKey reports each 429 with the limit that refused (a metric's hook)", () => {
+  it("requests_per_key and auth_failures", async () => {
+    const rejected: LimitName[] = [];
+    const app = express();
+    app.use(
+      requireApiKey({
+        apiKeys: [TEST_KEY],
+        requestsPerKey: memoryLimiter(1),
+        authFailures: memoryLimiter(1),
+        onRejected: (limit) => rejected.push(limit),
+      }),
+    );
+    app.get("/v1/pets", (_req, res) => void res.json([]));
+    app.use(sendError);
+    await get(app, bearer()).expect(200);
+    expectError(await get(app, bearer()), 429, "RATE_LIMITED");
+    expectError(await get(app, "Bearer guess"), 401, "UNAUTHORIZED");
+    expectError(await get(app, "Bearer guess"), 429, "RATE_LIMITED");
+    expect(rejected).toEqual(["requests_per_key", "auth_failures"]);
+  });
+});
+
+describe("a Redis that cannot be reached at all", () => {
+  it("counts in-process, calls onStoreFallback per count, warns once, never fails", async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => void lines.push(line) });
+    let fallbacks = 0;
+    // Nothing listens on port 1.
+    const limits = createAbuseLimits({
+      requestsPerMinute: 2,
+      authFailuresPerMinute: 2,
+      redisUrl: "redis://127.0.0.1:1",
+      logger,
+      onStoreFallback: () => fallbacks++,
+    });
+    try {
+      const started = performance.now();
+      const decisions = [];
+      for (let i = 0; i < 3; i++) decisions.push(await limits.requestsPerKey.consume("k"));
+      expect(performance.now() - started, "a request must not wait on a dead Redis").toBeLessThan(500);
+      expect(decisions.map((decision) => decision.allowed)).toEqual([true, true, false]);
+      expect(fallbacks).toBe(3);
+      await new Promise((resolve) => setTimeout(resolve, 300)); // a few reconnect attempts fail meanwhile
+      expect(lines.filter((line) => line.includes("Redis unreachable"))).toHaveLength(1);
+    } finally {
+      await limits.close();
+    }
+  });
+});
+
+const sharedRedis = requireOrSkip("Redis (REDIS_TEST_URL)", await redisUnavailable());
+
+describe.runIf(sharedRedis)("REDIS_URL: replicas share one budget", () => {
+  let redis: Redis;
+  beforeAll(() => {
+    redis = new Redis(REDIS_TEST_URL);
+  });
+  afterAll(() => redis?.disconnect());
+
+  it("two apps on one Redis spend one per-key budget and one per-address failure budget", async () => {
+    const prefix = `petstore-test:${randomUUID()}`;
+    const env = { REDIS_URL: REDIS_TEST_URL, RATE_LIMIT_PER_MIN: "4", AUTH_FAILURES_PER_MIN: "3" };
+    const [a, b] = [await start(env, prefix), await start(env, prefix)] as [TestApp, TestApp];
+    for (const app of [a.app, b.app, a.app, b.app]) await get(app, bearer()).expect(200);
+    expectError(await get(a.app, bearer()), 429, "RATE_LIMITED");
+    expectError(await get(b.app, bearer()), 429, "RATE_LIMITED");
+    // Another key has its own budget.
+    await get(b.app, bearer(SECOND_TEST_KEY)).expect(200);
+
+    for (const app of [a.app, b.app, a.app]) expectError(await get(app, "Bearer guess"), 401, "UNAUTHORIZED");
+    const blocked = await get(b.app);
+    expectError(blocked, 429, "RATE_LIMITED");
+    expect(Number(blocked.headers["retry-after"])).toBeGreaterThan(0);
+    expect(Number(blocked.headers["retry-after"])).toBeLessThanOrEqual(60);
+  });
+
+  it("counters are keyed by a SHA-256 of the key, never the key or its position, and by address", async () => {
+    const prefix = `petstore-test:${randomUUID()}`;
+    const { app } = await start({ REDIS_URL: REDIS_TEST_URL, RATE_LIMIT_PER_MIN: "100", AUTH_FAILURES_PER_MIN: "100" }, prefix);
+    await get(app, bearer()).expect(200);
+    await get(app, bearer(SECOND_TEST_KEY)).expect(200);
+    await get(app, "Bearer guess").expect(401);
+    const keys = (await redis.keys(`${prefix}:*`)).sort();
+    expect(keys).toEqual(
+      [
+        `${prefix}:requests_per_key:${sha256(TEST_KEY)}`,
+        `${prefix}:requests_per_key:${sha256(SECOND_TEST_KEY)}`,
+        expect.stringMatching(new RegExp(`^${prefix}:auth_failures:(::ffff:)?127\\.0\\.0\\.1$`)),
+      ].sort(),
+    );
+    for (const key of keys) {
+      expect(key).not.toContain(TEST_KEY);
+      expect(key).not.toMatch(/:requests_per_key:[01]$/);
+    }
+    expect(await redis.ttl(keys[0] as string)).toBeLessThanOrEqual(60);
+    await redis.del(...keys);
+  });
+});
+
+const ownRedis = requireOrSkip("redis-server", redisServerMissing());
+
+describe.runIf(ownRedis)("Redis stopped mid-run, then back", () => {
+  let server: OwnRedisServer;
+  beforeAll(async () => {
+    server = await OwnRedisServer.start();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("no 5xx while it is down: counting falls back per process with one warning; shared counting resumes when it is back", async () => {
+    const env = { REDIS_URL: server.url, RATE_LIMIT_PER_MIN: "1000", AUTH_FAILURES_PER_MIN: "3" };
+    const prefix = `petstore-test:${randomUUID()}`;
+    const [a, b] = [await start(env, prefix), await start(env, prefix)] as [TestApp, TestApp];
+    const warnings = (t: TestApp) => t.logs.filter((line) => line.includes("Redis unreachable"));
+    const recoveries = (t: TestApp) => t.logs.filter((line) => line.includes("Redis reachable again"));
+
+    // Shared while up: three failures spread over both apps spend one address budget.
+    for (const app of [a.app, b.app, a.app]) expectError(await get(app, "Bearer guess"), 401, "UNAUTHORIZED");
+    expectError(await get(b.app, "Bearer guess"), 429, "RATE_LIMITED");
+
+    await server.stop();
+    const started = performance.now();
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) statuses.push((await get(i % 2 ? b.app : a.app, bearer())).status);
+    expect(statuses.every((status) => status === 200), statuses.join(",")).toBe(true);
+    expect(performance.now() - started, "requests must not wait on a dead Redis").toBeLessThan(2_000);
+    // Each process counts its own failures meanwhile: limited still, never a 5xx.
+    const failures: number[] = [];
+    for (let i = 0; i < 5; i++) failures.push((await get(a.app, "Bearer guess")).status);
+    expect(failures).toEqual([401, 401, 401, 429, 429]);
+    expect((await request(a.app).post("/v1/pets").set("Authorization", bearer()).send({ name: "Rex", categoryId: 1 })).status).toBe(201);
+    for (const t of [a, b]) expect(warnings(t)).toHaveLength(1);
+
+    await server.restart();
+    await expect.poll(() => recoveries(a).length + recoveries(b).length, { timeout: 10_000 }).toBe(2);
+    // Shared again (the restarted Redis is empty): a, b, a spend the budget; b's next failure is refused
+    // although b alone has seen only one.
+    for (const app of [a.app, b.app, a.app]) expectError(await get(app, "Bearer guess"), 401, "UNAUTHORIZED");
+    expectError(await get(b.app, "Bearer guess"), 429, "RATE_LIMITED");
+    for (const t of [a, b]) expect(warnings(t)).toHaveLength(1);
+  }, 30_000);
+});
+
+describe.runIf(ownRedis)("two built replicas (NODE_ENV=production) with one REDIS_URL", () => {
+  let server: OwnRedisServer;
+  let databases: TestDatabase[] = [];
+  let replicas: ApiProcess[] = [];
+  beforeAll(async () => {
+    server = await OwnRedisServer.start();
+    databases = await Promise.all([freshDatabase(), freshDatabase()]);
+    replicas = await Promise.all(
+      databases.map((database) =>
+        startApiProcess({
+          API_KEYS: TEST_KEY,
+          DATABASE_URL: database.url,
+          REDIS_URL: server.url,
+          RATE_LIMIT_PER_MIN: "4",
+          AUTH_FAILURES_PER_MIN: "2",
+        }),
+      ),
+    );
+    await Promise.all(replicas.map((replica) => waitUntilReady(replica)));
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(replicas.map((replica) => replica.stop()));
+    await Promise.all(databases.map((database) => database.remove()));
+    await server?.stop();
+  });
+
+  it("share one per-key budget and one per-address failure budget", async () => {
+    const [a, b] = replicas as [ApiProcess, ApiProcess];
+    const status = async (replica: ApiProcess, authorization?: string) =>
+      (await fetch(`${replica.url}/v1/pets`, { headers: authorization ? { Authorization: authorization } : {} })).status;
+    expect([await status(a, "Bearer guess"), await status(b, "Bearer guess"), await status(a)]).toEqual([401, 401, 429]);
+    expect([await status(b, bearer()), await status(a, bearer()), await status(b, bearer()), await status(a, bearer())]).toEqual([200, 200, 200, 200]);
+    expect(await status(b, bearer())).toBe(429);
+    for (const replica of replicas) expect(replica.output()).not.toContain(TEST_KEY);
+  }, 30_000);
+});
