@@ -2,7 +2,7 @@ import { petstoreContract } from "@petstore/contract";
 import { createExpressEndpoints } from "@ts-rest/express";
 import express from "express";
 import type { Logger } from "pino";
-import { apiDocs } from "./api-docs.js";
+import { apiDocs, OPENAPI_PATH } from "./api-docs.js";
 import { requireApiKey } from "./auth.js";
 import { API_PREFIX, contractRoutes, deprecationHeaders, methodNotAllowed } from "./contract-routes.js";
 import { crossOrigin } from "./cross-origin.js";
@@ -10,6 +10,7 @@ import type { Database } from "./database.js";
 import type { Config } from "./env.js";
 import { notFound, sendError, sendValidationError } from "./errors.js";
 import { jsonBodyParsers } from "./json-body.js";
+import { serialiseJsonOnce } from "./json-response.js";
 import { createMetrics, metricsEndpoint, type Metrics } from "./metrics.js";
 import { createPetsRouter } from "./pets/pets-router.js";
 import { probes } from "./probes.js";
@@ -37,17 +38,20 @@ export function createApp({ config, logger, database, metrics: givenMetrics }: A
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
+  serialiseJsonOnce(app);
 
   app.use(metrics.observeRequests);
   app.use(requestLogging(logger));
   // Every response starts as an API response; the docs and the admin app set their own when they answer.
   app.use(setHeaders(headers.api));
   app.use(crossOrigin(config.corsOrigins, routes));
-  app.use(probes(database));
-  app.use(metricsEndpoint(metrics, config.metricsToken));
-  app.use(apiDocs(config.servers, headers.docs));
+  // Each Router below is walked only by the requests it can answer (see `onlyFor`).
+  app.use(onlyFor(isOneOf("/healthz", "/readyz"), probes(database)));
+  app.use(onlyFor(isOneOf("/metrics"), metricsEndpoint(metrics, config.metricsToken)));
+  app.use(onlyFor((path) => path === OPENAPI_PATH.toLowerCase() || isUnder("/docs")(path), apiDocs(config.servers, headers.docs)));
 
-  app.use(deprecationHeaders(routes));
+  const underApi = isUnder(API_PREFIX);
+  app.use(onlyFor(underApi, deprecationHeaders(routes)));
   app.use(
     API_PREFIX,
     requireApiKey({
@@ -57,16 +61,39 @@ export function createApp({ config, logger, database, metrics: givenMetrics }: A
       onRejected: metrics.limitRejected,
     }),
   );
-  app.use(jsonBodyParsers(routes));
+  app.use(onlyFor(underApi, jsonBodyParsers(routes)));
   const petsRouter = createPetsRouter(database.pets, { idempotencyTtlMs: config.idempotencyTtlMs });
   createExpressEndpoints(petstoreContract, petsRouter, app, {
     responseValidation: config.validateResponses,
     requestValidationErrorHandler: sendValidationError,
   });
-  app.use(methodNotAllowed(routes));
+  app.use(onlyFor(underApi, methodNotAllowed(routes)));
   if (config.webDistDir) app.use(serveWebApp(config.webDistDir, headers));
 
   app.use(notFound);
   app.use(sendError);
   return app;
 }
+
+/**
+ * `handler` (a Router) for the requests whose path `matches`, given as Express
+ * matches route paths: case-insensitive, one trailing slash ignored. Every
+ * other request skips it without walking its routes (a regex match each, and
+ * the Router's own bookkeeping, per request).
+ */
+function onlyFor(matches: (path: string) => boolean, handler: express.RequestHandler): express.RequestHandler {
+  return (req, res, next) => {
+    const path = req.path.toLowerCase();
+    return matches(path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path) ? handler(req, res, next) : next();
+  };
+}
+
+const isOneOf = (...paths: string[]) => {
+  const set = new Set(paths.map((path) => path.toLowerCase()));
+  return (path: string) => set.has(path);
+};
+
+const isUnder = (prefix: string) => {
+  const lower = prefix.toLowerCase();
+  return (path: string) => path === lower || path.startsWith(`${lower}/`);
+};
