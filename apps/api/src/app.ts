@@ -39,19 +39,25 @@ export function createApp({ config, logger, database, metrics: givenMetrics }: A
   app.disable("x-powered-by");
   app.set("etag", false);
   serialiseJsonOnce(app);
-
-  app.use(metrics.observeRequests);
-  app.use(requestLogging(logger));
-  // Every response starts as an API response; the docs and the admin app set their own when they answer.
-  app.use(setHeaders(headers.api));
-  app.use(crossOrigin(config.corsOrigins, routes));
-  // Each Router below is walked only by the requests it can answer (see `onlyFor`).
-  app.use(onlyFor(isOneOf("/healthz", "/readyz"), probes(database)));
-  app.use(onlyFor(isOneOf("/metrics"), metricsEndpoint(metrics, config.metricsToken)));
-  app.use(onlyFor((path) => path === OPENAPI_PATH.toLowerCase() || isUnder("/docs")(path), apiDocs(config.servers, headers.docs)));
+  socketAddressUnlessProxied(app);
 
   const underApi = isUnder(API_PREFIX);
-  app.use(onlyFor(underApi, deprecationHeaders(routes)));
+  // One Express layer for what every request meets first: each layer costs a
+  // walk of the app's stack and a `next` per request. In the order a request meets them.
+  app.use(
+    series(
+      metrics.observeRequests,
+      requestLogging(logger),
+      // Every response starts as an API response; the docs and the admin app set their own when they answer.
+      setHeaders(headers.api),
+      crossOrigin(config.corsOrigins, routes),
+      // Each Router below is walked only by the requests it can answer (see `onlyFor`).
+      onlyFor(isOneOf("/healthz", "/readyz"), probes(database)),
+      onlyFor(isOneOf("/metrics"), metricsEndpoint(metrics, config.metricsToken)),
+      onlyFor((path) => path === OPENAPI_PATH.toLowerCase() || isUnder("/docs")(path), apiDocs(config.servers, headers.docs)),
+      onlyFor(underApi, deprecationHeaders(routes)),
+    ),
+  );
   app.use(
     API_PREFIX,
     requireApiKey({
@@ -97,3 +103,46 @@ const isUnder = (prefix: string) => {
   const lower = prefix.toLowerCase();
   return (path: string) => path === lower || path.startsWith(`${lower}/`);
 };
+
+/**
+ * `handlers` in order, as one Express layer: `next()` goes to the following
+ * one, `next(error)` (or a throw) leaves for the error handlers, the last one's
+ * `next()` to the app's next layer. For plain middleware and Routers that only
+ * call `next()` or `next(error)`; `next("route")` counts as `next()`, as Express
+ * does for middleware.
+ */
+function series(...handlers: express.RequestHandler[]): express.RequestHandler {
+  return (req, res, next) => {
+    let index = 0;
+    const step = (error?: unknown): void => {
+      if (error !== undefined && error !== null && error !== "route") return next(error);
+      const handler = handlers[index++];
+      if (!handler) return next();
+      try {
+        void handler(req, res, step);
+      } catch (thrown) {
+        next(thrown);
+      }
+    };
+    step();
+  };
+}
+
+/**
+ * `req.ip` with no proxy trusted (Express's default, and this app's): the
+ * socket's address, which is what Express's getter answers then too, after
+ * parsing X-Forwarded-For on every call. Any `trust proxy` setting gets
+ * Express's own getter.
+ */
+function socketAddressUnlessProxied(app: express.Express): void {
+  const expressIp = Object.getOwnPropertyDescriptor(express.request, "ip")?.get;
+  if (!expressIp) return;
+  Object.defineProperty(app.request, "ip", {
+    configurable: true,
+    enumerable: true,
+    get(this: express.Request): string | undefined {
+      const trust: unknown = this.app.get("trust proxy");
+      return trust === false || trust === undefined ? this.socket.remoteAddress : (expressIp.call(this) as string | undefined);
+    },
+  });
+}
