@@ -105,6 +105,23 @@ describe("HTTP hardening", () => {
     expect(foreign.headers["access-control-allow-origin"]).toBeUndefined();
   });
 
+  it("one JSON line per request: its id (the X-Request-Id sent), method, URL, status and time", async () => {
+    const { app, logs } = await start();
+    const ok = await request(app).get("/v1/pets?limit=2").set("Authorization", bearer());
+    const denied = await request(app).get("/v1/pets").set("Authorization", "Bearer some-guess");
+    const lines = logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => "res" in line);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({
+      level: 30,
+      service: "petstore-api",
+      req: { id: ok.headers["x-request-id"], method: "GET", url: "/v1/pets?limit=2" },
+      res: { statusCode: 200 },
+      responseTime: expect.any(Number),
+      msg: "request completed",
+    });
+    expect(lines[1]).toMatchObject({ level: 40, req: { id: denied.headers["x-request-id"] }, res: { statusCode: 401 } });
+  });
+
   it("never writes the API key or the Authorization header to the log", async () => {
     const { app, logs } = await start();
     await request(app).get("/v1/pets").set("Authorization", bearer());

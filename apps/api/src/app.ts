@@ -2,7 +2,7 @@ import { petstoreContract } from "@petstore/contract";
 import { createExpressEndpoints } from "@ts-rest/express";
 import express from "express";
 import type { Logger } from "pino";
-import { apiDocs } from "./api-docs.js";
+import { apiDocs, OPENAPI_PATH } from "./api-docs.js";
 import { requireApiKey } from "./auth.js";
 import { API_PREFIX, contractRoutes, deprecationHeaders, methodNotAllowed } from "./contract-routes.js";
 import { crossOrigin } from "./cross-origin.js";
@@ -10,6 +10,7 @@ import type { Database } from "./database.js";
 import type { Config } from "./env.js";
 import { notFound, sendError, sendValidationError } from "./errors.js";
 import { jsonBodyParsers } from "./json-body.js";
+import { serialiseJsonOnce } from "./json-response.js";
 import { createMetrics, metricsEndpoint, type Metrics } from "./metrics.js";
 import { createPetsRouter } from "./pets/pets-router.js";
 import { probes } from "./probes.js";
@@ -41,17 +42,26 @@ export function createApp({ config, logger, database, metrics: givenMetrics, abu
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
   app.set("etag", false);
+  serialiseJsonOnce(app);
+  socketAddressUnlessProxied(app);
 
-  app.use(metrics.observeRequests);
-  app.use(requestLogging(logger));
-  // Every response starts as an API response; the docs and the admin app set their own when they answer.
-  app.use(setHeaders(headers.api));
-  app.use(crossOrigin(config.corsOrigins, routes));
-  app.use(probes(database));
-  app.use(metricsEndpoint(metrics, config.metricsToken));
-  app.use(apiDocs(config.servers, headers.docs));
-
-  app.use(deprecationHeaders(routes));
+  const underApi = isUnder(API_PREFIX);
+  // One Express layer for what every request meets first: each layer costs a
+  // walk of the app's stack and a `next` per request. In the order a request meets them.
+  app.use(
+    series(
+      metrics.observeRequests,
+      requestLogging(logger),
+      // Every response starts as an API response; the docs and the admin app set their own when they answer.
+      setHeaders(headers.api),
+      crossOrigin(config.corsOrigins, routes),
+      // Each Router below is walked only by the requests it can answer (see `onlyFor`).
+      onlyFor(isOneOf("/healthz", "/readyz"), probes(database)),
+      onlyFor(isOneOf("/metrics"), metricsEndpoint(metrics, config.metricsToken)),
+      onlyFor((path) => path === OPENAPI_PATH.toLowerCase() || isUnder("/docs")(path), apiDocs(config.servers, headers.docs)),
+      onlyFor(underApi, deprecationHeaders(routes)),
+    ),
+  );
   app.use(
     API_PREFIX,
     requireApiKey({
@@ -61,16 +71,82 @@ export function createApp({ config, logger, database, metrics: givenMetrics, abu
       onRejected: metrics.limitRejected,
     }),
   );
-  app.use(jsonBodyParsers(routes));
+  app.use(onlyFor(underApi, jsonBodyParsers(routes)));
   const petsRouter = createPetsRouter(database.pets, { idempotencyTtlMs: config.idempotencyTtlMs });
   createExpressEndpoints(petstoreContract, petsRouter, app, {
     responseValidation: config.validateResponses,
     requestValidationErrorHandler: sendValidationError,
   });
-  app.use(methodNotAllowed(routes));
+  app.use(onlyFor(underApi, methodNotAllowed(routes)));
   if (config.webDistDir) app.use(serveWebApp(config.webDistDir, headers));
 
   app.use(notFound);
   app.use(sendError);
   return app;
+}
+
+/**
+ * `handler` (a Router) for the requests whose path `matches`, given as Express
+ * matches route paths: case-insensitive, one trailing slash ignored. Every
+ * other request skips it without walking its routes (a regex match each, and
+ * the Router's own bookkeeping, per request).
+ */
+function onlyFor(matches: (path: string) => boolean, handler: express.RequestHandler): express.RequestHandler {
+  return (req, res, next) => {
+    const path = req.path.toLowerCase();
+    return matches(path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path) ? handler(req, res, next) : next();
+  };
+}
+
+const isOneOf = (...paths: string[]) => {
+  const set = new Set(paths.map((path) => path.toLowerCase()));
+  return (path: string) => set.has(path);
+};
+
+const isUnder = (prefix: string) => {
+  const lower = prefix.toLowerCase();
+  return (path: string) => path === lower || path.startsWith(`${lower}/`);
+};
+
+/**
+ * `handlers` in order, as one Express layer: `next()` goes to the following
+ * one, `next(error)` (or a throw) leaves for the error handlers, the last one's
+ * `next()` to the app's next layer. For plain middleware and Routers that only
+ * call `next()` or `next(error)`; `next("route")` counts as `next()`, as Express
+ * does for middleware.
+ */
+function series(...handlers: express.RequestHandler[]): express.RequestHandler {
+  return (req, res, next) => {
+    let index = 0;
+    const step = (error?: unknown): void => {
+      if (error !== undefined && error !== null && error !== "route") return next(error);
+      const handler = handlers[index++];
+      if (!handler) return next();
+      try {
+        void handler(req, res, step);
+      } catch (thrown) {
+        next(thrown);
+      }
+    };
+    step();
+  };
+}
+
+/**
+ * `req.ip` with no proxy trusted (Express's default, and this app's): the
+ * socket's address, which is what Express's getter answers then too, after
+ * parsing X-Forwarded-For on every call. Any `trust proxy` setting gets
+ * Express's own getter.
+ */
+function socketAddressUnlessProxied(app: express.Express): void {
+  const expressIp = Object.getOwnPropertyDescriptor(express.request, "ip")?.get;
+  if (!expressIp) return;
+  Object.defineProperty(app.request, "ip", {
+    configurable: true,
+    enumerable: true,
+    get(this: express.Request): string | undefined {
+      const trust: unknown = this.app.get("trust proxy");
+      return trust === false || trust === undefined ? this.socket.remoteAddress : (expressIp.call(this) as string | undefined);
+    },
+  });
 }

@@ -18,7 +18,7 @@ export const PRETTY_TRANSPORT = {
   options: {
     translateTime: "SYS:HH:MM:ss.l",
     ignore: "pid,hostname,service,req,res,responseTime",
-    // pino-http's lines carry req/res: print them as one line instead of nested objects.
+    // Request lines (request-logging.ts) carry req/res: print them as one line instead of nested objects.
     messageFormat: "{if req.method}{req.method} {req.url} {res.statusCode} {responseTime}ms {end}{msg}",
     singleLine: true,
   },

@@ -82,10 +82,16 @@ export function responseHeaderSets({
   };
 }
 
-/** Sets one precomputed set on the response; a later handler that serves something else sets its own. */
+/**
+ * Sets one precomputed set on the response; a later handler that serves
+ * something else sets its own. Straight `setHeader` calls over a list made
+ * once: Express's `res.set(object)` walks the object and type-checks every
+ * value on every response.
+ */
 export function setHeaders(set: HeaderSet): RequestHandler {
+  const entries = Object.entries(set);
   return (_req, res, next) => {
-    res.set(set);
+    for (const [name, value] of entries) res.setHeader(name, value);
     next();
   };
 }

@@ -1,0 +1,218 @@
+/**
+ * node dist/cpu.js [options]: CPU time per request, a measure a busy machine does
+ * not move much (wall-clock req/s on a shared 2-core box moves by 2x).
+ *
+ * For each round, target and scenario: a fresh server on a fresh copy of the
+ * seeded database, a warm-up, then a fixed number of requests (autocannon in this
+ * process, 10 connections); the figure is the server's CPU time (user + system,
+ * every thread, from /proc/<pid>/task/<tid>/schedstat, in ns) spent over the
+ * measured requests, divided by them. Prints `cpu <provider> <target> <scenario>
+ * <µs/request>` lines, then the median per target and scenario and the API/floor
+ * ratio of the floor's CPU over the API's (comparable to `ratio-floor`).
+ *
+ * The API runs as in production: NODE_ENV=production, LOG_LEVEL=info to
+ * /dev/null, METRICS_TOKEN set, rate-limit counting on (a limit high enough
+ * never to refuse the run).
+ *
+ * Options: --targets=api,express,baseline --scenarios=getPet,... --requests=N
+ * (default 20000) --warmup=N (default 3000) --rounds=N (default 3) --rows=N
+ * (default 10000) --postgres (PostgreSQL instead of SQLite) --cpu-prof (API
+ * under node --cpu-prof, profiles in bench/results/cpu-<stamp>/)
+ * Env: BENCH_API_MAIN (another build of the API), BENCH_PG_URL.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import { migrateDatabase } from "@petstore/api/migrate";
+import { SCENARIOS, type Scenario } from "./scenarios.js";
+import { seedPostgres, seedSqlite } from "./seed.js";
+
+const BENCH_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const API_ROOT = path.dirname(createRequire(import.meta.url).resolve("@petstore/api/package.json"));
+const API_MAIN = process.env["BENCH_API_MAIN"] ?? path.join(API_ROOT, "dist", "main.js");
+const PG_URL = process.env["BENCH_PG_URL"] ?? "postgresql://postgres@127.0.0.1:5432/petstore_bench";
+const API_KEY = "bench-petstore-key";
+const SCRIPTS = {
+  api: API_MAIN,
+  express: path.join(BENCH_ROOT, "dist", "express-floor-server.js"),
+  baseline: path.join(BENCH_ROOT, "dist", "baseline-server.js"),
+} as const;
+type Target = keyof typeof SCRIPTS;
+
+const argv = process.argv.slice(2);
+const option = (name: string) => argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+const postgres = argv.includes("--postgres");
+const cpuProf = argv.includes("--cpu-prof");
+const targets = (option("targets") ?? "api,express").split(",") as Target[];
+const scenarios = SCENARIOS.filter((s) => (option("scenarios")?.split(",") ?? SCENARIOS).includes(s));
+const requests = Number(option("requests") ?? 20_000);
+const warmup = Number(option("warmup") ?? 3_000);
+const rounds = Number(option("rounds") ?? 3);
+const rows = Number(option("rows") ?? 10_000);
+const provider = postgres ? "postgresql" : "sqlite";
+
+const work = mkdtempSync(path.join(tmpdir(), "petstore-cpu-"));
+const profDir = path.join(BENCH_ROOT, "results", `cpu-${new Date().toISOString().replace(/[:.]/g, "-").slice(0, 19)}`);
+if (cpuProf) mkdirSync(profDir, { recursive: true });
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+/** CPU time of every thread of `pid`, in ns. */
+function cpuNs(pid: number): number {
+  let total = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return total;
+}
+
+function peakRssMb(pid: number): number {
+  return Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN) / 1024;
+}
+
+async function start(target: Target, databaseUrl: string, name: string): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    API_KEYS: API_KEY,
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_SIZE: "10",
+  };
+  if (target === "api") {
+    Object.assign(env, {
+      NODE_ENV: "production",
+      LOG_LEVEL: "info",
+      SEED: "false",
+      METRICS_TOKEN: "bench-metrics-token",
+      RATE_LIMIT_PER_MIN: "100000000",
+      CHECKPOINT_DISABLE: "1",
+      PRISMA_HIDE_UPDATE_MESSAGE: "1",
+    });
+  }
+  const nodeArgs = cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
+  const child = spawn(process.execPath, [...nodeArgs, SCRIPTS[target]], { env, stdio: ["ignore", "ignore", "inherit"], cwd: work });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 900; i++) {
+    if (child.exitCode !== null) throw new Error(`${target} exited ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) return { url, child };
+    } catch {
+      // not yet listening
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${target} did not start`);
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+let created = 0;
+function load(url: string, scenario: Scenario, amount: number): Promise<autocannon.Result> {
+  const request: autocannon.Request =
+    scenario === "getPet"
+      ? { method: "GET", setupRequest: (req) => ({ ...req, path: `/v1/pets/${1 + Math.floor(Math.random() * rows)}` }) }
+      : scenario === "createPet"
+        ? {
+            method: "POST",
+            setupRequest: (req) => ({
+              ...req,
+              path: "/v1/pets",
+              body: JSON.stringify({ name: `cpu ${++created}`, categoryId: 1 + (created % 10), status: "available" }),
+            }),
+          }
+        : { method: "GET", path: scenario === "listPets" ? "/v1/pets" : "/v1/pets?status=available&limit=100" };
+  return autocannon({
+    url,
+    connections: 10,
+    amount,
+    headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
+    requests: [request],
+  });
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+let template = "";
+if (postgres) {
+  await migrateDatabase(PG_URL);
+  await seedPostgres(PG_URL, rows);
+} else {
+  template = path.join(work, "template.db");
+  await migrateDatabase(`file:${template}`);
+  seedSqlite(template, rows);
+}
+
+const results = new Map<string, number[]>();
+const peaks = new Map<Target, number[]>();
+try {
+  for (let round = 0; round < rounds; round++) {
+    // Alternate the order, so neither server always runs first.
+    for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
+      let databaseUrl = PG_URL;
+      if (!postgres) {
+        const file = path.join(work, `${target}.db`);
+        for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
+        copyFileSync(template, file);
+        databaseUrl = `file:${file}`;
+      } else {
+        await seedPostgres(PG_URL, rows);
+      }
+      const { url, child } = await start(target, databaseUrl, `${target}-${round}`);
+      try {
+        for (const scenario of scenarios) {
+          await load(url, scenario, warmup);
+          const before = cpuNs(child.pid!);
+          const result = await load(url, scenario, requests);
+          const usPerRequest = (cpuNs(child.pid!) - before) / 1000 / result.requests.total;
+          if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target} ${scenario}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+          console.log(`cpu ${provider} ${target} ${scenario} ${usPerRequest.toFixed(1)}`);
+          const key = `${target} ${scenario}`;
+          results.set(key, [...(results.get(key) ?? []), usPerRequest]);
+        }
+        peaks.set(target, [...(peaks.get(target) ?? []), peakRssMb(child.pid!)]);
+      } finally {
+        await stop(child);
+      }
+    }
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+console.log(`\nmedian CPU µs/request over ${rounds} rounds of ${requests} (${provider}, ${rows} rows)`);
+for (const scenario of scenarios) {
+  const figures = targets.map((target) => median(results.get(`${target} ${scenario}`) ?? [NaN]));
+  const ratio = targets.includes("express") && targets.includes("api")
+    ? median(results.get(`express ${scenario}`)!) / median(results.get(`api ${scenario}`)!)
+    : NaN;
+  console.log(`${scenario.padEnd(38)} ${targets.map((t, i) => `${t} ${figures[i]!.toFixed(1)}`).join("  ")}  floor/api ${ratio.toFixed(2)}`);
+}
+for (const [target, values] of peaks) console.log(`peak RSS ${target} ${median(values).toFixed(0)} MB`);
+if (cpuProf) console.log(`profiles in ${profDir}`);
