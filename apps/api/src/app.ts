@@ -16,6 +16,8 @@ import { createPetsRouter } from "./pets/pets-router.js";
 import { probes } from "./probes.js";
 import { abuseLimitsFromConfig, type AbuseLimits } from "./rate-limit.js";
 import { requestLogging } from "./request-logging.js";
+import { isOneOf, isUnder, onlyFor, series } from "./middleware-composition.js";
+import { socketAddressUnlessProxied } from "./client-address.js";
 import { responseHeaderSets, setHeaders } from "./security-headers.js";
 import { serveWebApp } from "./web-app.js";
 
@@ -83,70 +85,4 @@ export function createApp({ config, logger, database, metrics: givenMetrics, abu
   app.use(notFound);
   app.use(sendError);
   return app;
-}
-
-/**
- * `handler` (a Router) for the requests whose path `matches`, given as Express
- * matches route paths: case-insensitive, one trailing slash ignored. Every
- * other request skips it without walking its routes (a regex match each, and
- * the Router's own bookkeeping, per request).
- */
-function onlyFor(matches: (path: string) => boolean, handler: express.RequestHandler): express.RequestHandler {
-  return (req, res, next) => {
-    const path = req.path.toLowerCase();
-    return matches(path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path) ? handler(req, res, next) : next();
-  };
-}
-
-const isOneOf = (...paths: string[]) => {
-  const set = new Set(paths.map((path) => path.toLowerCase()));
-  return (path: string) => set.has(path);
-};
-
-const isUnder = (prefix: string) => {
-  const lower = prefix.toLowerCase();
-  return (path: string) => path === lower || path.startsWith(`${lower}/`);
-};
-
-/**
- * `handlers` in order, as one Express layer: `next()` goes to the following
- * one, `next(error)` (or a throw) leaves for the error handlers, the last one's
- * `next()` to the app's next layer. For plain middleware and Routers that only
- * call `next()` or `next(error)`; `next("route")` counts as `next()`, as Express
- * does for middleware.
- */
-function series(...handlers: express.RequestHandler[]): express.RequestHandler {
-  return (req, res, next) => {
-    let index = 0;
-    const step = (error?: unknown): void => {
-      if (error !== undefined && error !== null && error !== "route") return next(error);
-      const handler = handlers[index++];
-      if (!handler) return next();
-      try {
-        void handler(req, res, step);
-      } catch (thrown) {
-        next(thrown);
-      }
-    };
-    step();
-  };
-}
-
-/**
- * `req.ip` with no proxy trusted (Express's default, and this app's): the
- * socket's address, which is what Express's getter answers then too, after
- * parsing X-Forwarded-For on every call. Any `trust proxy` setting gets
- * Express's own getter.
- */
-function socketAddressUnlessProxied(app: express.Express): void {
-  const expressIp = Object.getOwnPropertyDescriptor(express.request, "ip")?.get;
-  if (!expressIp) return;
-  Object.defineProperty(app.request, "ip", {
-    configurable: true,
-    enumerable: true,
-    get(this: express.Request): string | undefined {
-      const trust: unknown = this.app.get("trust proxy");
-      return trust === false || trust === undefined ? this.socket.remoteAddress : (expressIp.call(this) as string | undefined);
-    },
-  });
 }
