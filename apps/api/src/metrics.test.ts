@@ -1,9 +1,14 @@
+import net from "node:net";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
+import { createApp } from "./app.js";
 import { contractRoutes } from "./contract-routes.js";
+import { openDatabase } from "./database.js";
+import { readConfig } from "./env.js";
+import { createLogger } from "./logger.js";
 import { createMetrics, operationMatcher } from "./metrics.js";
 import { expectError } from "./test/expect-error.js";
-import { bearer, createTestApp, TEST_KEY, TEST_PROVIDERS, type TestApp } from "./test/test-app.js";
+import { bearer, createTestApp, freshDatabase, TEST_KEY, TEST_PROVIDERS, type TestApp } from "./test/test-app.js";
 
 const METRICS_TOKEN = "metrics-token-0123456789abcdef";
 const scrapeAuth = `Bearer ${METRICS_TOKEN}`;
@@ -184,4 +189,40 @@ describe.each(TEST_PROVIDERS)("GET /metrics on %s", (provider) => {
       expect(await scrape()).not.toContain("petstore_db_pool_connections");
     });
   }
+});
+
+describe("createApp wires the limiter store's fallbacks and the 429s to the metrics", () => {
+  it("with Redis unreachable, counts taken in-process show in petstore_limiter_store_fallbacks_total; a 429 in the rejections", async () => {
+    const db = await freshDatabase("sqlite");
+    // A port nothing listens on: Redis is down from the start.
+    const deadRedisPort = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, "127.0.0.1", () => {
+        const { port } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const config = readConfig({
+      NODE_ENV: "test",
+      API_KEYS: TEST_KEY,
+      DATABASE_URL: db.url,
+      METRICS_TOKEN,
+      REDIS_URL: `redis://127.0.0.1:${deadRedisPort}`,
+      RATE_LIMIT_PER_MIN: "2",
+      AUTH_FAILURES_PER_MIN: "0",
+    });
+    config.webDistDir = undefined;
+    const database = await openDatabase({ url: config.databaseUrl, poolSize: 1, sqliteBusyTimeoutMs: 1000 });
+    try {
+      const app = createApp({ config, logger: createLogger({ logLevel: "silent" }), database });
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) statuses.push((await request(app).get("/v1/pets").set("Authorization", bearer())).status);
+      expect(statuses).toEqual([200, 200, 429]);
+      const scraped = series((await request(app).get("/metrics").set("Authorization", scrapeAuth)).text, "petstore_");
+      expect(scraped.get("petstore_limiter_store_fallbacks_total")).toBe(3);
+      expect(scraped.get('petstore_limit_rejections_total{limit="requests_per_key"}')).toBe(1);
+    } finally {
+      await database.close();
+      await db.remove();
+    }
+  });
 });
