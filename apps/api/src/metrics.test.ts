@@ -213,7 +213,7 @@ describe("createApp wires the limiter store's fallbacks and the 429s to the metr
     config.webDistDir = undefined;
     const database = await openDatabase({ url: config.databaseUrl, poolSize: 1, sqliteBusyTimeoutMs: 1000 });
     try {
-      const app = createApp({ config, logger: createLogger({ logLevel: "silent" }), database });
+      const app = createApp({ config, logger: createLogger({ logLevel: "silent", nodeEnv: "test" }), database });
       const statuses: number[] = [];
       for (let i = 0; i < 3; i++) statuses.push((await request(app).get("/v1/pets").set("Authorization", bearer())).status);
       expect(statuses).toEqual([200, 200, 429]);
