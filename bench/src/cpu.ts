@@ -20,10 +20,8 @@
  * under node --cpu-prof, profiles in bench/results/cpu-<stamp>/)
  * Env: BENCH_API_MAIN (another build of the API), BENCH_PG_URL.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,6 +29,7 @@ import autocannon from "autocannon";
 import { migrateDatabase } from "@petstore/api/migrate";
 import { SCENARIOS, type Scenario } from "./scenarios.js";
 import { seedPostgres, seedSqlite } from "./seed.js";
+import { peakRssMb, startServer, stopServer, type RunningServer } from "./server-process.js";
 
 const BENCH_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const API_ROOT = path.dirname(createRequire(import.meta.url).resolve("@petstore/api/package.json"));
@@ -60,17 +59,6 @@ const work = mkdtempSync(path.join(tmpdir(), "petstore-cpu-"));
 const profDir = path.join(BENCH_ROOT, "results", `cpu-${new Date().toISOString().replace(/[:.]/g, "-").slice(0, 19)}`);
 if (cpuProf) mkdirSync(profDir, { recursive: true });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
 /** CPU time of every thread of `pid`, in ns. */
 function cpuNs(pid: number): number {
   let total = 0;
@@ -84,53 +72,21 @@ function cpuNs(pid: number): number {
   return total;
 }
 
-function peakRssMb(pid: number): number {
-  return Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN) / 1024;
-}
-
-async function start(target: Target, databaseUrl: string, name: string): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    API_KEYS: API_KEY,
-    DATABASE_URL: databaseUrl,
-    DATABASE_POOL_SIZE: "10",
-  };
+async function start(target: Target, databaseUrl: string, name: string): Promise<RunningServer> {
+  const env: Record<string, string> = { API_KEYS: API_KEY, DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: "10" };
   if (target === "api") {
     Object.assign(env, {
       NODE_ENV: "production",
       LOG_LEVEL: "info",
       SEED: "false",
-      METRICS_TOKEN: "bench-metrics-token",
+      METRICS_TOKEN: "bench-metrics-token-0123456789abcdef",
       RATE_LIMIT_PER_MIN: "100000000",
       CHECKPOINT_DISABLE: "1",
       PRISMA_HIDE_UPDATE_MESSAGE: "1",
     });
   }
   const nodeArgs = cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
-  const child = spawn(process.execPath, [...nodeArgs, SCRIPTS[target]], { env, stdio: ["ignore", "ignore", "inherit"], cwd: work });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 900; i++) {
-    if (child.exitCode !== null) throw new Error(`${target} exited ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) return { url, child };
-    } catch {
-      // not yet listening
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${target} did not start`);
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-  await exited;
-  clearTimeout(timer);
+  return startServer(SCRIPTS[target], env, { nodeArgs, cwd: work });
 }
 
 let created = 0;
@@ -184,7 +140,8 @@ try {
       } else {
         await seedPostgres(PG_URL, rows);
       }
-      const { url, child } = await start(target, databaseUrl, `${target}-${round}`);
+      const server = await start(target, databaseUrl, `${target}-${round}`);
+      const { url, child } = server;
       try {
         for (const scenario of scenarios) {
           await load(url, scenario, warmup);
@@ -198,7 +155,7 @@ try {
         }
         peaks.set(target, [...(peaks.get(target) ?? []), peakRssMb(child.pid!)]);
       } finally {
-        await stop(child);
+        await stopServer(server);
       }
     }
   }

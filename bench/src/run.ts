@@ -27,10 +27,9 @@
  *   --cpu-prof              run the API under node --cpu-prof (profiles in the results folder)
  *   --api-env=K=V[,K=V]     extra environment for the API (e.g. LOG_LEVEL=warn to price per-request logs)
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,6 +38,7 @@ import { explainPostgres, explainSqlite, seedPostgres, seedSqlite, trimPostgres 
 import { SCENARIOS, type LoadJob, type LoadResult, type Scenario } from "./scenarios.js";
 import { measureWeb, type WebResult } from "./web.js";
 import { migrateDatabase } from "@petstore/api/migrate";
+import { peakRssMb, resetPeakRss, startServer, stopServer, type RunningServer } from "./server-process.js";
 
 const BENCH_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const API_ROOT = path.dirname(createRequire(import.meta.url).resolve("@petstore/api/package.json"));
@@ -111,57 +111,6 @@ const work = mkdtempSync(path.join(tmpdir(), "petstore-bench-"));
 
 // ---- processes -----------------------------------------------------------
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
-interface RunningServer {
-  url: string;
-  child: ChildProcess;
-  stderr: () => string;
-}
-
-async function startServer(script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<RunningServer> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, script], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
-    // Log lines go to /dev/null: formatting and writing them is still paid, as in production.
-    stdio: ["ignore", "ignore", "pipe"],
-    cwd: outDir,
-  });
-  let stderr = "";
-  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${path.basename(script)} exited ${child.exitCode}: ${stderr.slice(-2000)}`);
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) return { url, child, stderr: () => stderr };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill("SIGKILL");
-  throw new Error(`${path.basename(script)} did not become ready: ${stderr.slice(-2000)}`);
-}
-
-async function stopServer(server: RunningServer): Promise<void> {
-  if (server.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.child.once("exit", resolve));
-  server.child.kill("SIGTERM");
-  const timer = setTimeout(() => server.child.kill("SIGKILL"), 15_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 function runLoad(job: LoadJob): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(BENCH_ROOT, "dist", "load.js"), JSON.stringify(job)], {
@@ -178,23 +127,6 @@ function runLoad(job: LoadJob): Promise<LoadResult> {
       }
     });
   });
-}
-
-/** Peak RSS since the last reset: /proc's VmHWM; writing 5 to clear_refs resets it. */
-function resetPeakRss(pid: number): void {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, "5");
-  } catch {
-    // not Linux or not allowed: the figure is then the peak since start
-  }
-}
-function peakRssMb(pid: number): number {
-  try {
-    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return match ? Number(match[1]) / 1024 : NaN;
-  } catch {
-    return NaN;
-  }
 }
 
 // ---- one server, every scenario -------------------------------------------
@@ -290,8 +222,11 @@ function apiEnv(databaseUrl: string, extra: Record<string, string> = {}): Record
     DATABASE_URL: databaseUrl,
     SEED: "false",
     LOG_LEVEL: "info",
-    RATE_LIMIT_PER_MIN: "0",
+    // Counting on, as in production (the floor counts too), at a budget the run never reaches.
+    RATE_LIMIT_PER_MIN: "100000000",
     AUTH_FAILURES_PER_MIN: "0",
+    // Request metrics on, as in production.
+    METRICS_TOKEN: "bench-metrics-token-0123456789abcdef",
     CHECKPOINT_DISABLE: "1",
     PRISMA_HIDE_UPDATE_MESSAGE: "1",
     DATABASE_POOL_SIZE: POOL_SIZE,
@@ -302,8 +237,8 @@ function apiEnv(databaseUrl: string, extra: Record<string, string> = {}): Record
 
 /** The same database, pool size and keys for every server; the API also gets its production settings. */
 function startTarget(target: Target, databaseUrl: string, name: string): Promise<RunningServer> {
-  if (target === "api") return startServer(API_MAIN, apiEnv(databaseUrl), apiNodeArgs(`api-${name}`));
-  return startServer(SCRIPTS[target], { API_KEYS: API_KEY, DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: POOL_SIZE });
+  if (target === "api") return startServer(API_MAIN, apiEnv(databaseUrl), { nodeArgs: apiNodeArgs(`api-${name}`), cwd: outDir });
+  return startServer(SCRIPTS[target], { API_KEYS: API_KEY, DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: POOL_SIZE }, { cwd: outDir });
 }
 
 const apiNodeArgs = (name: string) => (options.cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${outDir}`, `--cpu-prof-name=${name}.cpuprofile`] : []);
@@ -367,7 +302,7 @@ try {
     try {
       web = await measureWeb({
         work,
-        startApi: (corsOrigin) => startServer(API_MAIN, apiEnv(`file:${file}`, { CORS_ORIGIN: corsOrigin })),
+        startApi: (corsOrigin) => startServer(API_MAIN, apiEnv(`file:${file}`, { CORS_ORIGIN: corsOrigin }), { cwd: outDir }),
         stopApi: stopServer,
         apiKey: API_KEY,
         log,
