@@ -35,7 +35,7 @@ const BENCH_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), ".
 const API_ROOT = path.dirname(createRequire(import.meta.url).resolve("@petstore/api/package.json"));
 const API_MAIN = process.env["BENCH_API_MAIN"] ?? path.join(API_ROOT, "dist", "main.js");
 const PG_URL = process.env["BENCH_PG_URL"] ?? "postgresql://postgres@127.0.0.1:5432/petstore_bench";
-const API_KEY = "bench-petstore-key";
+const API_KEY = "bench-petstore-key-0123456789abcdefgh"; // production wants >= 32 characters
 const SCRIPTS = {
   api: API_MAIN,
   express: path.join(BENCH_ROOT, "dist", "express-floor-server.js"),
