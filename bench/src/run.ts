@@ -1,31 +1,46 @@
 /**
  * corepack pnpm bench [--quick] [options]
  *
- * Seeds datasets in bulk, then for each one and each database runs every
- * scenario against three servers, one at a time (their order rotates between
- * datasets), with autocannon in its own process:
+ * Seeds datasets in bulk, then for each database and dataset starts three
+ * servers side by side, autocannon in its own process loading one of them at a
+ * time:
  *   api       the built API (production mode)
  *   express   the Express floor (express-floor-server.ts): a bare Express 4 app
  *             doing the API's work by hand; on PostgreSQL it makes the API's Prisma calls
  *   baseline  the node:http baseline (baseline-server.ts): the driver's limit
  *             (better-sqlite3; on PostgreSQL a `pg` Pool with the same SQL)
+ * Each SQLite server gets its own fresh copy of the seeded file; on PostgreSQL
+ * they share the one database (createPet's rows are deleted when the dataset is
+ * done). The runs are interleaved, so that the machine's drift over minutes (a
+ * shared 2-core box) falls on every server alike: per scenario, every server
+ * gets a warm-up, then R rounds in each of which every server gets one measured
+ * run, the order of the servers rotating from round to round. A server's figure
+ * is the median of its rounds' req/s (the mean of two), its p50/p99 those of the
+ * round with the median req/s (of two, the slower). Peak RSS is per server over
+ * all the dataset's scenarios, from the end of its first warm-up.
+ *
  * Prints and writes a Markdown report to bench/results/, then machine-readable
  * lines: `ratio-floor <provider> <scenario> <x>`, `ratio-baseline <provider>
  * <scenario> <x>` (API req/s over the floor's / baseline's, worst dataset),
  * `rss-floor <provider> <x>` (API peak RSS over the floor's, worst dataset),
  * `ratio <scenario> <x>` (SQLite API/baseline, as before) and the
- * `growth list p99 1M/10k <x>` line. Exits 1 when any response was not 2xx.
+ * `growth list p99 1M/10k <x>` line. Exits 1 when any response (warm-ups
+ * included) was not 2xx.
  *
  * Options:
- *   --quick                 10k rows, SQLite only, short runs (smoke check, about 75 s)
- *   --duration=S --warmup=S measured / warm-up seconds per scenario (default 10 / 3)
+ *   --quick                 10k rows, SQLite only, 2 rounds of 2 s, 1 s warm-up (smoke check)
+ *   --rounds=N              measured rounds per scenario (default 3; --quick 2)
+ *   --duration=S --warmup=S seconds of one server's measured run in a round / of its
+ *                           warm-up per scenario (default 4 / 2; --quick 2 / 1)
  *   --connections=N         autocannon connections (default 10)
  *   --datasets=10000,1000000
  *   --targets=api,express,baseline,postgresql   which servers (and PostgreSQL) to run (default all)
  *   --scenarios=getPet,listPets         a subset of the scenarios (names as in the table)
  *   --no-postgres --no-web  skip those parts
- *   --cpu-prof              run the API under node --cpu-prof (profiles in the results folder)
+ *   --cpu-prof              run the API under node --cpu-prof (one profile per database and
+ *                           dataset, covering all its scenarios, in the results folder)
  *   --api-env=K=V[,K=V]     extra environment for the API (e.g. LOG_LEVEL=warn to price per-request logs)
+ * Env: BENCH_API_MAIN (another build of the API), BENCH_PG_URL, BENCH_PG_ADMIN_URL.
  */
 import { spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -59,8 +74,9 @@ const option = (name: string) => argv.find((arg) => arg.startsWith(`--${name}=`)
 const quick = flag("quick");
 const options = {
   quick,
-  durationSeconds: Number(option("duration") ?? (quick ? 2 : 10)),
-  warmupSeconds: Number(option("warmup") ?? (quick ? 1 : 3)),
+  durationSeconds: Number(option("duration") ?? (quick ? 2 : 4)),
+  warmupSeconds: Number(option("warmup") ?? (quick ? 1 : 2)),
+  rounds: Number(option("rounds") ?? (quick ? 2 : 3)),
   connections: Number(option("connections") ?? 10),
   datasets: (option("datasets") ?? (quick ? "10000" : "10000,1000000")).split(",").map(Number),
   targets: (option("targets") ?? "api,express,baseline,postgresql").split(","),
@@ -75,9 +91,13 @@ const options = {
       .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
   ) as Record<string, string>,
 };
-const unknown = argv.filter((arg) => !/^--(quick|no-postgres|no-web|cpu-prof|(duration|warmup|connections|datasets|targets|scenarios|api-env)=.+)$/.test(arg));
+const unknown = argv.filter((arg) => !/^--(quick|no-postgres|no-web|cpu-prof|(duration|warmup|rounds|connections|datasets|targets|scenarios|api-env)=.+)$/.test(arg));
 if (unknown.length > 0) {
   console.error(`bench: unknown option(s) ${unknown.join(" ")}; see bench/src/run.ts`);
+  process.exit(2);
+}
+if (!Number.isInteger(options.rounds) || options.rounds < 1 || !(options.durationSeconds > 0) || !(options.warmupSeconds > 0)) {
+  console.error("bench: --rounds must be a whole number >= 1, --duration and --warmup positive seconds");
   process.exit(2);
 }
 
@@ -87,18 +107,30 @@ const SCRIPTS: Record<Exclude<Target, "api">, string> = {
   express: path.join(BENCH_ROOT, "dist", "express-floor-server.js"),
   baseline: path.join(BENCH_ROOT, "dist", "baseline-server.js"),
 };
-/** The servers in the order they run for the n-th dataset/database: rotated, so no server always goes first. */
+/** The servers in the order they run in the n-th turn (warm-up or round): rotated, so no server always goes first. */
 const targetOrder = (n: number): Target[] => {
   const chosen = TARGETS.filter((target) => options.targets.includes(target));
   return chosen.map((_, i) => chosen[(i + n) % chosen.length]!);
 };
 type Provider = "sqlite" | "postgresql";
+/** One measured run of one server in one round (round and position count from 1). */
+interface RoundRun {
+  round: number;
+  position: number;
+  result: LoadResult;
+}
+/** One server, database, dataset and scenario: the median figures, and every run they come from. */
 interface Row {
   provider: Provider;
   rows: number;
   scenario: Scenario;
   target: Target;
+  /** req/s: the median of the rounds' (the mean of two); p50/p99: the round `latencyRound`'s; counts: the rounds' sums. */
   result: LoadResult;
+  latencyRound: number;
+  warmup: LoadResult;
+  rounds: RoundRun[];
+  /** The server's peak over all the dataset's scenarios (from the end of its first warm-up). */
   peakRssMb: number;
 }
 
@@ -186,34 +218,122 @@ async function checkSameAnswers(server: RunningServer, provider: Provider, targe
 
 const results: Row[] = [];
 let failures = 0;
+/** Counts the turns (warm-ups and rounds) of the whole run, for the rotation of targetOrder. */
+let turn = 0;
 
-async function benchServer(server: RunningServer, provider: Provider, target: Target, rows: number): Promise<void> {
-  await checkSameAnswers(server, provider, target, rows);
-  const pid = server.child.pid!;
+const bad = (result: LoadResult) => result.non2xx + result.errors + result.timeouts;
+function countFailures(result: LoadResult, what: string): void {
+  if (bad(result) === 0) return;
+  failures += bad(result);
+  log(`  ${what}: ${bad(result)} non-2xx/errors/timeouts, status codes ${JSON.stringify(result.statusCodes)}`);
+}
+
+/**
+ * The figures of a server's rounds: the median req/s (of an even number, the
+ * mean of the middle two), p50/p99 of the round with the median req/s (of an
+ * even number, the slower of the middle two), counts summed.
+ */
+function summarize(rounds: RoundRun[]): { result: LoadResult; latencyRound: number } {
+  const sorted = [...rounds].sort((a, b) => a.result.requestsPerSecond - b.result.requestsPerSecond);
+  const low = sorted[Math.floor((sorted.length - 1) / 2)]!;
+  const high = sorted[Math.ceil((sorted.length - 1) / 2)]!;
+  const sum = (pick: (result: LoadResult) => number) => rounds.reduce((total, run) => total + pick(run.result), 0);
+  const statusCodes: Record<string, number> = {};
+  for (const run of rounds) {
+    for (const [code, count] of Object.entries(run.result.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+  }
+  return {
+    result: {
+      requestsPerSecond: (low.result.requestsPerSecond + high.result.requestsPerSecond) / 2,
+      p50Ms: low.result.p50Ms,
+      p99Ms: low.result.p99Ms,
+      total: sum((r) => r.total),
+      non2xx: sum((r) => r.non2xx),
+      errors: sum((r) => r.errors),
+      timeouts: sum((r) => r.timeouts),
+      statusCodes,
+    },
+    latencyRound: low.round,
+  };
+}
+
+interface Started {
+  target: Target;
+  server: RunningServer;
+}
+
+/**
+ * Every scenario against the servers of one database and dataset, all running:
+ * checks their answers, then per scenario a warm-up of each and
+ * `options.rounds` rounds of one measured run each, in rotating order.
+ */
+async function benchDataset(servers: Started[], provider: Provider, rows: number): Promise<void> {
+  for (const { server, target } of servers) await checkSameAnswers(server, provider, target, rows);
+  const inOrder = (n: number) => targetOrder(n).flatMap((target) => servers.filter((s) => s.target === target));
+  const job = (server: RunningServer, scenario: Scenario, durationSeconds: number): LoadJob => ({
+    url: server.url,
+    apiKey: API_KEY,
+    scenario,
+    connections: options.connections,
+    durationSeconds,
+    maxId: rows,
+  });
+  const where = `${provider} ${label(rows)}`;
+  const rowsOfDataset: Row[] = [];
+  const peakReset = new Set<Target>();
   for (const scenario of options.scenarios) {
-    const job: LoadJob = {
-      url: server.url,
-      apiKey: API_KEY,
-      scenario,
-      connections: options.connections,
-      durationSeconds: options.warmupSeconds,
-      maxId: rows,
-    };
-    const warm = await runLoad(job);
-    resetPeakRss(pid);
-    const result = await runLoad({ ...job, durationSeconds: options.durationSeconds });
-    const bad = warm.non2xx + warm.errors + warm.timeouts + result.non2xx + result.errors + result.timeouts;
-    if (bad > 0) {
-      failures += bad;
-      log(`  ${scenario}: ${bad} non-2xx/errors/timeouts, status codes ${JSON.stringify(result.statusCodes)}`);
+    const warmups = new Map<Target, LoadResult>();
+    for (const { server, target } of inOrder(turn)) {
+      const warm = await runLoad(job(server, scenario, options.warmupSeconds));
+      countFailures(warm, `${where} ${target} ${scenario} warm-up`);
+      warmups.set(target, warm);
+      if (!peakReset.has(target)) {
+        resetPeakRss(server.child.pid!);
+        peakReset.add(target);
+      }
     }
-    const row: Row = { provider, rows, scenario, target, result, peakRssMb: peakRssMb(pid) };
-    results.push(row);
+    const runs = new Map<Target, RoundRun[]>(servers.map(({ target }) => [target, []]));
+    for (let round = 1; round <= options.rounds; round++) {
+      for (const [index, { server, target }] of inOrder(turn + round - 1).entries()) {
+        const result = await runLoad(job(server, scenario, options.durationSeconds));
+        countFailures(result, `${where} ${target} ${scenario} round ${round}`);
+        runs.get(target)!.push({ round, position: index + 1, result });
+        log(
+          `  ${where} ${target.padEnd(8)} ${scenario.padEnd(36)} round ${round}/${options.rounds} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms`,
+        );
+      }
+    }
+    turn += options.rounds;
+    for (const { target } of servers) {
+      const rounds = runs.get(target)!;
+      const row: Row = { provider, rows, scenario, target, ...summarize(rounds), warmup: warmups.get(target)!, rounds, peakRssMb: NaN };
+      rowsOfDataset.push(row);
+      results.push(row);
+    }
+    const median = (target: Target) => rowsOfDataset.find((r) => r.scenario === scenario && r.target === target)?.result.requestsPerSecond ?? NaN;
     log(
-      `  ${provider} ${label(rows)} ${target.padEnd(8)} ${scenario.padEnd(36)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms`,
+      `  ${where} ${scenario}: median req/s ${servers.map(({ target }) => `${target} ${median(target).toFixed(0)}`).join(", ")}${Number.isFinite(median("api") / median("express")) ? `; api/express ${(median("api") / median("express")).toFixed(2)}` : ""}`,
     );
   }
+  for (const { server, target } of servers) {
+    const peak = peakRssMb(server.child.pid!);
+    for (const row of rowsOfDataset) if (row.target === target) row.peakRssMb = peak;
+  }
 }
+
+/** Starts the servers in `order` one after another (stopping those already started if one fails). */
+async function startAll(order: Target[], databaseUrl: (target: Target) => string, name: string): Promise<Started[]> {
+  const servers: Started[] = [];
+  try {
+    for (const target of order) servers.push({ target, server: await startTarget(target, databaseUrl(target), name) });
+    return servers;
+  } catch (error) {
+    await stopAll(servers);
+    throw error;
+  }
+}
+
+const stopAll = (servers: Started[]) => Promise.all(servers.map(({ server }) => stopServer(server)));
 
 function apiEnv(databaseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -250,6 +370,11 @@ const started = Date.now();
 const loadAtStart = loadavg()[0]!;
 
 try {
+  log(
+    `plan: per database and dataset, ${options.scenarios.length} scenarios × ${targetOrder(0).length} servers × ` +
+      `(${options.warmupSeconds} s warm-up + ${options.rounds} rounds × ${options.durationSeconds} s), ` +
+      `about ${options.scenarios.length * targetOrder(0).length * (options.warmupSeconds + options.rounds * options.durationSeconds)} s of load`,
+  );
   // SQLite: one migrated template, seeded per dataset, copied fresh for each server.
   const migrated = path.join(work, "migrated.db");
   await migrateDatabase(`file:${migrated}`);
@@ -260,36 +385,44 @@ try {
     seedSqlite(template, rows);
     log(`sqlite: seeded ${label(rows)} pets in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
     plans[`sqlite ${label(rows)}`] = explainSqlite(template);
-    for (const target of targetOrder(options.datasets.indexOf(rows))) {
-      const file = path.join(work, `${target}-${rows}.db`);
-      copyFileSync(template, file);
-      const server = await startTarget(target, `file:${file}`, `sqlite-${label(rows)}`);
+    const fileOf = (target: Target) => path.join(work, `${target}-${rows}.db`);
+    const order = targetOrder(turn);
+    for (const target of order) copyFileSync(template, fileOf(target));
+    const datasetStart = Date.now();
+    try {
+      const servers = await startAll(order, (target) => `file:${fileOf(target)}`, `sqlite-${label(rows)}`);
       try {
-        await benchServer(server, "sqlite", target, rows);
+        await benchDataset(servers, "sqlite", rows);
       } finally {
-        await stopServer(server);
-        rmSync(file, { force: true });
+        await stopAll(servers);
       }
+    } finally {
+      for (const target of order) rmSync(fileOf(target), { force: true });
     }
+    log(`sqlite ${label(rows)}: ${((Date.now() - datasetStart) / 1000).toFixed(0)} s`);
     if (!(options.web && rows === options.datasets[0])) rmSync(template, { force: true });
   }
 
   // PostgreSQL: the same three servers (the floor through Prisma, the baseline through `pg`) on one
-  // database; the rows each server's createPet added are deleted before the next server runs.
+  // database; the rows their createPet runs added are deleted once the dataset's servers have stopped
+  // (getPet asks for ids <= rows and the lists read the first pages by id, so no scenario sees them).
   if (options.postgres && options.targets.includes("postgresql")) {
     if (await ensurePostgresDatabase()) {
-      for (const [index, rows] of options.datasets.entries()) {
+      for (const rows of options.datasets) {
         await seedPostgresMigrated(rows);
         plans[`postgresql ${label(rows)}`] = await explainPostgres(PG_BENCH_URL);
-        for (const target of targetOrder(options.datasets.length + index)) {
-          const server = await startTarget(target, PG_BENCH_URL, `postgresql-${label(rows)}`);
+        const datasetStart = Date.now();
+        try {
+          const servers = await startAll(targetOrder(turn), () => PG_BENCH_URL, `postgresql-${label(rows)}`);
           try {
-            await benchServer(server, "postgresql", target, rows);
+            await benchDataset(servers, "postgresql", rows);
           } finally {
-            await stopServer(server);
-            await trimPostgres(PG_BENCH_URL, rows);
+            await stopAll(servers);
           }
+        } finally {
+          await trimPostgres(PG_BENCH_URL, rows);
         }
+        log(`postgresql ${label(rows)}: ${((Date.now() - datasetStart) / 1000).toFixed(0)} s`);
       }
     }
   }
@@ -315,10 +448,11 @@ try {
 
   const report = renderReport(web);
   writeFileSync(path.join(outDir, "report.md"), report);
-  writeFileSync(path.join(outDir, "results.json"), JSON.stringify({ options, results, plans, web }, null, 2));
+  const elapsedSeconds = Math.round((Date.now() - started) / 1000);
+  writeFileSync(path.join(outDir, "results.json"), JSON.stringify({ options, elapsedSeconds, results, plans, web }, null, 2));
   writeFileSync(path.join(RESULTS, "latest.md"), report);
   console.log(report);
-  log(`report: ${path.relative(process.cwd(), path.join(outDir, "report.md"))} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  log(`report: ${path.relative(process.cwd(), path.join(outDir, "report.md"))} (${elapsedSeconds} s)`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
@@ -374,7 +508,10 @@ function renderReport(web: WebResult | string | undefined): string {
   const lines: string[] = [];
   lines.push(`# Benchmark ${stamp}${options.quick ? " (quick)" : ""}`, "");
   lines.push(
-    `Node ${process.version}, ${options.connections} connections, ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s per scenario, one server at a time. ` +
+    `Node ${process.version}, ${options.connections} connections. ` +
+      `Interleaved: per database and dataset all the servers run side by side, autocannon loading one at a time; per scenario each server gets a ${options.warmupSeconds} s warm-up, ` +
+      `then ${options.rounds} round${options.rounds === 1 ? "" : "s"} in each of which every server gets one ${options.durationSeconds} s run, the order of the servers rotating from round to round. ` +
+      `A server's req/s is the median of its rounds' (of two, the mean); its p50/p99 are those of the round with the median req/s (of two, the slower); errors count the warm-up's and every round's. ` +
       `**api**: the built API, NODE_ENV=production, LOG_LEVEL=info to /dev/null, limits off. ` +
       `**express**: the Express floor, a bare Express 4 app doing the same work by hand (SQLite: the API's prepared statements; PostgreSQL: the API's Prisma calls), one pino line per request to /dev/null. ` +
       `**baseline**: node:http + the driver (prepared better-sqlite3 statements; a \`pg\` Pool with the same SQL).`,
@@ -397,7 +534,7 @@ function renderReport(web: WebResult | string | undefined): string {
         );
       }
     }
-    lines.push("", "Peak RSS (MB, the highest of the scenarios' peaks):", "");
+    lines.push("", "Peak RSS (MB, each server's peak over all the dataset's scenarios, from the end of its first warm-up):", "");
     lines.push("| rows | api | express | baseline | RSS vs floor |", "|---|---:|---:|---:|---:|");
     for (const rows of options.datasets) {
       const [api = NaN, floor = NaN, base = NaN] = TARGETS.map((target) => peakOf(provider, target, rows));
@@ -414,14 +551,29 @@ function renderReport(web: WebResult | string | undefined): string {
       "",
     );
   }
-  lines.push("## Every run", "");
+  lines.push("## Every run", "", "One row per server and scenario, the figures as above (median of the rounds); errors: the warm-up's and every round's.", "");
   lines.push("| database | rows | scenario | server | req/s | p50 ms | p99 ms | errors | peak RSS MB |");
   lines.push("|---|---|---|---|---:|---:|---:|---:|---:|");
+  const errorsOf = (row: Row) => bad(row.warmup) + row.rounds.reduce((total, run) => total + bad(run.result), 0);
   for (const row of results) {
-    const errors = row.result.non2xx + row.result.errors + row.result.timeouts;
     lines.push(
-      `| ${row.provider} | ${label(row.rows)} | \`${row.scenario}\` | ${row.target} | ${fmt(row.result.requestsPerSecond)} | ${row.result.p50Ms} | ${row.result.p99Ms} | ${errors} | ${fmt(row.peakRssMb)} |`,
+      `| ${row.provider} | ${label(row.rows)} | \`${row.scenario}\` | ${row.target} | ${fmt(row.result.requestsPerSecond)} | ${row.result.p50Ms} | ${row.result.p99Ms} | ${errorsOf(row)} | ${fmt(row.peakRssMb)} |`,
     );
+  }
+  lines.push("", "## Rounds", "", "req/s of each round, in round order (results.json has each run's position in its round):", "");
+  lines.push("| database | rows | scenario | api | express | baseline | api ÷ express |");
+  lines.push("|---|---|---|---|---|---|---|");
+  for (const provider of providers) {
+    for (const rows of options.datasets) {
+      for (const scenario of options.scenarios) {
+        const [api, floor, base] = TARGETS.map((target) => find(provider, target, rows, scenario));
+        if (!api && !floor && !base) continue;
+        const perRound = (row: Row | undefined) => row?.rounds.map((run) => fmt(run.result.requestsPerSecond)).join(", ") ?? "";
+        const ratios =
+          api && floor ? api.rounds.map((run, i) => (run.result.requestsPerSecond / (floor.rounds[i]?.result.requestsPerSecond ?? NaN)).toFixed(2)).join(", ") : "";
+        lines.push(`| ${provider} | ${label(rows)} | \`${scenario}\` | ${perRound(api)} | ${perRound(floor)} | ${perRound(base)} | ${ratios} |`);
+      }
+    }
   }
   lines.push("", "Filtered page (`status=available`, limit 100 + 1), query plan:", "");
   for (const [where, plan] of Object.entries(plans)) lines.push(`- ${where}:`, "", "  ```", ...plan.split("\n").map((l) => `  ${l}`), "  ```");
