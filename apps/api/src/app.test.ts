@@ -46,6 +46,9 @@ describe("errors outside the operations are the Error JSON, never an HTML page",
     expect(error.message).toContain(requestId);
     expect(JSON.stringify(response.body)).not.toMatch(/at .*\.(ts|js)|SELECT|prisma/i);
     expect(logs.some((line) => line.includes('"level":50') && line.includes(requestId))).toBe(true);
+    // req.log (the fault's own line) carries the request, as req.id names it in the body.
+    const fault = logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line["msg"] === "unhandled error");
+    expect(fault).toMatchObject({ level: 50, req: { id: requestId, method: "GET", url: "/v1/pets" } });
   });
 });
 

@@ -19,6 +19,7 @@ import { requestLogging } from "./request-logging.js";
 import { isOneOf, isUnder, onlyFor, series } from "./middleware-composition.js";
 import { socketAddressUnlessProxied } from "./client-address.js";
 import { responseHeaderSets, setHeaders } from "./security-headers.js";
+import { keepTsRestRouteInLocals } from "./ts-rest-route.js";
 import { serveWebApp } from "./web-app.js";
 
 export interface AppDeps {
@@ -46,6 +47,7 @@ export function createApp({ config, logger, database, metrics: givenMetrics, abu
   app.set("etag", false);
   serialiseJsonOnce(app);
   socketAddressUnlessProxied(app);
+  keepTsRestRouteInLocals(app);
 
   const underApi = isUnder(API_PREFIX);
   // One Express layer for what every request meets first: each layer costs a
@@ -53,7 +55,7 @@ export function createApp({ config, logger, database, metrics: givenMetrics, abu
   app.use(
     series(
       metrics.observeRequests,
-      requestLogging(logger),
+      requestLogging(app, logger),
       // Every response starts as an API response; the docs and the admin app set their own when they answer.
       setHeaders(headers.api),
       crossOrigin(config.corsOrigins, routes),

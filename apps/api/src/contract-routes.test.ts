@@ -3,7 +3,15 @@ import express from "express";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { allowedMethodsByPath, contractRoutes, deprecationHeaders, methodNotAllowed, operationMethods, operationRequestHeaders } from "./contract-routes.js";
+import {
+  allowedMethodsByPath,
+  contractRoutes,
+  deprecationHeaders,
+  methodNotAllowed,
+  operationMethods,
+  operationRequestHeaders,
+  routeMatcher,
+} from "./contract-routes.js";
 import { sendError } from "./errors.js";
 
 // A contract with a route of each kind, so these facts are read from routes, not from petstore's names.
@@ -82,10 +90,18 @@ describe("middleware built from the route facts", () => {
     expect(res.headers["link"]).toBe('</v9/things>; rel="successor-version"');
   });
 
-  it("other routes carry none of them", async () => {
-    const res = await request(app).get("/v9/things");
-    expect(res.headers["deprecation"]).toBeUndefined();
-    expect(res.headers["sunset"]).toBeUndefined();
+  it("so do HEAD, another letter case and a trailing slash, as Express routes them", async () => {
+    for (const res of [await request(app).head("/v9/things/1"), await request(app).get("/V9/Things/1/")]) {
+      expect(res.status).toBe(200);
+      expect(res.headers["deprecation"]).toBe("@1767225600");
+    }
+  });
+
+  it("other routes carry none of them, nor another method on the deprecated route's path", async () => {
+    for (const res of [await request(app).get("/v9/things"), await request(app).put("/v9/things/1"), await request(app).get("/v9/things/1/parts")]) {
+      expect(res.headers["deprecation"]).toBeUndefined();
+      expect(res.headers["sunset"]).toBeUndefined();
+    }
   });
 
   it("a method the path does not serve is 405 with the path's Allow", async () => {
@@ -93,5 +109,24 @@ describe("middleware built from the route facts", () => {
     expect(res.status).toBe(405);
     expect(res.headers["allow"]).toBe("GET, HEAD, OPTIONS, PUT");
     expect(res.body).toMatchObject({ code: "METHOD_NOT_ALLOWED", status: 405 });
+  });
+});
+
+describe("routeMatcher", () => {
+  const routeOf = routeMatcher(routes);
+  it.each([
+    ["GET", "/v9/things", "listThings"],
+    ["HEAD", "/v9/things", "listThings"],
+    ["GET", "/v9/things/", "listThings"],
+    ["POST", "/V9/THINGS", "addThing"],
+    ["PUT", "/v9/things/7", "uploadThing"],
+    ["GET", "/v9/things/a.b", "oldThing"],
+    ["HEAD", "/v9/things/7", "oldThing"],
+    ["DELETE", "/v9/things/7", undefined],
+    ["GET", "/v9/things/7/x", undefined],
+    ["GET", "/v9/thingsx", undefined],
+    ["GET", "/v9//things", undefined],
+  ])("%s %s -> %s", (method, path, operation) => {
+    expect(routeOf(method, path)?.operation).toBe(operation);
   });
 });

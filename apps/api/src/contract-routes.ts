@@ -62,26 +62,53 @@ export function operationRequestHeaders(routes: readonly ContractRoute[]): strin
 }
 
 /**
+ * The contract route a method and path name, matched as Express matches route
+ * paths (case-insensitive, an optional trailing slash, a `:param` is one
+ * segment); HEAD is served by a GET route. One regex test per route, compiled
+ * once: cheaper per request than walking a Router.
+ */
+export function routeMatcher(routes: readonly ContractRoute[]): (method: string, path: string) => ContractRoute | undefined {
+  const compiled = routes.map((route) => ({
+    route,
+    methods: route.method === "GET" ? ["GET", "HEAD"] : [route.method],
+    pattern: new RegExp(
+      `^${route.path
+        .split("/")
+        .map((segment) => (segment.startsWith(":") ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+        .join("/")}/?$`,
+      "i",
+    ),
+  }));
+  return (method, path) => {
+    // A loop, not `find` with a closure: this runs on every request, twice.
+    for (const entry of compiled) if (entry.methods.includes(method) && entry.pattern.test(path)) return entry.route;
+    return undefined;
+  };
+}
+
+/**
  * `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and the successor `Link` on
  * every response of a deprecated route. Mount it before the key check, so a
  * 401 carries them too.
  */
-export function deprecationHeaders(routes: readonly ContractRoute[]): Router {
-  const router = Router();
-  for (const { method, path, deprecation } of routes) {
+export function deprecationHeaders(routes: readonly ContractRoute[]): RequestHandler {
+  const headersByRoute = new Map<ContractRoute, (readonly [string, string])[]>();
+  for (const route of routes) {
+    const { deprecation } = route;
     if (!deprecation) continue;
-    const headers = {
-      Deprecation: `@${Math.floor(deprecation.deprecatedAt.getTime() / 1000)}`,
-      Sunset: deprecation.sunsetAt.toUTCString(),
-      Link: `<${deprecation.successor}>; rel="successor-version"`,
-    };
-    const markDeprecated: RequestHandler = (_req, res, next) => {
-      res.set(headers);
-      next();
-    };
-    router[routerMethod(method)](path, markDeprecated);
+    headersByRoute.set(route, [
+      ["Deprecation", `@${Math.floor(deprecation.deprecatedAt.getTime() / 1000)}`],
+      ["Sunset", deprecation.sunsetAt.toUTCString()],
+      ["Link", `<${deprecation.successor}>; rel="successor-version"`],
+    ]);
   }
-  return router;
+  const routeOf = routeMatcher([...headersByRoute.keys()]);
+  return (req, res, next) => {
+    const route = routeOf(req.method, req.path);
+    const headers = route && headersByRoute.get(route);
+    if (headers) for (const [name, value] of headers) res.setHeader(name, value);
+    next();
+  };
 }
 
 /** A method a contract path does not serve: 405 with `Allow`. Mount after the operations. */

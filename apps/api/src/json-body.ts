@@ -56,13 +56,17 @@ const translateBodyParserError: ErrorRequestHandler = (error: unknown, _req, _re
 /**
  * The JSON body parser, on exactly the routes whose contract declares a JSON
  * body; every other route never reads a body. Mount after the key check, so a
- * request without a key is 401 before its body is looked at.
+ * request without a key is 401 before its body is looked at. A request whose
+ * method no such route has (every GET) passes without walking the Router.
  */
-export function jsonBodyParsers(routes: readonly ContractRoute[]): Router {
+export function jsonBodyParsers(routes: readonly ContractRoute[]): RequestHandler {
   const router = Router();
   const parseJson = express.json({ limit: BODY_LIMIT_BYTES, type: "application/json" });
+  const methods = new Set<string>();
   for (const { method, path, takesJsonBody } of routes) {
-    if (takesJsonBody) router[routerMethod(method)](path, requireJsonContentType, parseJson, translateBodyParserError);
+    if (!takesJsonBody) continue;
+    router[routerMethod(method)](path, requireJsonContentType, parseJson, translateBodyParserError);
+    methods.add(method);
   }
-  return router;
+  return (req, res, next) => (methods.has(req.method) ? router(req, res, next) : next());
 }

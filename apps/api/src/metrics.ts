@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { Router, type RequestHandler } from "express";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { ContractRoute } from "./contract-routes.js";
+import { routeMatcher, type ContractRoute } from "./contract-routes.js";
 import type { Database } from "./database.js";
 import { HttpError, notFound } from "./errors.js";
 
@@ -93,16 +93,27 @@ export function createMetrics({ routes, database, enabled }: MetricsOptions): Me
   }
 
   const operationOf = operationMatcher(routes);
+  // One counter child and one histogram child per (operation, status), looked up
+  // by a string key: `inc(labels)` / `observe(labels, v)` hash a labels object on every call.
+  const seriesOf = new Map<string, { count: () => void; time: (seconds: number) => void }>();
+  const observe = (operation: string, status: number, seconds: number) => {
+    const key = `${operation} ${status}`;
+    let found = seriesOf.get(key);
+    if (!found) {
+      const counter = requests.labels(operation, String(status));
+      const timer = duration.labels(operation, String(status));
+      found = { count: () => counter.inc(), time: (value) => timer.observe(value) };
+      seriesOf.set(key, found);
+    }
+    found.count();
+    found.time(seconds);
+  };
   const observeRequests: RequestHandler = (req, res, next) => {
     // Matched here, before any router rewrites req.url, and before the key check, so a 401 is labelled too.
     const operation = operationOf(req.method, req.path);
-    const started = process.hrtime.bigint();
-    // A response the client abandoned never finishes and is not counted.
-    res.once("finish", () => {
-      const labels = { operation, status: String(res.statusCode) };
-      requests.inc(labels);
-      duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-    });
+    const started = performance.now();
+    // A response the client abandoned never finishes and is not counted. `finish` fires once: `on` spares `once`'s wrapper.
+    res.on("finish", () => observe(operation, res.statusCode, (performance.now() - started) / 1000));
     next();
   };
 
@@ -114,25 +125,10 @@ export function createMetrics({ routes, database, enabled }: MetricsOptions): Me
   };
 }
 
-/**
- * The contract operation a method and path name, or UNMATCHED. Paths are
- * matched as Express matches them (case-insensitive, optional trailing slash,
- * a `:param` is one segment); HEAD is served by a GET operation.
- */
+/** The contract operation a method and path name (see `routeMatcher`), or UNMATCHED. */
 export function operationMatcher(routes: readonly ContractRoute[]): (method: string, path: string) => string {
-  const compiled = routes.map(({ operation, method, path }) => ({
-    operation,
-    methods: method === "GET" ? ["GET", "HEAD"] : [method],
-    pattern: new RegExp(
-      `^${path
-        .split("/")
-        .map((segment) => (segment.startsWith(":") ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
-        .join("/")}/?$`,
-      "i",
-    ),
-  }));
-  return (method, path) =>
-    compiled.find((route) => route.methods.includes(method) && route.pattern.test(path))?.operation ?? UNMATCHED;
+  const routeOf = routeMatcher(routes);
+  return (method, path) => routeOf(method, path)?.operation ?? UNMATCHED;
 }
 
 const BEARER = /^bearer +([^\s]+) *$/i;

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import express, { type RequestHandler } from "express";
+import type { Express, Request, RequestHandler } from "express";
 import type { Logger } from "pino";
 
 declare module "http" {
@@ -11,24 +11,8 @@ declare module "http" {
   }
 }
 
-const LOGGER = Symbol("request logger");
+const REQUEST_ID = "X-Request-Id";
 const CHILD = Symbol("request child logger");
-interface LoggedRequest {
-  id: string;
-  method: string;
-  originalUrl: string;
-  [LOGGER]: Logger;
-  [CHILD]?: Logger;
-}
-
-// `req.log` is a getter on Express's request prototype: most requests never log
-// anything of their own, so their child logger is never built.
-Object.defineProperty(express.request, "log", {
-  configurable: true,
-  get(this: LoggedRequest): Logger {
-    return (this[CHILD] ??= this[LOGGER].child({ req: { id: this.id, method: this.method, url: this.originalUrl } }));
-  },
-});
 
 /**
  * One log line per request, written when the response is done (or the client
@@ -37,16 +21,35 @@ Object.defineProperty(express.request, "log", {
  * pino-http's two child loggers and request serialisation per request. Only
  * these fields: the Authorization header never reaches a log line. Every
  * response carries `X-Request-Id`, which a client can quote.
+ *
+ * `req.id` and `req.log` are getters on this app's request prototype, not
+ * properties written on each request: every property added to a request
+ * object copies its backing store (Express has added dozens by then), garbage
+ * on the hot path. `req.id` reads the `X-Request-Id` being sent; `req.log` is
+ * built on first use, and most requests never log anything of their own.
  */
-export function requestLogging(logger: Logger): RequestHandler {
+export function requestLogging(app: Express, logger: Logger): RequestHandler {
+  Object.defineProperties(app.request, {
+    id: {
+      configurable: true,
+      get(this: Request): string {
+        return String(this.res?.getHeader(REQUEST_ID) ?? "");
+      },
+    },
+    log: {
+      configurable: true,
+      get(this: Request & { [CHILD]?: Logger }): Logger {
+        return (this[CHILD] ??= logger.child({ req: { id: this.id, method: this.method, url: this.originalUrl } }));
+      },
+    },
+  });
   return (req, res, next) => {
     const started = Date.now();
     const id = randomUUID();
-    req.id = id;
-    (req as unknown as LoggedRequest)[LOGGER] = logger;
-    res.setHeader("X-Request-Id", id);
+    res.setHeader(REQUEST_ID, id);
     // "close" follows "finish" on every response, and also ends one the client abandoned: one line either way.
-    res.once("close", () => {
+    // It fires once: `on` spares `once`'s wrapper.
+    res.on("close", () => {
       const statusCode = res.statusCode;
       const level = statusCode >= 500 ? "error" : statusCode >= 400 ? "warn" : "info";
       if (!logger.isLevelEnabled(level)) return;
