@@ -16,12 +16,15 @@
  * gets a warm-up, then R rounds in each of which every server gets one measured
  * run, the order of the servers rotating from round to round. A server's figure
  * is the median of its rounds' req/s (the mean of two), its p50/p99 those of the
- * round with the median req/s (of two, the slower). Peak RSS is per server over
- * all the dataset's scenarios, from the end of its first warm-up.
+ * round with the median req/s (of two, the slower). A ratio between two servers
+ * is paired: the median over the rounds of the one's req/s over the other's in
+ * the same round (runs seconds apart), so a slow minute weighs on both sides
+ * of each ratio. Peak RSS is per server over all the dataset's scenarios, from
+ * the end of its first warm-up.
  *
  * Prints and writes a Markdown report to bench/results/, then machine-readable
  * lines: `ratio-floor <provider> <scenario> <x>`, `ratio-baseline <provider>
- * <scenario> <x>` (API req/s over the floor's / baseline's, worst dataset),
+ * <scenario> <x>` (API req/s over the floor's / baseline's, paired, worst dataset),
  * `rss-floor <provider> <x>` (API peak RSS over the floor's, worst dataset),
  * `ratio <scenario> <x>` (SQLite API/baseline, as before) and the
  * `growth list p99 1M/10k <x>` line. Exits 1 when any response (warm-ups
@@ -29,9 +32,9 @@
  *
  * Options:
  *   --quick                 10k rows, SQLite only, 2 rounds of 2 s, 1 s warm-up (smoke check)
- *   --rounds=N              measured rounds per scenario (default 3; --quick 2)
+ *   --rounds=N              measured rounds per scenario (default 5; --quick 2)
  *   --duration=S --warmup=S seconds of one server's measured run in a round / of its
- *                           warm-up per scenario (default 4 / 2; --quick 2 / 1)
+ *                           warm-up per scenario (default 3 / 2; --quick 2 / 1)
  *   --connections=N         autocannon connections (default 10)
  *   --datasets=10000,1000000
  *   --targets=api,express,baseline,postgresql   which servers (and PostgreSQL) to run (default all)
@@ -74,9 +77,9 @@ const option = (name: string) => argv.find((arg) => arg.startsWith(`--${name}=`)
 const quick = flag("quick");
 const options = {
   quick,
-  durationSeconds: Number(option("duration") ?? (quick ? 2 : 4)),
+  durationSeconds: Number(option("duration") ?? (quick ? 2 : 3)),
   warmupSeconds: Number(option("warmup") ?? (quick ? 1 : 2)),
-  rounds: Number(option("rounds") ?? (quick ? 2 : 3)),
+  rounds: Number(option("rounds") ?? (quick ? 2 : 5)),
   connections: Number(option("connections") ?? 10),
   datasets: (option("datasets") ?? (quick ? "10000" : "10000,1000000")).split(",").map(Number),
   targets: (option("targets") ?? "api,express,baseline,postgresql").split(","),
@@ -310,9 +313,11 @@ async function benchDataset(servers: Started[], provider: Provider, rows: number
       rowsOfDataset.push(row);
       results.push(row);
     }
-    const median = (target: Target) => rowsOfDataset.find((r) => r.scenario === scenario && r.target === target)?.result.requestsPerSecond ?? NaN;
+    const rowOf = (target: Target) => rowsOfDataset.find((r) => r.scenario === scenario && r.target === target);
+    const median = (target: Target) => rowOf(target)?.result.requestsPerSecond ?? NaN;
+    const paired = pairedRatio(rowOf("api"), rowOf("express"));
     log(
-      `  ${where} ${scenario}: median req/s ${servers.map(({ target }) => `${target} ${median(target).toFixed(0)}`).join(", ")}${Number.isFinite(median("api") / median("express")) ? `; api/express ${(median("api") / median("express")).toFixed(2)}` : ""}`,
+      `  ${where} ${scenario}: median req/s ${servers.map(({ target }) => `${target} ${median(target).toFixed(0)}`).join(", ")}${Number.isFinite(paired) ? `; api/express ${paired.toFixed(2)} (paired)` : ""}`,
     );
   }
   for (const { server, target } of servers) {
@@ -502,6 +507,21 @@ function peakOf(provider: Provider, target: Target, rows: number): number {
   return peaks.length ? Math.max(...peaks) : NaN;
 }
 
+/**
+ * `a`'s req/s over `b`'s, paired by round: the median over the rounds of the
+ * two runs of one round (of an even number, the mean of the middle two).
+ */
+function pairedRatio(a: Row | undefined, b: Row | undefined): number {
+  if (!a || !b) return NaN;
+  const ratios = a.rounds
+    .map((run, i) => run.result.requestsPerSecond / (b.rounds[i]?.result.requestsPerSecond ?? NaN))
+    .filter(Number.isFinite)
+    .sort((x, y) => x - y);
+  if (ratios.length === 0) return NaN;
+  const middle = Math.floor(ratios.length / 2);
+  return ratios.length % 2 === 1 ? ratios[middle]! : (ratios[middle - 1]! + ratios[middle]!) / 2;
+}
+
 function renderReport(web: WebResult | string | undefined): string {
   const fmt = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : "n/a");
   const times = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : "");
@@ -512,6 +532,7 @@ function renderReport(web: WebResult | string | undefined): string {
       `Interleaved: per database and dataset all the servers run side by side, autocannon loading one at a time; per scenario each server gets a ${options.warmupSeconds} s warm-up, ` +
       `then ${options.rounds} round${options.rounds === 1 ? "" : "s"} in each of which every server gets one ${options.durationSeconds} s run, the order of the servers rotating from round to round. ` +
       `A server's req/s is the median of its rounds' (of two, the mean); its p50/p99 are those of the round with the median req/s (of two, the slower); errors count the warm-up's and every round's. ` +
+      `The ratios (vs express floor, vs baseline, and the lines at the end) are paired: the median over the rounds of the API's req/s over the other server's in the same round. ` +
       `**api**: the built API, NODE_ENV=production, LOG_LEVEL=info to /dev/null, limits off. ` +
       `**express**: the Express floor, a bare Express 4 app doing the same work by hand (SQLite: the API's prepared statements; PostgreSQL: the API's Prisma calls), one pino line per request to /dev/null. ` +
       `**baseline**: node:http + the driver (prepared better-sqlite3 statements; a \`pg\` Pool with the same SQL).`,
@@ -530,7 +551,7 @@ function renderReport(web: WebResult | string | undefined): string {
         const [api, floor, base] = TARGETS.map((target) => find(provider, target, rows, scenario));
         if (!api && !floor && !base) continue;
         lines.push(
-          `| ${label(rows)} | \`${scenario}\` | ${fmt(rps(api))} | ${fmt(rps(floor))} | ${fmt(rps(base))} | ${times(rps(api) / rps(floor))} | ${times(rps(api) / rps(base))} | ${latency(api)} | ${latency(floor)} | ${latency(base)} |`,
+          `| ${label(rows)} | \`${scenario}\` | ${fmt(rps(api))} | ${fmt(rps(floor))} | ${fmt(rps(base))} | ${times(pairedRatio(api, floor))} | ${times(pairedRatio(api, base))} | ${latency(api)} | ${latency(floor)} | ${latency(base)} |`,
         );
       }
     }
@@ -594,7 +615,7 @@ function renderReport(web: WebResult | string | undefined): string {
   for (const provider of providers) {
     for (const [name, target] of [["ratio-floor", "express"], ["ratio-baseline", "baseline"]] as const) {
       for (const scenario of options.scenarios) {
-        const ratios = options.datasets.map((rows) => rps(find(provider, "api", rows, scenario)) / rps(find(provider, target, rows, scenario)));
+        const ratios = options.datasets.map((rows) => pairedRatio(find(provider, "api", rows, scenario), find(provider, target, rows, scenario)));
         lines.push(`${name} ${provider} ${scenario} ${worst(ratios, Math.min)}`);
       }
     }
@@ -602,7 +623,7 @@ function renderReport(web: WebResult | string | undefined): string {
     lines.push(`rss-floor ${provider} ${worst(rss, Math.max)}`);
   }
   for (const scenario of options.scenarios) {
-    const ratios = options.datasets.map((rows) => rps(find("sqlite", "api", rows, scenario)) / rps(find("sqlite", "baseline", rows, scenario)));
+    const ratios = options.datasets.map((rows) => pairedRatio(find("sqlite", "api", rows, scenario), find("sqlite", "baseline", rows, scenario)));
     lines.push(`ratio ${scenario} ${worst(ratios, Math.min)}`);
   }
   const filtered = "listPets?status=available&limit=100" as const;
