@@ -111,6 +111,15 @@ describe("readConfig", () => {
     expect(refuse).not.toThrow(/second-key/);
   });
 
+  it("in production METRICS_TOKEN needs at least 32 characters, like an API key (one line, the token not echoed)", () => {
+    const production = { NODE_ENV: "production", API_KEYS: "k".repeat(32) };
+    const refuse = () => readConfig({ ...production, METRICS_TOKEN: "short-scraper-token" });
+    expect(refuse).toThrow(/^Invalid configuration: METRICS_TOKEN must be at least 32 characters in production[^\n]*$/);
+    expect(refuse).not.toThrow(/short-scraper-token/);
+    expect(readConfig({ ...production, METRICS_TOKEN: "m".repeat(32) }).metricsToken).toBe("m".repeat(32));
+    expect(readConfig({ NODE_ENV: "development", METRICS_TOKEN: "short" }).metricsToken).toBe("short");
+  });
+
   it("resolves a relative SQLite path once", () => {
     expect(readConfig({ DATABASE_URL: "file:./x.db" }).databaseUrl).toBe(`file:${process.cwd()}/x.db`);
   });

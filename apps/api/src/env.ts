@@ -125,6 +125,15 @@ const EnvSchema = z
       });
       return z.NEVER;
     }
+    if (production && env.METRICS_TOKEN !== undefined && env.METRICS_TOKEN.length < MIN_PRODUCTION_KEY_LENGTH) {
+      // The same bar as an API key: the token guards process and traffic figures, and /metrics has no failure limit of its own.
+      ctx.addIssue({
+        code: "custom",
+        path: ["METRICS_TOKEN"],
+        message: `must be at least ${MIN_PRODUCTION_KEY_LENGTH} characters in production`,
+      });
+      return z.NEVER;
+    }
     // A folder named on purpose must hold a build; the workspace's own is used only when one has been built.
     const webDistDir = env.WEB_DIST_DIR
       ? path.resolve(env.WEB_DIST_DIR)
