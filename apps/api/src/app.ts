@@ -61,7 +61,7 @@ export function createApp({ config, logger, database, metrics: givenMetrics, abu
       crossOrigin(config.corsOrigins, routes),
       // Each Router below is walked only by the requests it can answer (see `onlyFor`).
       onlyFor(isOneOf("/healthz", "/readyz"), probes(database)),
-      onlyFor(isOneOf("/metrics"), metricsEndpoint(metrics, config.metricsToken)),
+      onlyFor(isOneOf("/metrics"), metricsEndpoint(metrics, config.metricsToken, abuseLimits.authFailures)),
       onlyFor((path) => path === OPENAPI_PATH.toLowerCase() || isUnder("/docs")(path), apiDocs(config.servers, headers.docs)),
       onlyFor(underApi, deprecationHeaders(routes)),
     ),

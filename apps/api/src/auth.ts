@@ -77,7 +77,8 @@ export function requireApiKey({ apiKeys, authFailures, requestsPerKey, onRejecte
   };
 }
 
-function rateLimited(retryAfterSeconds: number, reason: string): HttpError {
+/** The 429 of an abuse limit: the Error body with `Retry-After`. */
+export function rateLimited(retryAfterSeconds: number, reason: string): HttpError {
   return new HttpError(429, "RATE_LIMITED", `${reason}; retry after ${retryAfterSeconds} seconds.`, {
     "Retry-After": String(retryAfterSeconds),
   });

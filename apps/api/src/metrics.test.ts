@@ -90,6 +90,22 @@ describe.each(TEST_PROVIDERS)("GET /metrics on %s", (provider) => {
     }
   });
 
+  it("wrong tokens spend the address's failure budget, shared with wrong API keys: then 429, the right token still 200", async () => {
+    await start({ AUTH_FAILURES_PER_MIN: "2" });
+    expectError(await request(t.app).get("/metrics").set("Authorization", "Bearer wrong"), 401, "UNAUTHORIZED");
+    expectError(await request(t.app).get("/v1/pets").set("Authorization", bearer("wrong")), 401, "UNAUTHORIZED");
+    for (const blocked of [
+      await request(t.app).get("/metrics").set("Authorization", "Bearer wrong"),
+      await request(t.app).get("/metrics"),
+      await request(t.app).get("/v1/pets").set("Authorization", bearer("wrong")),
+    ]) {
+      expectError(blocked, 429, "RATE_LIMITED");
+      expect(Number(blocked.headers["retry-after"])).toBeGreaterThan(0);
+    }
+    const found = series(await scrape());
+    expect(found.get('petstore_limit_rejections_total{limit="auth_failures"}')).toBe(3);
+  });
+
   it("200 with the token: Prometheus text with the process metrics, not cached", async () => {
     await start();
     const response = await request(t.app).get("/metrics").set("Authorization", `bearer ${METRICS_TOKEN}`).expect(200);

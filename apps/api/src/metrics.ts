@@ -3,7 +3,9 @@ import { Router, type RequestHandler } from "express";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { routeMatcher, type ContractRoute } from "./contract-routes.js";
 import type { Database } from "./database.js";
+import { rateLimited } from "./auth.js";
 import { HttpError, notFound } from "./errors.js";
+import { unlimited, type RequestLimiter } from "./rate-limit.js";
 
 /** The abuse limits whose 429s are counted (see auth.ts). */
 export type LimitName = "requests_per_key" | "auth_failures";
@@ -139,7 +141,12 @@ const digest = (value: string) => createHash("sha256").update(value, "utf8").dig
  * SHA-256 digests in constant time. No token configured: the JSON 404, as for
  * any unknown path. Mount it outside /v1, so scrapes spend no API key's budget.
  */
-export function metricsEndpoint(metrics: Pick<Metrics, "registry">, token: string | undefined): Router {
+export function metricsEndpoint(
+  metrics: Pick<Metrics, "registry" | "limitRejected">,
+  token: string | undefined,
+  /** Wrong or missing tokens spend the client address's failure budget, as wrong API keys do (auth.ts). */
+  authFailures: RequestLimiter = unlimited,
+): Router {
   const router = Router();
   if (token === undefined) {
     router.all("/metrics", notFound);
@@ -149,11 +156,17 @@ export function metricsEndpoint(metrics: Pick<Metrics, "registry">, token: strin
   router.get("/metrics", async (req, res, next) => {
     const presented = BEARER.exec(req.headers.authorization ?? "")?.[1];
     if (presented === undefined || !timingSafeEqual(digest(presented), expected)) {
-      next(
-        new HttpError(401, "UNAUTHORIZED", "The metrics need the metrics token: send it as Authorization: Bearer <METRICS_TOKEN>.", {
-          "WWW-Authenticate": 'Bearer realm="metrics"',
-        }),
-      );
+      authFailures.consume(req.ip ?? "unknown").then((decision) => {
+        if (!decision.allowed) {
+          metrics.limitRejected("auth_failures");
+          return next(rateLimited(decision.retryAfterSeconds, "Too many requests with a missing or invalid token from this address"));
+        }
+        next(
+          new HttpError(401, "UNAUTHORIZED", "The metrics need the metrics token: send it as Authorization: Bearer <METRICS_TOKEN>.", {
+            "WWW-Authenticate": 'Bearer realm="metrics"',
+          }),
+        );
+      }, next);
       return;
     }
     try {
