@@ -1,7 +1,7 @@
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
-import { bearer, createTestApp, type TestApp } from "./test/test-app.js";
-import { FIXTURE_ASSET, webDistFixture } from "./test/web-dist.js";
+import { bearer, type TestApp } from "./test/test-app.js";
+import { createTestAppWithWebDist, FIXTURE_ASSET } from "./test/web-dist.js";
 
 /** Every header that changes what a browser does with a response: each set is compared over all of them. */
 const SECURITY_HEADERS = [
@@ -58,18 +58,12 @@ const NAVIGATION = "text/html,application/xhtml+xml,*/*;q=0.8";
 const PRODUCTION_KEY = "production-key-0123456789abcdef0123456789";
 
 let t: TestApp | undefined;
-let removeDist: (() => void) | undefined;
 afterEach(async () => {
   await t?.close();
-  removeDist?.();
   t = undefined;
-  removeDist = undefined;
 });
 async function start(env: Record<string, string> = {}) {
-  const dist = webDistFixture();
-  removeDist = dist.remove;
-  t = await createTestApp({
-    WEB_DIST_DIR: dist.dir,
+  t = await createTestAppWithWebDist({
     PUBLIC_URL_PRODUCTION: "https://prod.example.org/v1",
     PUBLIC_URL_STAGING: "https://staging.example.org/v1",
     ...env,

@@ -2,23 +2,18 @@ import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
 import { expectError } from "./test/expect-error.js";
 import { bearer, createTestApp, type TestApp } from "./test/test-app.js";
-import { FIXTURE_ASSET, FIXTURE_INDEX_HTML, webDistFixture } from "./test/web-dist.js";
+import { createTestAppWithWebDist, FIXTURE_ASSET, FIXTURE_INDEX_HTML } from "./test/web-dist.js";
 
 /** What Chromium sends when the user opens or reloads a page. */
 const NAVIGATION_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
 
 let t: TestApp | undefined;
-let removeDist: (() => void) | undefined;
 afterEach(async () => {
   await t?.close();
-  removeDist?.();
   t = undefined;
-  removeDist = undefined;
 });
 async function startWithWebApp() {
-  const dist = webDistFixture();
-  removeDist = dist.remove;
-  t = await createTestApp({ WEB_DIST_DIR: dist.dir });
+  t = await createTestAppWithWebDist();
   return t.app;
 }
 

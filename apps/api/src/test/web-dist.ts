@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createTestApp, type TestApp } from "./test-app.js";
 
 export const FIXTURE_INDEX_HTML = '<!doctype html><title>Petstore admin</title><script type="module" src="/assets/app-abc123.js"></script>';
 export const FIXTURE_ASSET = "/assets/app-abc123.js";
@@ -13,4 +14,22 @@ export function webDistFixture(): { dir: string; remove: () => void } {
   writeFileSync(path.join(dir, "assets", "app-abc123.js"), 'console.log("app");\n');
   writeFileSync(path.join(dir, "favicon.svg"), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A test app serving the fixture build (WEB_DIST_DIR); its close() removes the fixture too. */
+export async function createTestAppWithWebDist(env: Record<string, string> = {}): Promise<TestApp> {
+  const dist = webDistFixture();
+  try {
+    const t = await createTestApp({ WEB_DIST_DIR: dist.dir, ...env });
+    return {
+      ...t,
+      async close() {
+        await t.close();
+        dist.remove();
+      },
+    };
+  } catch (error) {
+    dist.remove();
+    throw error;
+  }
 }
