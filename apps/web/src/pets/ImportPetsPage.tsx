@@ -11,6 +11,7 @@ import { Panel } from "../design-system/Panel.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
 import { useConfirm } from "../layout/confirmation.js";
 import { checkImport, forEachConcurrently, IMPORT_HEADER, ImportKeyring, type CheckedRow } from "./pet-import.js";
+import table from "../design-system/DataTable.module.css";
 import styles from "./ImportPetsPage.module.css";
 
 /** Creates in flight at once: quick for hundreds of rows, gentle on the API's rate limit. */
@@ -226,15 +227,15 @@ export function ImportPetsPage() {
           )}
 
           {/* Focusable, so keyboard users can scroll a wide table that holds no links. */}
-          <div className={styles.scroller} tabIndex={0} role="region" aria-label="Checked rows, scrollable">
-            <table className={styles.table} aria-label="Checked rows">
+          <div className={table.scroller} tabIndex={0} role="region" aria-label="Checked rows, scrollable">
+            <table className={`${table.table} ${styles.checked}`} aria-label="Checked rows">
               <thead>
                 <tr>
-                  <th scope="col" className={styles.numeric}>
+                  <th scope="col" className={table.numeric}>
                     Line
                   </th>
                   <th scope="col">Name</th>
-                  <th scope="col" className={styles.numeric}>
+                  <th scope="col" className={table.numeric}>
                     Category ID
                   </th>
                   <th scope="col">Status</th>
@@ -304,11 +305,11 @@ const CheckedRowView = memo(function CheckedRowView({ row, outcome }: { row: Che
   }
   return (
     <tr>
-      <th scope="row" className={styles.numeric}>
+      <th scope="row" className={table.numeric}>
         {row.line}
       </th>
       <td>{row.values.name}</td>
-      <td className={styles.numeric}>{row.values.categoryId}</td>
+      <td className={table.numeric}>{row.values.categoryId}</td>
       <td>{row.values.status}</td>
       <td className={tone}>{result}</td>
     </tr>

@@ -1,20 +1,21 @@
 import type { Pet } from "@petstore/contract";
 import { Link } from "react-router-dom";
+import table from "../design-system/DataTable.module.css";
 import styles from "./PetTable.module.css";
 import { StatusBadge } from "./StatusBadge.js";
 
 /** Pets in a table; each name links to the pet's page. */
 export function PetTable({ pets, highlightedId }: { pets: Pet[]; highlightedId?: number | undefined }) {
   return (
-    <div className={styles.scroller}>
-      <table className={styles.table} aria-label="Pets">
+    <div className={table.scroller}>
+      <table className={`${table.table} ${styles.pets}`} aria-label="Pets">
         <thead>
           <tr>
-            <th scope="col" className={styles.numeric}>
+            <th scope="col" className={table.numeric}>
               ID
             </th>
             <th scope="col">Name</th>
-            <th scope="col" className={styles.numeric}>
+            <th scope="col" className={table.numeric}>
               Category ID
             </th>
             <th scope="col">Status</th>
@@ -23,11 +24,11 @@ export function PetTable({ pets, highlightedId }: { pets: Pet[]; highlightedId?:
         <tbody>
           {pets.map((pet) => (
             <tr key={pet.id} className={pet.id === highlightedId ? styles.highlighted : undefined}>
-              <td className={styles.numeric}>{pet.id}</td>
+              <td className={table.numeric}>{pet.id}</td>
               <th scope="row">
                 <Link to={`/pets/${pet.id}`}>{pet.name}</Link>
               </th>
-              <td className={styles.numeric}>{pet.categoryId}</td>
+              <td className={table.numeric}>{pet.categoryId}</td>
               <td>
                 <StatusBadge status={pet.status} />
               </td>
