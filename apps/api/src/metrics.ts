@@ -97,18 +97,16 @@ export function createMetrics({ routes, database, enabled }: MetricsOptions): Me
   const operationOf = operationMatcher(routes);
   // One counter child and one histogram child per (operation, status), looked up
   // by a string key: `inc(labels)` / `observe(labels, v)` hash a labels object on every call.
-  const seriesOf = new Map<string, { count: () => void; time: (seconds: number) => void }>();
+  const seriesOf = new Map<string, { counter: ReturnType<typeof requests.labels>; timer: ReturnType<typeof duration.labels> }>();
   const observe = (operation: string, status: number, seconds: number) => {
     const key = `${operation} ${status}`;
     let found = seriesOf.get(key);
     if (!found) {
-      const counter = requests.labels(operation, String(status));
-      const timer = duration.labels(operation, String(status));
-      found = { count: () => counter.inc(), time: (value) => timer.observe(value) };
+      found = { counter: requests.labels(operation, String(status)), timer: duration.labels(operation, String(status)) };
       seriesOf.set(key, found);
     }
-    found.count();
-    found.time(seconds);
+    found.counter.inc();
+    found.timer.observe(seconds);
   };
   const observeRequests: RequestHandler = (req, res, next) => {
     // Matched here, before any router rewrites req.url, and before the key check, so a 401 is labelled too.
