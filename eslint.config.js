@@ -30,6 +30,19 @@ export default tseslint.config(
     },
   },
   {
+    // The API's configuration is read in one place: env.ts parses the environment once and
+    // everything else receives the typed Config. Tests, tools and the bench set up processes
+    // of their own and may read it.
+    files: ["apps/api/src/**/*.ts"],
+    ignores: ["apps/api/src/env.ts", "apps/api/src/**/*.test.ts", "apps/api/src/test/**"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "Read configuration in apps/api/src/env.ts (readConfig) and pass it in." },
+      ],
+    },
+  },
+  {
     files: ["apps/web/src/**/*.{ts,tsx}"],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { "react-hooks": reactHooks },

@@ -12,7 +12,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { migrateDatabase } from "../src/migrate.js";
+import { migrateDatabase } from "../src/data/migrate.js";
 import { startApiProcess } from "../src/test/api-process.js";
 import { createDatabase, databaseUrl, dropDatabase, postgresAvailable } from "../src/test/postgres-admin.js";
 

@@ -196,8 +196,3 @@ export function readConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const problems = result.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`);
   throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
 }
-
-/** Environment for a child process (the Prisma CLI): this process's, plus `extra`. */
-export function childProcessEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  return { ...process.env, ...extra };
-}

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createApp } from "./app.js";
-import { openDatabase, type Database } from "./database.js";
+import { openDatabase, type Database } from "./data/database.js";
 import { ConfigError, loadDotEnvFile, readConfig, type Config } from "./env.js";
-import { createHttpServer } from "./http-server.js";
-import { createLogger } from "./logger.js";
-import { migrateDatabase } from "./migrate.js";
-import { seedPets } from "./seed.js";
+import { createHttpServer } from "./http/http-server.js";
+import { createLogger } from "./ops/logger.js";
+import { migrateDatabase } from "./data/migrate.js";
+import { seedPets } from "./data/seed.js";
 
 let config: Config;
 try {

@@ -1,6 +1,6 @@
 import { petstoreContract } from "@petstore/contract";
 import { initServer, type createExpressEndpoints } from "@ts-rest/express";
-import { toErrorBody } from "../errors.js";
+import { toErrorBody } from "../http-error.js";
 import { createIdempotentCreates } from "./idempotent-create.js";
 import type { PetRepository } from "./pet-repository.js";
 

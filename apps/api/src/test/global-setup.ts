@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { migrateDatabase } from "../migrate.js";
+import { migrateDatabase } from "../data/migrate.js";
 import { createDatabase, databaseUrl, dropDatabase, postgresAvailable } from "./postgres-admin.js";
 
 declare module "vitest" {

@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
 import { createApp } from "../app.js";
-import { openDatabase, type DatabaseProvider } from "../database.js";
+import { openDatabase, type DatabaseProvider } from "../data/database.js";
 import { readConfig } from "../env.js";
-import { createLogger } from "../logger.js";
-import { abuseLimitsFromConfig } from "../rate-limit.js";
+import { createLogger } from "../ops/logger.js";
+import { abuseLimitsFromConfig } from "../access/rate-limit.js";
 import { createDatabase, databaseUrl, dropDatabase } from "./postgres-admin.js";
 
 // At least 32 characters: the built API runs these keys with NODE_ENV=production.

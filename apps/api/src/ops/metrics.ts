@@ -1,11 +1,12 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { Router, type RequestHandler } from "express";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import { routeMatcher, type ContractRoute } from "./contract-routes.js";
-import type { Database } from "./database.js";
-import { rateLimited } from "./auth.js";
-import { HttpError, notFound } from "./errors.js";
-import { unlimited, type RequestLimiter } from "./rate-limit.js";
+import { routeMatcher, type ContractRoute } from "../http/contract-routes.js";
+import type { Database } from "../data/database.js";
+import { rateLimited } from "../access/api-key-check.js";
+import { HttpError } from "../http-error.js";
+import { notFound } from "../http/errors.js";
+import { unlimited, type RequestLimiter } from "../access/rate-limit.js";
 
 /** The abuse limits whose 429s are counted (see auth.ts). */
 export type LimitName = "requests_per_key" | "auth_failures";

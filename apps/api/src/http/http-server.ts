@@ -1,7 +1,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import type { ErrorBody } from "@petstore/contract";
-import { toErrorBody } from "./errors.js";
+import { toErrorBody } from "../http-error.js";
 
 export interface HttpServerOptions {
   requestTimeoutMs: number;

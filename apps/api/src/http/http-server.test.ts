@@ -3,7 +3,7 @@ import { connect } from "node:net";
 import { ErrorBody } from "@petstore/contract";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHttpServer } from "./http-server.js";
-import { createTestApp, type TestApp } from "./test/test-app.js";
+import { createTestApp, type TestApp } from "../test/test-app.js";
 
 let t: TestApp | undefined;
 let close: (() => Promise<void>) | undefined;

@@ -1,8 +1,8 @@
 import { Pet } from "@petstore/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listAllPets, startApiProcess, waitUntilReady, type ApiProcess } from "./test/api-process.js";
-import { createDatabase, databaseUrl, dropDatabase } from "./test/postgres-admin.js";
-import { freshDatabase, TEST_PROVIDERS, type TestDatabase } from "./test/test-app.js";
+import { listAllPets, startApiProcess, waitUntilReady, type ApiProcess } from "../api-process.js";
+import { createDatabase, databaseUrl, dropDatabase } from "../postgres-admin.js";
+import { freshDatabase, TEST_PROVIDERS, type TestDatabase } from "../test-app.js";
 
 const KEY = "replica-test-key-0123456789abcdefghij"; // production wants >= 32 characters
 const headers = { Authorization: `Bearer ${KEY}`, "Content-Type": "application/json" };

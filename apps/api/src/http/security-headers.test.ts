@@ -1,7 +1,7 @@
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
-import { bearer, type TestApp } from "./test/test-app.js";
-import { createTestAppWithWebDist, FIXTURE_ASSET } from "./test/web-dist.js";
+import { bearer, type TestApp } from "../test/test-app.js";
+import { createTestAppWithWebDist, FIXTURE_ASSET } from "../test/web-dist.js";
 
 /** Every header that changes what a browser does with a response: each set is compared over all of them. */
 const SECURITY_HEADERS = [

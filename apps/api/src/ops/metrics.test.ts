@@ -1,14 +1,14 @@
 import net from "node:net";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
-import { createApp } from "./app.js";
-import { contractRoutes } from "./contract-routes.js";
-import { openDatabase } from "./database.js";
-import { readConfig } from "./env.js";
+import { createApp } from "../app.js";
+import { contractRoutes } from "../http/contract-routes.js";
+import { openDatabase } from "../data/database.js";
+import { readConfig } from "../env.js";
 import { createLogger } from "./logger.js";
 import { createMetrics, operationMatcher } from "./metrics.js";
-import { expectError } from "./test/expect-error.js";
-import { bearer, createTestApp, freshDatabase, TEST_KEY, TEST_PROVIDERS, type TestApp } from "./test/test-app.js";
+import { expectError } from "../test/expect-error.js";
+import { bearer, createTestApp, freshDatabase, TEST_KEY, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
 
 const METRICS_TOKEN = "metrics-token-0123456789abcdef";
 const scrapeAuth = `Bearer ${METRICS_TOKEN}`;

@@ -4,13 +4,13 @@ import { Redis } from "ioredis";
 import { pino } from "pino";
 import request from "supertest";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { requireApiKey } from "./auth.js";
-import { sendError } from "./errors.js";
+import { requireApiKey } from "./api-key-check.js";
+import { sendError } from "../http/errors.js";
 import { createAbuseLimits, memoryLimiter, unlimited, type LimitName } from "./rate-limit.js";
-import { startApiProcess, waitUntilReady, type ApiProcess } from "./test/api-process.js";
-import { expectError } from "./test/expect-error.js";
-import { OwnRedisServer, REDIS_TEST_URL, redisServerMissing, redisUnavailable, requireOrSkip } from "./test/redis-server.js";
-import { bearer, createTestApp, freshDatabase, SECOND_TEST_KEY, TEST_KEY, type TestApp, type TestDatabase } from "./test/test-app.js";
+import { startApiProcess, waitUntilReady, type ApiProcess } from "../test/api-process.js";
+import { expectError } from "../test/expect-error.js";
+import { OwnRedisServer, REDIS_TEST_URL, redisServerMissing, redisUnavailable, requireOrSkip } from "../test/redis-server.js";
+import { bearer, createTestApp, freshDatabase, SECOND_TEST_KEY, TEST_KEY, type TestApp, type TestDatabase } from "../test/test-app.js";
 
 const sha256 = (value: string) => createHash("sha256").update(value, "utf8").digest("hex");
 const get = (app: TestApp["app"], authorization?: string) => {

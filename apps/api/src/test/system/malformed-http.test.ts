@@ -12,8 +12,8 @@ import { ErrorBody } from "@petstore/contract";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Server } from "node:http";
-import { createHttpServer } from "./http-server.js";
-import { createTestApp, TEST_KEY, type TestApp } from "./test/test-app.js";
+import { createHttpServer } from "../../http/http-server.js";
+import { createTestApp, TEST_KEY, type TestApp } from "../test-app.js";
 
 const SEED = Number(process.env["FUZZ_SEED"] ?? 20260101);
 const RUNS = Number(process.env["FUZZ_RUNS"] ?? 300);

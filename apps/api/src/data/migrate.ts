@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
 import { databaseProvider, sqliteFilePath, type DatabaseProvider } from "./database.js";
-import { API_ROOT, childProcessEnv } from "./env.js";
+import { API_ROOT } from "../env.js";
 
 const run = promisify(execFile);
 
@@ -117,4 +117,13 @@ export async function prismaMigrateDeploy(databaseUrl: string): Promise<string> 
     env: childProcessEnv({ DATABASE_URL: databaseUrl, CHECKPOINT_DISABLE: "1", PRISMA_HIDE_UPDATE_MESSAGE: "1" }),
   });
   return stdout.trim().split("\n").at(-1) ?? "";
+}
+
+/**
+ * The Prisma CLI runs with this process's whole environment (PATH, proxies,
+ * locale) plus `extra`: passed through, not read as configuration.
+ */
+function childProcessEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  // eslint-disable-next-line no-restricted-properties -- inherited whole by the child, not configuration (see env.ts)
+  return { ...process.env, ...extra };
 }

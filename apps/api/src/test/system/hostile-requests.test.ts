@@ -33,10 +33,10 @@ import {
 import Sqlite from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allowedMethodsByPath, contractRoutes } from "./contract-routes.js";
-import { BODY_LIMIT_BYTES } from "./json-body.js";
-import { sqliteFilePath } from "./database.js";
-import { createTestApp, SECOND_TEST_KEY, TEST_KEY, type TestApp } from "./test/test-app.js";
+import { allowedMethodsByPath, contractRoutes } from "../../http/contract-routes.js";
+import { BODY_LIMIT_BYTES } from "../../http/json-body.js";
+import { sqliteFilePath } from "../../data/database.js";
+import { createTestApp, SECOND_TEST_KEY, TEST_KEY, type TestApp } from "../test-app.js";
 
 const SEED = Number(process.env["FUZZ_SEED"] ?? 20260101);
 const RUNS = Number(process.env["FUZZ_RUNS"] ?? 1000);

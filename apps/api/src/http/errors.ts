@@ -1,29 +1,10 @@
-import type { ErrorBody, ErrorCode, ErrorIssue } from "@petstore/contract";
+import type { ErrorIssue } from "@petstore/contract";
 import type { AppRoute } from "@ts-rest/core";
 import type { RequestValidationError } from "@ts-rest/express";
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from "express";
 import { z, type ZodError } from "zod";
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "./database-unavailable.js";
-
-export function toErrorBody(status: number, code: ErrorCode, message: string): ErrorBody {
-  return { code, message, status };
-}
-
-/** A failure whose status, code and message are fit to send to the client as they are. */
-export class HttpError extends Error {
-  readonly body: ErrorBody;
-  readonly headers: Record<string, string>;
-
-  constructor(status: number, code: ErrorCode, message: string, headers: Record<string, string> = {}) {
-    super(message);
-    this.body = toErrorBody(status, code, message);
-    this.headers = headers;
-  }
-
-  get status(): number {
-    return this.body.status;
-  }
-}
+import { HttpError, toErrorBody } from "../http-error.js";
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "../data/database-unavailable.js";
 
 /** What a body must be, from the route's schema: "must be a JSON object with name and categoryId". */
 function describeExpectedBody(schema: unknown): string {

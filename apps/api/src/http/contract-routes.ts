@@ -2,7 +2,7 @@ import { API_PATH_PREFIX, petstoreContract, type RouteMetadata } from "@petstore
 import type { AppRoute } from "@ts-rest/core";
 import { Router, type RequestHandler } from "express";
 import { z } from "zod";
-import { HttpError } from "./errors.js";
+import { HttpError } from "../http-error.js";
 
 /** What the HTTP layer needs to know about one contract operation. */
 export interface ContractRoute {

@@ -1,8 +1,8 @@
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
-import { expectError } from "./test/expect-error.js";
-import { bearer, createTestApp, type TestApp } from "./test/test-app.js";
-import { createTestAppWithWebDist, FIXTURE_ASSET, FIXTURE_INDEX_HTML } from "./test/web-dist.js";
+import { expectError } from "../test/expect-error.js";
+import { bearer, createTestApp, type TestApp } from "../test/test-app.js";
+import { createTestAppWithWebDist, FIXTURE_ASSET, FIXTURE_INDEX_HTML } from "../test/web-dist.js";
 
 /** What Chromium sends when the user opens or reloads a page. */
 const NAVIGATION_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";

@@ -7,8 +7,8 @@ import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { sqliteFilePath } from "./database.js";
 import { MIGRATIONS_FOLDER, migrateDatabase, pendingMigrations } from "./migrate.js";
-import { createDatabase, databaseUrl, dropDatabase } from "./test/postgres-admin.js";
-import { freshDatabase, TEST_PROVIDERS, type TestDatabase } from "./test/test-app.js";
+import { createDatabase, databaseUrl, dropDatabase } from "../test/postgres-admin.js";
+import { freshDatabase, TEST_PROVIDERS, type TestDatabase } from "../test/test-app.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

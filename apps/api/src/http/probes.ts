@@ -1,6 +1,6 @@
 import { Router } from "express";
-import type { Database } from "./database.js";
-import { toErrorBody } from "./errors.js";
+import type { Database } from "../data/database.js";
+import { toErrorBody } from "../http-error.js";
 
 /** `/healthz`: the process is up. `/readyz`: the database answers. Neither needs a key. */
 export function probes(database: Pick<Database, "provider" | "isReady">): Router {

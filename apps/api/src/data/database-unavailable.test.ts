@@ -5,8 +5,8 @@ import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
 import { sqliteFilePath } from "./database.js";
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "./database-unavailable.js";
-import { expectError } from "./test/expect-error.js";
-import { bearer, createTestApp, freshDatabase, TEST_PROVIDERS, type TestApp, type TestDatabase } from "./test/test-app.js";
+import { expectError } from "../test/expect-error.js";
+import { bearer, createTestApp, freshDatabase, TEST_PROVIDERS, type TestApp, type TestDatabase } from "../test/test-app.js";
 
 let t: TestApp | undefined;
 const cleanups: Array<() => Promise<void> | void> = [];

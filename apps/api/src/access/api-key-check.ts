@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { RequestHandler } from "express";
-import { HttpError } from "./errors.js";
+import { HttpError } from "../http-error.js";
 import { unlimited, type LimitName, type RequestLimiter } from "./rate-limit.js";
 
 const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();

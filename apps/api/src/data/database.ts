@@ -1,6 +1,6 @@
-import type { PetRepository } from "./pets/pet-repository.js";
-import { createPrismaPetRepository } from "./pets/prisma-pet-repository.js";
-import { createSqlitePetRepository } from "./pets/sqlite-pet-repository.js";
+import type { PetRepository } from "../pets/pet-repository.js";
+import { createPrismaPetRepository } from "../pets/prisma-pet-repository.js";
+import { createSqlitePetRepository } from "../pets/sqlite-pet-repository.js";
 
 export type DatabaseProvider = "sqlite" | "postgresql";
 
@@ -81,7 +81,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
     };
   }
   const [{ PrismaClient }, { PrismaPg }, { default: pg }] = await Promise.all([
-    import("./generated/pg/client.js"),
+    import("../generated/pg/client.js"),
     import("@prisma/adapter-pg"),
     import("pg"),
   ]);

@@ -8,9 +8,9 @@ import net from "node:net";
 import { ErrorBody, Pet, Pets } from "@petstore/contract";
 import Sqlite from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { sqliteFilePath } from "./database.js";
-import { startApiProcess, waitUntilReady, type ApiProcess } from "./test/api-process.js";
-import { freshDatabase, TEST_KEY, type TestDatabase } from "./test/test-app.js";
+import { sqliteFilePath } from "../../data/database.js";
+import { startApiProcess, waitUntilReady, type ApiProcess } from "../api-process.js";
+import { freshDatabase, TEST_KEY, type TestDatabase } from "../test-app.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -8,9 +8,9 @@
 import { Pet, type NewPet } from "@petstore/contract";
 import Sqlite from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase, sqliteFilePath, type DatabaseProvider } from "./database.js";
-import { listAllPets, startApiProcess, waitUntilReady, type ApiProcess } from "./test/api-process.js";
-import { freshDatabase, TEST_KEY, TEST_PROVIDERS, type TestDatabase } from "./test/test-app.js";
+import { openDatabase, sqliteFilePath, type DatabaseProvider } from "../../data/database.js";
+import { listAllPets, startApiProcess, waitUntilReady, type ApiProcess } from "../api-process.js";
+import { freshDatabase, TEST_KEY, TEST_PROVIDERS, type TestDatabase } from "../test-app.js";
 
 const SEED = Number(process.env["CRASH_SEED"] ?? 4242);
 const ROUNDS: Record<DatabaseProvider, number> = { sqlite: 5, postgresql: 2 };

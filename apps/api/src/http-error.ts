@@ -1,0 +1,26 @@
+import type { ErrorBody, ErrorCode } from "@petstore/contract";
+
+// Below every layer on purpose: the pets operations, the access checks and the
+// HTTP transport all answer failures with it, and none of them may import upwards.
+
+/** The Error JSON of the contract: `status` always equals the HTTP status. */
+export function toErrorBody(status: number, code: ErrorCode, message: string): ErrorBody {
+  return { code, message, status };
+}
+
+/** A failure whose status, code and message are fit to send to the client as they are. */
+export class HttpError extends Error {
+  readonly body: ErrorBody;
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.body = toErrorBody(status, code, message);
+    this.headers = headers;
+  }
+
+  get status(): number {
+    return this.body.status;
+  }
+}
+
