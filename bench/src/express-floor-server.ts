@@ -31,7 +31,7 @@ import {
 
 const { port, keyIndex, store } = await floorSetup("prisma");
 
-// The API's logger options (apps/api/src/logger.ts); pino's default destination is stdout.
+// The API's logger options (apps/api/src/ops/logger.ts); pino's default destination is stdout.
 const logger = pino({
   level: "info",
   base: { service: "petstore-api" },
