@@ -2,6 +2,7 @@
 // the driver adapter keep the CLI from downloading a native engine.
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { defineConfig } from "prisma/config";
+import { sqliteFilePath } from "./src/data/database-url.ts";
 
 // The CLI needs a datasource url even for `generate`; the app passes the real one.
 process.env["DATABASE_URL"] ??= "file:./data/petstore.db";
@@ -12,6 +13,6 @@ export default defineConfig({
   schema: "prisma/sqlite",
   migrations: { path: "prisma/sqlite/migrations" },
   async adapter() {
-    return new PrismaBetterSQLite3({ url: process.env["DATABASE_URL"]!.replace(/^file:(\/\/)?/, "") });
+    return new PrismaBetterSQLite3({ url: sqliteFilePath(process.env["DATABASE_URL"]!) });
   },
 });

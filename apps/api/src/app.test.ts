@@ -1,5 +1,6 @@
 import Sqlite from "better-sqlite3";
 import request from "supertest";
+import { sqliteFilePath } from "./data/database-url.js";
 import { expectError } from "./test/expect-error.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { bearer, createTestApp, TEST_KEY, type TestApp } from "./test/test-app.js";
@@ -35,7 +36,7 @@ describe("errors outside the operations are the Error JSON, never an HTML page",
   it("500 on a server fault: Error JSON with a request id, no stack or SQL; the fault is logged", async () => {
     const { app, config, logs } = await start();
     // A genuine fault from the database layer: the table is gone.
-    const raw = new Sqlite(config.databaseUrl.replace(/^file:/, ""));
+    const raw = new Sqlite(sqliteFilePath(config.databaseUrl));
     raw.exec('DROP TABLE "Pet"');
     raw.close();
     const response = await request(app).get("/v1/pets").set("Authorization", bearer());

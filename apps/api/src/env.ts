@@ -4,6 +4,7 @@ import path from "node:path";
 import { parseEnv } from "node:util";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { sqliteFilePath } from "./data/database-url.js";
 
 /** The API's own folder; the embedded database lives in its data/ folder. */
 export const API_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -151,7 +152,7 @@ const EnvSchema = z
       apiKeys,
       // A relative SQLite path is taken from the working directory, once, so the CLI and the app agree.
       databaseUrl: env.DATABASE_URL.startsWith("file:")
-        ? `file:${path.resolve(env.DATABASE_URL.replace(/^file:(\/\/)?/, ""))}`
+        ? `file:${path.resolve(sqliteFilePath(env.DATABASE_URL))}`
         : env.DATABASE_URL,
       databasePoolSize: env.DATABASE_POOL_SIZE,
       databaseStartupTimeoutMs: env.DATABASE_STARTUP_TIMEOUT_MS,

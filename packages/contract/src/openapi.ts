@@ -1,5 +1,5 @@
 import { generateOpenApi } from "@ts-rest/open-api";
-import { petstoreContract } from "./router.js";
+import { headerDisplayName, petstoreContract } from "./router.js";
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, MAX_ID, PET_STATUSES } from "./schemas.js";
 
 export const INTERFACE_VERSION = "1.0.0";
@@ -89,9 +89,4 @@ function markInt64(node: unknown): void {
   const schema = node as Record<string, unknown>;
   if (schema["type"] === "integer" && schema["maximum"] === MAX_ID) schema["format"] = "int64";
   Object.values(schema).forEach(markInt64);
-}
-
-/** `idempotency-key` -> `Idempotency-Key`. */
-function headerDisplayName(name: string): string {
-  return name.replace(/(^|-)([a-z])/g, (_match, dash: string, letter: string) => dash + letter.toUpperCase());
 }

@@ -95,3 +95,12 @@ export const petstoreContract = c.router(
 );
 
 export type PetstoreContract = typeof petstoreContract;
+
+/**
+ * A request header's name as the RFCs spell it (`idempotency-key` ->
+ * `Idempotency-Key`): ts-rest keys declared headers in lower case, as Node
+ * delivers them; documents and CORS lists show them spelled out.
+ */
+export function headerDisplayName(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_match, dash: string, letter: string) => dash + letter.toUpperCase());
+}

@@ -47,7 +47,7 @@ export function memoryLimiter(perMinute: number): RequestLimiter {
  * Logs one warning when it stops answering and one line when it is back, however
  * many requests fall back in between.
  */
-export class SharedCounterStore {
+class SharedCounterStore {
   readonly client: Redis;
   private down = false;
   private closing = false;
@@ -120,7 +120,7 @@ export class SharedCounterStore {
  * (rate-limiter-flexible's insuranceLimiter does the same fallback, but does not
  * tell which store answered; the store's health log and metric need that.)
  */
-export function redisLimiter(store: SharedCounterStore, keyPrefix: string, perMinute: number): RequestLimiter {
+function redisLimiter(store: SharedCounterStore, keyPrefix: string, perMinute: number): RequestLimiter {
   if (perMinute === 0) return unlimited;
   const shared = new RateLimiterRedis({
     storeClient: store.client,

@@ -1,8 +1,11 @@
+import { databaseProvider, sqliteFilePath, type DatabaseProvider } from "./database-url.js";
 import type { PetRepository } from "../pets/pet-repository.js";
 import { createPrismaPetRepository } from "../pets/prisma-pet-repository.js";
 import { createSqlitePetRepository } from "../pets/sqlite-pet-repository.js";
 
-export type DatabaseProvider = "sqlite" | "postgresql";
+
+// Re-exported for the package's `./database` entry (the bench opens databases with it).
+export { databaseProvider, sqliteFilePath, type DatabaseProvider };
 
 export interface Database {
   provider: DatabaseProvider;
@@ -19,15 +22,6 @@ export interface PoolStats {
   idle: number;
   /** Queries queued for a connection. */
   waiting: number;
-}
-
-export function databaseProvider(url: string): DatabaseProvider {
-  return /^postgres(ql)?:\/\//.test(url) ? "postgresql" : "sqlite";
-}
-
-/** Path of the SQLite file a `file:` URL names. */
-export function sqliteFilePath(url: string): string {
-  return url.replace(/^file:(\/\/)?/, "");
 }
 
 /**
@@ -49,7 +43,7 @@ export interface DatabaseOptions {
  * from the pool) before it fails as unavailable (a 503), instead of hanging on a
  * database that does not answer.
  */
-export const PG_CONNECTION_TIMEOUT_MS = 5_000;
+const PG_CONNECTION_TIMEOUT_MS = 5_000;
 
 /**
  * Opens the database `url` names. A `file:` URL is SQLite (embedded): one

@@ -4,13 +4,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
-import { databaseProvider, sqliteFilePath, type DatabaseProvider } from "./database.js";
+import { databaseProvider, sqliteFilePath, type DatabaseProvider } from "./database-url.js";
 import { API_ROOT } from "../env.js";
 
 const run = promisify(execFile);
 
 /** The Prisma CLI config for each provider: its schema folder, migrations and driver adapter. */
-export const PRISMA_CONFIG = {
+const PRISMA_CONFIG = {
   sqlite: path.join(API_ROOT, "prisma.sqlite.config.ts"),
   postgresql: path.join(API_ROOT, "prisma.postgresql.config.ts"),
 } as const;
@@ -108,7 +108,7 @@ async function appliedMigrations(provider: DatabaseProvider, databaseUrl: string
 }
 
 /** `prisma migrate deploy` for the provider the URL names; returns the CLI's last line. */
-export async function prismaMigrateDeploy(databaseUrl: string): Promise<string> {
+async function prismaMigrateDeploy(databaseUrl: string): Promise<string> {
   const provider = databaseProvider(databaseUrl);
   if (provider === "sqlite") mkdirSync(path.dirname(path.resolve(API_ROOT, sqliteFilePath(databaseUrl))), { recursive: true });
   const prismaCli = createRequire(import.meta.url).resolve("prisma/build/index.js");

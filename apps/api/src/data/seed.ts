@@ -10,7 +10,7 @@ const NAMES = [
 const STATUSES = ["available", "pending", "sold", undefined] as const;
 
 /** The demo pets a development database starts with: 36, a mix of every status and none. */
-export const SEED_PETS: NewPet[] = NAMES.map((name, index) => {
+const SEED_PETS: NewPet[] = NAMES.map((name, index) => {
   const status = STATUSES[index % STATUSES.length];
   return { name, categoryId: (index % 5) + 1, ...(status ? { status } : {}) };
 });

@@ -1,8 +1,6 @@
-import { API_PATH_PREFIX, petstoreContract, type RouteMetadata } from "@petstore/contract";
+import { API_PATH_PREFIX, headerDisplayName, petstoreContract, type RouteMetadata } from "@petstore/contract";
 import type { AppRoute } from "@ts-rest/core";
-import { Router, type RequestHandler } from "express";
 import { z } from "zod";
-import { HttpError } from "../http-error.js";
 
 /** What the HTTP layer needs to know about one contract operation. */
 export interface ContractRoute {
@@ -86,48 +84,6 @@ export function routeMatcher(routes: readonly ContractRoute[]): (method: string,
   };
 }
 
-/**
- * `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and the successor `Link` on
- * every response of a deprecated route. Mount it before the key check, so a
- * 401 carries them too.
- */
-export function deprecationHeaders(routes: readonly ContractRoute[]): RequestHandler {
-  const headersByRoute = new Map<ContractRoute, (readonly [string, string])[]>();
-  for (const route of routes) {
-    const { deprecation } = route;
-    if (!deprecation) continue;
-    headersByRoute.set(route, [
-      ["Deprecation", `@${Math.floor(deprecation.deprecatedAt.getTime() / 1000)}`],
-      ["Sunset", deprecation.sunsetAt.toUTCString()],
-      ["Link", `<${deprecation.successor}>; rel="successor-version"`],
-    ]);
-  }
-  const routeOf = routeMatcher([...headersByRoute.keys()]);
-  return (req, res, next) => {
-    const route = routeOf(req.method, req.path);
-    const headers = route && headersByRoute.get(route);
-    if (headers) for (const [name, value] of headers) res.setHeader(name, value);
-    next();
-  };
-}
-
-/** A method a contract path does not serve: 405 with `Allow`. Mount after the operations. */
-export function methodNotAllowed(routes: readonly ContractRoute[]): Router {
-  const router = Router();
-  for (const [path, methods] of allowedMethodsByPath(routes)) {
-    const allow = methods.join(", ");
-    router.all(path, (_req, _res, next) => {
-      next(new HttpError(405, "METHOD_NOT_ALLOWED", `This path supports ${allow} only.`, { Allow: allow }));
-    });
-  }
-  return router;
-}
-
 export function routerMethod(method: AppRoute["method"]): "get" | "post" | "put" | "patch" | "delete" {
   return method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete";
-}
-
-/** `idempotency-key` -> `Idempotency-Key`: how the RFCs spell header names. */
-function headerDisplayName(name: string): string {
-  return name.replace(/(^|-)([a-z])/g, (_match, dash: string, letter: string) => dash + letter.toUpperCase());
 }

@@ -16,7 +16,7 @@ function describeExpectedBody(schema: unknown): string {
 }
 
 /** Each field at fault, named by where it was sent (`body.name`, `query.limit`, `path.petId`). */
-export function validationIssues(
+function validationIssues(
   failures: Array<{ where: string; error: ZodError | null }>,
   bodySchema?: unknown,
 ): ErrorIssue[] {
@@ -38,7 +38,7 @@ export function validationIssues(
  * One sentence naming each field at fault, e.g.
  * "Invalid request: body.name: name must not be empty; query.limit: limit must be at most 100."
  */
-export function describeValidationFailure(issues: ErrorIssue[]): string {
+function describeValidationFailure(issues: ErrorIssue[]): string {
   return `Invalid request: ${issues.map(({ field, message }) => `${field}: ${message}`).join("; ")}.`;
 }
 

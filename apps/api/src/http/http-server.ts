@@ -2,9 +2,12 @@ import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener,
 import type { Duplex } from "node:stream";
 import type { ErrorBody } from "@petstore/contract";
 import { toErrorBody } from "../http-error.js";
+import { responseHeaderSets, type HeaderSet } from "./security-headers.js";
 
 export interface HttpServerOptions {
   requestTimeoutMs: number;
+  /** The JSON responses' header set (security-headers.ts); its development set when not given. */
+  jsonHeaders?: HeaderSet;
 }
 
 /**
@@ -12,7 +15,10 @@ export interface HttpServerOptions {
  * timeout, and what Node rejects before the app sees it (a timeout, headers
  * too large, bytes that are not HTTP) is answered with the Error JSON too.
  */
-export function createHttpServer(app: RequestListener, { requestTimeoutMs }: HttpServerOptions): Server {
+export function createHttpServer(
+  app: RequestListener,
+  { requestTimeoutMs, jsonHeaders = responseHeaderSets({ production: false }).api }: HttpServerOptions,
+): Server {
   const server = createServer(
     {
       requestTimeout: requestTimeoutMs,
@@ -24,7 +30,7 @@ export function createHttpServer(app: RequestListener, { requestTimeoutMs }: Htt
     app,
   );
   server.on("clientError", answerClientError);
-  server.on("checkExpectation", refuseExpectation);
+  server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => refuseExpectation(req, res, jsonHeaders));
   return server;
 }
 
@@ -32,13 +38,13 @@ export function createHttpServer(app: RequestListener, { requestTimeoutMs }: Htt
  * An `Expect` other than 100-continue (which Node answers itself): 417, as Node
  * would, but as the Error JSON. The app never sees the request.
  */
-function refuseExpectation(_req: IncomingMessage, res: ServerResponse): void {
+function refuseExpectation(_req: IncomingMessage, res: ServerResponse, jsonHeaders: HeaderSet): void {
   const json = JSON.stringify(
     toErrorBody(417, "VALIDATION_ERROR", "The Expect header is not supported: only Expect: 100-continue is."),
   );
   res.shouldKeepAlive = false;
   res
-    .writeHead(417, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(json), "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" })
+    .writeHead(417, { ...jsonHeaders, "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(json) })
     .end(json);
 }
 

@@ -1,6 +1,7 @@
 import path from "node:path";
 import express, { Router, type Request } from "express";
 import { API_PREFIX } from "./contract-routes.js";
+import { isUnder } from "./express-tuning/middleware-composition.js";
 import type { HeaderSet } from "./security-headers.js";
 
 /** Paths the admin app never answers: the API, its docs, the metrics and the probes keep their own answers and JSON 404s. */
@@ -9,9 +10,8 @@ const NOT_THE_APP = [API_PREFIX, "/docs", "/metrics", "/healthz", "/readyz"];
 /** Vite's `build.assetsDir`: every file Vite writes there has a content hash in its name. */
 const HASHED_ASSETS_DIR = "assets";
 
-function isUnder(requestPath: string, prefix: string): boolean {
-  return requestPath === prefix || requestPath.startsWith(`${prefix}/`);
-}
+const isNotTheApp = NOT_THE_APP.map(isUnder);
+const isHashedAsset = isUnder(`/${HASHED_ASSETS_DIR}`);
 
 /** A browser navigation asks for a page: its Accept names `text/html` (a `*\/*` fetch, curl or a script load does not). */
 function isPageNavigation(req: Request): boolean {
@@ -33,7 +33,8 @@ export function serveWebApp(distDir: string, headers: { appPage: HeaderSet; appA
   const indexHtml = path.join(distDir, "index.html");
   const router = Router();
   router.use((req, _res, next) => {
-    next(NOT_THE_APP.some((prefix) => isUnder(req.path, prefix)) ? "router" : undefined);
+    const lower = req.path.toLowerCase(); // as Express matches the routes these paths belong to
+    next(isNotTheApp.some((matches) => matches(lower)) ? "router" : undefined);
   });
   router.use(
     express.static(distDir, {
@@ -49,7 +50,7 @@ export function serveWebApp(distDir: string, headers: { appPage: HeaderSet; appA
   );
   router.use((req, res, next) => {
     // A missing hashed asset is a stale or wrong link, never a client-side route.
-    if (!isPageNavigation(req) || isUnder(req.path, `/${HASHED_ASSETS_DIR}`)) return next();
+    if (!isPageNavigation(req) || isHashedAsset(req.path.toLowerCase())) return next();
     res.sendFile(indexHtml, { headers: headers.appPage }, (error) => {
       if (error) next(error);
     });

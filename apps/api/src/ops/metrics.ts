@@ -1,19 +1,14 @@
-import { createHash, timingSafeEqual } from "node:crypto";
-import { Router, type RequestHandler } from "express";
+import type { RequestHandler } from "express";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { routeMatcher, type ContractRoute } from "../http/contract-routes.js";
 import type { Database } from "../data/database.js";
-import { rateLimited } from "../access/api-key-check.js";
-import { HttpError } from "../http-error.js";
-import { notFound } from "../http/errors.js";
-import { unlimited, type RequestLimiter } from "../access/rate-limit.js";
+import type { LimitName } from "../access/rate-limit.js";
 
-/** The abuse limits whose 429s are counted (see auth.ts). */
-export type LimitName = "requests_per_key" | "auth_failures";
+/** The abuse limits whose 429s are counted (see access/api-key-check.ts). */
 const LIMIT_NAMES: readonly LimitName[] = ["requests_per_key", "auth_failures"];
 
 /** The operation label of every request no contract operation serves (unknown paths, other methods, probes). */
-export const UNMATCHED = "unmatched";
+const UNMATCHED = "unmatched";
 
 /** Sub-millisecond answers are the norm here; the default buckets start at 5 ms. */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -130,50 +125,4 @@ export function createMetrics({ routes, database, enabled }: MetricsOptions): Me
 export function operationMatcher(routes: readonly ContractRoute[]): (method: string, path: string) => string {
   const routeOf = routeMatcher(routes);
   return (method, path) => routeOf(method, path)?.operation ?? UNMATCHED;
-}
-
-const BEARER = /^bearer +([^\s]+) *$/i;
-const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
-
-/**
- * `GET /metrics` in Prometheus text, for a bearer of `token` only; compared as
- * SHA-256 digests in constant time. No token configured: the JSON 404, as for
- * any unknown path. Mount it outside /v1, so scrapes spend no API key's budget.
- */
-export function metricsEndpoint(
-  metrics: Pick<Metrics, "registry" | "limitRejected">,
-  token: string | undefined,
-  /** Wrong or missing tokens spend the client address's failure budget, as wrong API keys do (auth.ts). */
-  authFailures: RequestLimiter = unlimited,
-): Router {
-  const router = Router();
-  if (token === undefined) {
-    router.all("/metrics", notFound);
-    return router;
-  }
-  const expected = digest(token);
-  router.get("/metrics", async (req, res, next) => {
-    const presented = BEARER.exec(req.headers.authorization ?? "")?.[1];
-    if (presented === undefined || !timingSafeEqual(digest(presented), expected)) {
-      authFailures.consume(req.ip ?? "unknown").then((decision) => {
-        if (!decision.allowed) {
-          metrics.limitRejected("auth_failures");
-          return next(rateLimited(decision.retryAfterSeconds, "Too many requests with a missing or invalid token from this address"));
-        }
-        next(
-          new HttpError(401, "UNAUTHORIZED", "The metrics need the metrics token: send it as Authorization: Bearer <METRICS_TOKEN>.", {
-            "WWW-Authenticate": 'Bearer realm="metrics"',
-          }),
-        );
-      }, next);
-      return;
-    }
-    try {
-      const body = await metrics.registry.metrics();
-      res.set({ "Content-Type": metrics.registry.contentType, "Cache-Control": "no-store" }).send(body);
-    } catch (error) {
-      next(error);
-    }
-  });
-  return router;
 }

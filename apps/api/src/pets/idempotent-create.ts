@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import type { NewPet, Pet } from "@petstore/contract";
-import type { IdempotentCreateOutcome, PetRepository } from "./pet-repository.js";
+import type { KeyedCreateOutcome, PetRepository } from "./pet-repository.js";
 
 const sha256Hex = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
@@ -43,12 +43,12 @@ export interface IdempotencyRecordRow {
 }
 
 /** A live record answers a create with its key: a replay when the body is the same, else a refusal. */
-export function answerFromRecord(record: IdempotencyRecordRow, fingerprint: string): IdempotentCreateOutcome {
+export function answerFromRecord(record: IdempotencyRecordRow, fingerprint: string): KeyedCreateOutcome {
   if (record.fingerprint !== fingerprint) return { kind: "reused" };
   return { kind: "replayed", pet: JSON.parse(record.body) as Pet, location: record.location };
 }
 
-export interface IdempotentCreatesOptions {
+export interface KeyedCreateServiceOptions {
   pets: PetRepository;
   ttlMs: number;
   /** The clock; tests move it. */
@@ -57,6 +57,7 @@ export interface IdempotentCreatesOptions {
   sweepEveryMs?: number;
 }
 
+/** A createPet sent with an `Idempotency-Key`, as the router hands it over. */
 export interface KeyedCreate {
   scope: string;
   key: string;
@@ -64,8 +65,9 @@ export interface KeyedCreate {
   locationOf: (pet: Pet) => string;
 }
 
-export interface IdempotentCreates {
-  create(request: KeyedCreate): Promise<IdempotentCreateOutcome>;
+/** Keyed creates: answered once, replayed within the TTL, refused for another body. */
+export interface KeyedCreateService {
+  create(request: KeyedCreate): Promise<KeyedCreateOutcome>;
   /**
    * Deletes expired records when the last sweep is older than `sweepEveryMs`;
    * resolves to the number deleted, or undefined when no sweep was due. Only
@@ -75,12 +77,12 @@ export interface IdempotentCreates {
   sweepIfDue(): Promise<number> | undefined;
 }
 
-export function createIdempotentCreates({
+export function createKeyedCreateService({
   pets,
   ttlMs,
   now = () => new Date(),
   sweepEveryMs = Math.min(ttlMs, 60_000),
-}: IdempotentCreatesOptions): IdempotentCreates {
+}: KeyedCreateServiceOptions): KeyedCreateService {
   let lastSweep = now().getTime();
   return {
     create({ scope, key, pet, locationOf }) {

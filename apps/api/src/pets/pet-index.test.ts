@@ -1,6 +1,7 @@
 import Sqlite from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sqliteFilePath } from "../data/database-url.js";
 import { freshDatabase, TEST_PROVIDERS, type TestDatabase } from "../test/test-app.js";
 
 const ROWS = 100_000;
@@ -57,7 +58,7 @@ describe("SQLite: the status+id index serves a filtered, limited list", () => {
 
   beforeAll(async () => {
     database = await freshDatabase("sqlite");
-    sqlite = new Sqlite(database.url.replace(/^file:/, ""));
+    sqlite = new Sqlite(sqliteFilePath(database.url));
     const insert = sqlite.prepare(`INSERT INTO "Pet" ("name", "categoryId", "status") VALUES (?, ?, ?)`);
     sqlite.transaction(() => {
       for (let n = 1; n <= ROWS; n++) insert.run(`pet ${n}`, 1 + (n % 10), statusOf(n));

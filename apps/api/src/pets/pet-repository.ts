@@ -8,8 +8,8 @@ export interface PetPageQuery {
   after?: number | undefined;
 }
 
-/** A create sent with an `Idempotency-Key` (see idempotent-create.ts). */
-export interface IdempotentCreate {
+/** What a keyed create stores in one transaction: the pet and its idempotency record (see idempotent-create.ts). */
+export interface KeyedPetInsert {
   /** SHA-256 hex digest of the API key: the same key string from two clients names two creates. */
   scope: string;
   key: string;
@@ -24,7 +24,7 @@ export interface IdempotentCreate {
   expiredBefore: Date;
 }
 
-export type IdempotentCreateOutcome =
+export type KeyedCreateOutcome =
   | { kind: "created"; pet: Pet; location: string }
   /** The key was used with the same body: the first answer, again. */
   | { kind: "replayed"; pet: Pet; location: string }
@@ -38,7 +38,7 @@ export interface PetRepository {
   list(query: PetPageQuery): Promise<Pet[]>;
   create(pet: NewPet): Promise<Pet>;
   /** Creates the pet and its idempotency record in one transaction, or answers from the live record. */
-  createIdempotent(request: IdempotentCreate): Promise<IdempotentCreateOutcome>;
+  createIdempotent(request: KeyedPetInsert): Promise<KeyedCreateOutcome>;
   /** Deletes idempotency records created before `expiredBefore`; returns how many. */
   deleteIdempotencyRecordsBefore(expiredBefore: Date): Promise<number>;
   findById(id: number): Promise<Pet | null>;

@@ -1,7 +1,8 @@
 import { petstoreContract } from "@petstore/contract";
 import { initServer, type createExpressEndpoints } from "@ts-rest/express";
+import { callerKeyDigest } from "../access/caller.js";
 import { toErrorBody } from "../http-error.js";
-import { createIdempotentCreates } from "./idempotent-create.js";
+import { createKeyedCreateService } from "./idempotent-create.js";
 import type { PetRepository } from "./pet-repository.js";
 
 const server = initServer();
@@ -17,7 +18,7 @@ export interface PetsRouterOptions {
 const locationOf = (pet: { id: number }) => petstoreContract.getPet.path.replace(":petId", String(pet.id));
 
 export function createPetsRouter(pets: PetRepository, { idempotencyTtlMs }: PetsRouterOptions): PetstoreRouter {
-  const idempotentCreates = createIdempotentCreates({ pets, ttlMs: idempotencyTtlMs });
+  const keyedCreates = createKeyedCreateService({ pets, ttlMs: idempotencyTtlMs });
   return server.router(petstoreContract, {
     listPets: async ({ query, req, res }) => {
       // One row more than asked tells whether a next page exists without a count query.
@@ -40,10 +41,8 @@ export function createPetsRouter(pets: PetRepository, { idempotencyTtlMs }: Pets
         res.setHeader("Location", locationOf(pet));
         return { status: 201, body: pet };
       }
-      const scope: unknown = res.locals["apiKeyDigest"];
-      if (typeof scope !== "string") throw new Error("createPet ran without requireApiKey's apiKeyDigest");
-      const outcome = await idempotentCreates.create({ scope, key, pet: body, locationOf });
-      idempotentCreates.sweepIfDue()?.catch((error: unknown) => req.log.warn({ err: error }, "idempotency record sweep failed"));
+      const outcome = await keyedCreates.create({ scope: callerKeyDigest(res), key, pet: body, locationOf });
+      keyedCreates.sweepIfDue()?.catch((error: unknown) => req.log.warn({ err: error }, "idempotency record sweep failed"));
       switch (outcome.kind) {
         case "created":
         case "replayed":

@@ -1,6 +1,7 @@
+import type { NewPet } from "@petstore/contract";
 import type { PrismaClient } from "../generated/pg/client.js";
 import { answerFromRecord, idempotencyLockId } from "./idempotent-create.js";
-import type { IdempotentCreate, IdempotentCreateOutcome, PetRepository } from "./pet-repository.js";
+import type { KeyedPetInsert, KeyedCreateOutcome, PetRepository } from "./pet-repository.js";
 import { toPet } from "./pet-row.js";
 
 const petColumns = { id: true, name: true, categoryId: true, status: true } as const;
@@ -33,7 +34,7 @@ export function createPrismaPetRepository(prisma: PrismaClient): PetRepository {
     async create(pet) {
       const row = await prisma.pet.create({
         select: petColumns,
-        data: { name: pet.name, categoryId: BigInt(pet.categoryId), status: pet.status ?? null },
+        data: petData(pet),
       });
       return toPet(row);
     },
@@ -62,6 +63,11 @@ export function createPrismaPetRepository(prisma: PrismaClient): PetRepository {
   };
 }
 
+/** A pet's columns as Prisma writes them. */
+function petData(pet: NewPet) {
+  return { name: pet.name, categoryId: BigInt(pet.categoryId), status: pet.status ?? null };
+}
+
 type TransactionClient = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
 /**
@@ -70,7 +76,7 @@ type TransactionClient = Parameters<Parameters<PrismaClient["$transaction"]>[0]>
  * the key meanwhile does not wait but is answered "in-flight" (409); after the
  * commit it finds the record (READ COMMITTED reads what committed) and replays.
  */
-async function createInTransaction(tx: TransactionClient, request: IdempotentCreate): Promise<IdempotentCreateOutcome> {
+async function createInTransaction(tx: TransactionClient, request: KeyedPetInsert): Promise<KeyedCreateOutcome> {
   const { scope, key, fingerprint, pet: newPet, locationOf, now, expiredBefore } = request;
   const [lock] = await tx.$queryRaw<Array<{ acquired: boolean }>>`
     SELECT pg_try_advisory_xact_lock(${idempotencyLockId(scope, key)}::bigint) AS "acquired"`;
@@ -82,7 +88,7 @@ async function createInTransaction(tx: TransactionClient, request: IdempotentCre
   const pet = toPet(
     await tx.pet.create({
       select: petColumns,
-      data: { name: newPet.name, categoryId: BigInt(newPet.categoryId), status: newPet.status ?? null },
+      data: petData(newPet),
     }),
   );
   const location = locationOf(pet);

@@ -1,6 +1,6 @@
 import type Sqlite from "better-sqlite3";
 import { answerFromRecord, type IdempotencyRecordRow } from "./idempotent-create.js";
-import type { IdempotentCreate, IdempotentCreateOutcome, PetRepository } from "./pet-repository.js";
+import type { KeyedPetInsert, KeyedCreateOutcome, PetRepository } from "./pet-repository.js";
 import { toPet, type PetRow } from "./pet-row.js";
 
 const COLUMNS = `"id", "name", "categoryId", "status"`;
@@ -62,7 +62,7 @@ function prepare(db: Sqlite.Database) {
     `INSERT INTO "IdempotencyRecord" ("scope", "key", "fingerprint", "status", "body", "location", "createdAt")
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
-  const createIdempotent = db.transaction((request: IdempotentCreate): IdempotentCreateOutcome => {
+  const createIdempotent = db.transaction((request: KeyedPetInsert): KeyedCreateOutcome => {
     const { scope, key, fingerprint, pet: newPet, locationOf, now, expiredBefore } = request;
     const record = findRecord.get(scope, key);
     if (record && record.createdAt >= timestamp(expiredBefore)) return answerFromRecord(record, fingerprint);

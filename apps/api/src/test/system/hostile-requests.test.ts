@@ -35,7 +35,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allowedMethodsByPath, contractRoutes } from "../../http/contract-routes.js";
 import { BODY_LIMIT_BYTES } from "../../http/json-body.js";
-import { sqliteFilePath } from "../../data/database.js";
+import { sqliteFilePath } from "../../data/database-url.js";
 import { createTestApp, SECOND_TEST_KEY, TEST_KEY, type TestApp } from "../test-app.js";
 
 const SEED = Number(process.env["FUZZ_SEED"] ?? 20260101);

@@ -8,7 +8,7 @@ import net from "node:net";
 import { ErrorBody, Pet, Pets } from "@petstore/contract";
 import Sqlite from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { sqliteFilePath } from "../../data/database.js";
+import { sqliteFilePath } from "../../data/database-url.js";
 import { startApiProcess, waitUntilReady, type ApiProcess } from "../api-process.js";
 import { freshDatabase, TEST_KEY, type TestDatabase } from "../test-app.js";
 
