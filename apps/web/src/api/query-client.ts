@@ -30,8 +30,9 @@ export function createQueryClient({ onUnauthorized, retryDelay }: QueryClientOpt
     mutationCache: new MutationCache({ onError: handleError }),
     defaultOptions: {
       queries: {
-        // The database comes back by itself (DESIGN.md), so a page keeps asking
-        // until it does, no more often than Retry-After allows.
+        // The database comes back by itself (docs/interface.md, "database
+        // unreachable"), so a page keeps asking until it does, no more often
+        // than Retry-After allows.
         retry: (failureCount, error) =>
           isStoreUnavailable(error) || (failureCount < MAX_RETRIES && isTransientFailure(error)),
         retryDelay: (failureCount, error) => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { PAGE_SIZES, readPetListView, toSearchParams } from "./pet-list-view.js";
 
 describe("the pet list view in the URL", () => {
-  it("offers the page sizes DESIGN.md names, derived from the contract's limits", () => {
+  it("offers the page sizes docs/interface.md names, derived from the contract's limits", () => {
     expect(PAGE_SIZES).toEqual([20, 50, 100]);
   });
 

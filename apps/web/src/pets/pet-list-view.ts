@@ -1,7 +1,7 @@
 import { LIMIT_DEFAULT, LIMIT_MAX, ListPetsQuery, PetStatus } from "@petstore/contract";
 
 /**
- * The page sizes the select offers (20 / 50 / 100, DESIGN.md): the contract's
+ * The page sizes the select offers (20 / 50 / 100, docs/interface.md): the contract's
  * default, half its maximum, and its maximum. The contract allows any 1..100;
  * three steps are enough to choose from, and each is one the API accepts.
  */

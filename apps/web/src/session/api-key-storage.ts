@@ -1,6 +1,6 @@
 /**
  * The key lives in sessionStorage: it is kept for this tab only and is gone
- * when the tab closes (DESIGN.md, "Web admin").
+ * when the tab closes (docs/interface.md, "Admin app").
  */
 const STORAGE_KEY = "petstore.apiKey";
 
