@@ -1,18 +1,18 @@
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { PinoPretty } from "pino-pretty";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { startApiProcess, waitUntilReady, type ApiProcess } from "../test/api-process.js";
+import { bearer, freshDatabase, TEST_KEY, type TestDatabase } from "../test/test-app.js";
 import { createLogger, PRETTY_TRANSPORT, usePrettyLogs } from "./logger.js";
 
 describe("usePrettyLogs", () => {
   it.each([
-    ["development", true, true],
-    ["development", false, false],
-    ["production", true, false],
-    ["production", false, false],
-    ["test", true, false],
-  ] as const)("NODE_ENV=%s, stdout a TTY: %s -> %s", (nodeEnv, tty, pretty) => {
-    expect(usePrettyLogs(nodeEnv, tty)).toBe(pretty);
+    ["development", true],
+    ["production", false],
+    ["test", false],
+  ] as const)("NODE_ENV=%s -> readable lines: %s (a TTY or not: turbo dev pipes the API's output)", (nodeEnv, pretty) => {
+    expect(usePrettyLogs(nodeEnv)).toBe(pretty);
   });
 });
 
@@ -42,4 +42,25 @@ it("the development format: a request is one readable line, without the key", ()
   expect(request).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/v1\/pets\?limit=2 200 3ms request completed$/);
   expect(warning).toMatch(/WARN: database not ready \{"attempt":2\}$/);
   expect(output).not.toContain("secret");
+});
+
+describe("the built API in development, its stdout piped (as turbo dev runs it)", () => {
+  let api: ApiProcess | undefined;
+  let database: TestDatabase | undefined;
+  afterEach(async () => {
+    await api?.stop();
+    await database?.remove();
+  });
+
+  it("prints one readable line per request, not JSON, and never the key", async () => {
+    database = await freshDatabase("sqlite");
+    api = await startApiProcess({ NODE_ENV: "development", LOG_LEVEL: "info", API_KEYS: TEST_KEY, DATABASE_URL: database.url });
+    await waitUntilReady(api);
+    await fetch(`${api.url}/v1/pets?limit=2`, { headers: { Authorization: bearer() } });
+    await vi.waitFor(() => expect(api!.output()).toMatch(/INFO: GET \/v1\/pets\?limit=2 200 \d+(\.\d+)?ms/), { timeout: 5_000 });
+    const requestLine = api.output().split("\n").find((line) => line.includes("/v1/pets?limit=2"));
+    expect(requestLine).not.toMatch(/^\s*\{/);
+    expect(api.output()).not.toContain(TEST_KEY);
+    expect(api.output()).not.toContain("\u001b["); // no colours without a terminal
+  });
 });

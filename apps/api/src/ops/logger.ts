@@ -2,14 +2,15 @@ import { pino, type DestinationStream, type Logger, type LoggerOptions } from "p
 import type { Config } from "../env.js";
 
 /**
- * Development logs are for a person at a terminal: one coloured line per
- * request (`GET /v1/pets 200 3ms`). Only when stdout is a TTY, though: piped
- * development output (to a file, `| jq`, a test harness, Playwright's web
- * server) stays JSON lines, which tools read. Production and tests are always
- * JSON, one line per request.
+ * Development logs are for a person: one line per request
+ * (`GET /v1/pets 200 3ms`), whatever stdout is. `turbo dev` runs the API
+ * without a terminal (its output is piped through turbo's prefixer), so a TTY
+ * check would print raw JSON exactly where people read the log. Colours only
+ * at a terminal. Production and tests are always JSON lines, which log
+ * pipelines read; the built API the tests and Playwright start runs as production.
  */
-export function usePrettyLogs(nodeEnv: Config["nodeEnv"], stdoutIsTty: boolean): boolean {
-  return nodeEnv === "development" && stdoutIsTty;
+export function usePrettyLogs(nodeEnv: Config["nodeEnv"]): boolean {
+  return nodeEnv === "development";
 }
 
 /** pino-pretty in a worker thread; its options must be serialisable, so the format is a template. */
@@ -36,6 +37,8 @@ export function createLogger(
     redact: { paths: ["req.headers.authorization", "headers.authorization", "authorization"], censor: "[redacted]" },
   };
   // A caller-given destination (the tests) always gets JSON.
-  if (!destination && usePrettyLogs(config.nodeEnv, stdoutIsTty)) return pino({ ...options, transport: PRETTY_TRANSPORT });
+  if (!destination && usePrettyLogs(config.nodeEnv)) {
+    return pino({ ...options, transport: { ...PRETTY_TRANSPORT, options: { ...PRETTY_TRANSPORT.options, colorize: stdoutIsTty } } });
+  }
   return pino(options, destination);
 }

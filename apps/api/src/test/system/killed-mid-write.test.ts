@@ -44,6 +44,43 @@ async function start(url: string): Promise<ApiProcess> {
   return api;
 }
 
+/**
+ * Runs CLIENTS concurrent loops of `createOne` against `api`, and SIGKILLs it
+ * `killAfterMs` after the first acknowledged create (at once if creates fail:
+ * then the test does). A create the kill cuts off ends its loop quietly: it is
+ * stored whole or not at all, which the caller checks after a restart.
+ */
+async function killUnderCreates(
+  api: ApiProcess,
+  killAfterMs: number,
+  acknowledgedCount: () => number,
+  createOne: (client: number, index: number) => Promise<void>,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  let stopped = false;
+  const client = async (c: number) => {
+    for (let i = 0; !stopped; i++) {
+      try {
+        await createOne(c, i);
+      } catch (error) {
+        if (stopped) return;
+        throw error;
+      }
+    }
+  };
+  let failure: unknown;
+  const load = Promise.all(Array.from({ length: CLIENTS }, (_, c) => client(c))).catch((error: unknown) => {
+    failure ??= error;
+  });
+  const before = acknowledgedCount();
+  while (acknowledgedCount() === before && failure === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+  if (failure === undefined) await new Promise((resolve) => setTimeout(resolve, killAfterMs));
+  stopped = true;
+  const exit = await api.stop("SIGKILL");
+  await load;
+  if (failure !== undefined) throw new Error(`creates failed before the kill: ${String(failure)}\n${api.output()}`);
+  return exit;
+}
+
 describe.each(TEST_PROVIDERS)("crash safety on %s: SIGKILL under concurrent creates loses no acknowledged pet", (provider) => {
   it(
     `${ROUNDS[provider]} rounds of kill and restart (seed ${SEED})`,
@@ -58,39 +95,19 @@ describe.each(TEST_PROVIDERS)("crash safety on %s: SIGKILL under concurrent crea
 
       for (let round = 1; round <= ROUNDS[provider]; round++) {
         const killAfterMs = 50 + Math.floor(next() * 700);
-        let stopped = false;
-        const client = async (c: number) => {
-          for (let i = 0; !stopped; i++) {
-            const body: NewPet = {
-              name: `crash r${round} c${c} #${i}`,
-              categoryId: round * 1_000_000 + c * 10_000 + i + 1,
-              ...(i % 3 === 0 ? {} : { status: (["available", "pending", "sold"] as const)[i % 3] }),
-            };
-            sent.set(body.name, body);
-            try {
-              const response = await fetch(`${api.url}/v1/pets`, { method: "POST", headers, body: JSON.stringify(body) });
-              if (response.status !== 201) throw new Error(`create answered ${response.status}: ${await response.text()}`);
-              const pet = Pet.parse(await response.json());
-              expect(pet).toEqual({ id: pet.id, ...body });
-              acknowledged.set(pet.id, pet);
-            } catch (error) {
-              if (stopped) return; // the kill cut this request off: it may or may not be stored
-              throw error;
-            }
-          }
-        };
-        let failure: unknown;
-        const load = Promise.all(Array.from({ length: CLIENTS }, (_, c) => client(c))).catch((error: unknown) => {
-          failure ??= error;
+        const exit = await killUnderCreates(api, killAfterMs, () => acknowledged.size, async (c, i) => {
+          const body: NewPet = {
+            name: `crash r${round} c${c} #${i}`,
+            categoryId: round * 1_000_000 + c * 10_000 + i + 1,
+            ...(i % 3 === 0 ? {} : { status: (["available", "pending", "sold"] as const)[i % 3] }),
+          };
+          sent.set(body.name, body);
+          const response = await fetch(`${api.url}/v1/pets`, { method: "POST", headers, body: JSON.stringify(body) });
+          if (response.status !== 201) throw new Error(`create answered ${response.status}: ${await response.text()}`);
+          const pet = Pet.parse(await response.json());
+          expect(pet).toEqual({ id: pet.id, ...body });
+          acknowledged.set(pet.id, pet);
         });
-        // Kill at a random moment once creates are flowing (or at once if they fail: then the test does).
-        const before = acknowledged.size;
-        while (acknowledged.size === before && failure === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
-        if (failure === undefined) await new Promise((resolve) => setTimeout(resolve, killAfterMs));
-        stopped = true;
-        const exit = await api.stop("SIGKILL");
-        await load;
-        if (failure !== undefined) throw new Error(`creates failed before the kill: ${String(failure)}\n${api.output()}`);
         expect(exit.signal).toBe("SIGKILL");
 
         api = await start(database.url);
@@ -142,33 +159,15 @@ describe.each(TEST_PROVIDERS)("crash safety on %s: after SIGKILL under keyed cre
       };
 
       for (let round = 1; round <= KEYED_ROUNDS; round++) {
-        let stopped = false;
-        const client = async (c: number) => {
-          for (let i = 0; !stopped; i++) {
-            const key = `keyed r${round} c${c} #${i}`;
-            const body: NewPet = { name: key, categoryId: round * 1_000_000 + c * 10_000 + i + 1 };
-            sent.set(key, body);
-            try {
-              const response = await createWithKey(key, body);
-              if (response.status !== 201) throw new Error(`create answered ${response.status}: ${await response.text()}`);
-              acknowledged.set(key, Pet.parse(await response.json()));
-            } catch (error) {
-              if (stopped) return; // cut off by the kill: stored whole or not at all
-              throw error;
-            }
-          }
-        };
-        let failure: unknown;
-        const load = Promise.all(Array.from({ length: CLIENTS }, (_, c) => client(c))).catch((error: unknown) => {
-          failure ??= error;
+        const exit = await killUnderCreates(api, 50 + Math.floor(next() * 500), () => acknowledged.size, async (c, i) => {
+          const key = `keyed r${round} c${c} #${i}`;
+          const body: NewPet = { name: key, categoryId: round * 1_000_000 + c * 10_000 + i + 1 };
+          sent.set(key, body);
+          const response = await createWithKey(key, body);
+          if (response.status !== 201) throw new Error(`create answered ${response.status}: ${await response.text()}`);
+          acknowledged.set(key, Pet.parse(await response.json()));
         });
-        const before = acknowledged.size;
-        while (acknowledged.size === before && failure === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
-        if (failure === undefined) await new Promise((resolve) => setTimeout(resolve, 50 + Math.floor(next() * 500)));
-        stopped = true;
-        expect((await api.stop("SIGKILL")).signal).toBe("SIGKILL");
-        await load;
-        if (failure !== undefined) throw new Error(`keyed creates failed before the kill: ${String(failure)}\n${api.output()}`);
+        expect(exit.signal).toBe("SIGKILL");
 
         api = await start(database.url);
         // Every acknowledged key replays its pet.
