@@ -45,7 +45,7 @@ test("a valid pet is added, announced and shown in the list without a reload", a
   const stored = await (await api.get(`/v1/pets?after=${pet.id - 1}&limit=1`)).json();
   expect(stored).toEqual([{ id: pet.id, name, categoryId: 4, status: "pending" }]);
 
-  // Leaving the list ends the confirmation; the table stays.
+  // Leaving the list ends the status message; the table stays.
   await petTable(page).getByRole("link", { name }).click();
   await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
   await expect(page.getByRole("status")).toBeEmpty();

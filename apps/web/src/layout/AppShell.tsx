@@ -4,7 +4,7 @@ import { NavLink, Outlet, useLocation, useNavigate } from "react-router-dom";
 import { Button } from "../design-system/Button.js";
 import { useSession } from "../session/session.js";
 import styles from "./AppShell.module.css";
-import { ConfirmationRegion } from "./confirmation.js";
+import { StatusMessageRegion } from "./status-message.js";
 
 /** The frame of every signed-in page: header, navigation, sign-out, and the page itself. */
 export function AppShell() {
@@ -54,9 +54,9 @@ export function AppShell() {
         </div>
       </header>
       <main id="main" ref={main} tabIndex={-1} className={styles.main}>
-        <ConfirmationRegion>
+        <StatusMessageRegion>
           <Outlet />
-        </ConfirmationRegion>
+        </StatusMessageRegion>
       </main>
     </>
   );

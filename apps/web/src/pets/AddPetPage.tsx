@@ -9,7 +9,7 @@ import { Button } from "../design-system/Button.js";
 import { SelectField, TextField } from "../design-system/FormFields.js";
 import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
-import { useConfirm } from "../layout/confirmation.js";
+import { useShowStatusMessage } from "../layout/status-message.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
 import {
   fieldErrorsFromIssues,
@@ -64,7 +64,7 @@ export function AddPetForm() {
   const [formError, setFormError] = useState<string | null>(null);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const confirm = useConfirm();
+  const showStatusMessage = useShowStatusMessage();
 
   const lastSubmission = useRef<Submission | null>(null);
   const [retrying, setRetrying] = useState(false);
@@ -74,7 +74,7 @@ export function AddPetForm() {
     onSettled: () => setRetrying(false),
     onSuccess: async ({ body: pet }) => {
       await queryClient.invalidateQueries({ queryKey: petQueryKeys.all });
-      confirm(`Added ${pet.name} (id ${pet.id}).`, "/pets");
+      showStatusMessage(`Added ${pet.name} (id ${pet.id}).`, "/pets");
       const listFromNewPet = toSearchParams({ status: undefined, limit: LIMIT_DEFAULT, after: pet.id - 1 });
       const state: CreatedPetState = { createdPetId: pet.id };
       navigate(`/pets?${listFromNewPet.toString()}`, { state });

@@ -9,7 +9,7 @@ import { TextAreaField, TextField } from "../design-system/FormFields.js";
 import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
-import { useConfirm } from "../layout/confirmation.js";
+import { useShowStatusMessage } from "../layout/status-message.js";
 import { checkImport, forEachConcurrently, IMPORT_HEADER, ImportKeyring, type CheckedRow } from "./pet-import.js";
 import table from "../design-system/DataTable.module.css";
 import styles from "./ImportPetsPage.module.css";
@@ -60,7 +60,7 @@ export function ImportPetsPage() {
   const left = useRef(false);
   const queryClient = useQueryClient();
   const createPetWithRetry = useCreatePetWithRetry();
-  const confirm = useConfirm();
+  const showStatusMessage = useShowStatusMessage();
 
   // Leaving the page stops starting new creates; those in flight finish, and their pets show in the list.
   useEffect(() => {
@@ -101,7 +101,7 @@ export function ImportPetsPage() {
       // Announced on this page only; staff who left will see the pets in the list.
       if (left.current) return;
       const { message, allImported } = importSummary(outcomesSoFar.current);
-      confirm(message, PAGE_PATH, allImported ? "success" : "info");
+      showStatusMessage(message, PAGE_PATH, allImported ? "success" : "info");
     },
   });
   const running = importRows.isPending;

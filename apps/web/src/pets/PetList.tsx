@@ -34,7 +34,7 @@ export function PetList({ view, highlightedId }: { view: ListPetsQuery; highligh
 
   if (listQuery.isPending) {
     return (
-      // Not a live region: the page keeps one, for confirmations (layout/confirmation.tsx).
+      // Not a live region: the page keeps one, for status messages (layout/status-message.tsx).
       <div className={styles.loading} aria-busy="true">
         <p className="visually-hidden">Loading pets…</p>
         {Array.from({ length: SKELETON_ROWS }, (_, index) => (
