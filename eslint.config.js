@@ -43,6 +43,22 @@ export default tseslint.config(
     },
   },
   {
+    // Layers: the pet operations and the data layer never reach up into the HTTP transport or
+    // operations; what they share with those (HttpError, toErrorBody) lives in src/http-error.ts.
+    files: ["apps/api/src/pets/**/*.ts", "apps/api/src/data/**/*.ts"],
+    ignores: ["apps/api/src/**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["**/http/**", "../http", "**/ops/**", "../ops", "**/app.js", "**/main.js"], message: "data/ and pets/ sit below http/ and ops/: move what both need below them (see src/http-error.ts)." },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["apps/web/src/**/*.{ts,tsx}"],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { "react-hooks": reactHooks },

@@ -3,7 +3,7 @@ import type { RequestHandler } from "express";
 /** Response headers set together; computed once at start, set with one `res.set` per response. */
 export type HeaderSet = Readonly<Record<string, string>>;
 
-/** The headers each kind of response carries (DESIGN "response headers"). */
+/** The headers each kind of response carries (docs/interface.md, "response headers"). */
 export interface ResponseHeaderSets {
   /** Every JSON response: all of `/v1` (errors too), the probes, the JSON 404 anywhere. */
   api: HeaderSet;

@@ -270,7 +270,7 @@ const getRequest: fc.Arbitrary<FuzzRequest> = fc.tuple(authCase, petIdSegment).m
   try {
     decoded = decodeURIComponent(segment);
   } catch {
-    // A path that cannot be percent-decoded is 400, after the key check like every 400 (DESIGN: a missing key is 401 first).
+    // A path that cannot be percent-decoded is 400, after the key check like every 400 (docs/interface.md: a missing key is 401 first).
     return { ...request, expect: auth.ok ? [400] : [401] };
   }
   if (!auth.ok) return { ...request, expect: [401] };
