@@ -20,6 +20,7 @@ import {
 } from "./new-pet-form.js";
 import { toSearchParams } from "./pet-list-view.js";
 import type { CreatedPetState } from "./PetsPage.js";
+import formStyles from "../design-system/Form.module.css";
 import styles from "./AddPetPage.module.css";
 
 const EMPTY_FORM: NewPetFormValues = { name: "", categoryId: "", status: "" };
@@ -30,7 +31,7 @@ export function AddPetPage() {
     <div className={styles.page}>
       <div>
         <h1>New pet</h1>
-        <p className={styles.intro}>Add an animal to the store. It gets its id when it is saved.</p>
+        <p className={formStyles.intro}>Add an animal to the store. It gets its id when it is saved.</p>
       </div>
       <Panel>
         <AddPetForm />
@@ -113,7 +114,7 @@ export function AddPetForm() {
   };
 
   return (
-    <form className={styles.form} onSubmit={handleSubmit} noValidate aria-label="New pet">
+    <form className={formStyles.form} onSubmit={handleSubmit} noValidate aria-label="New pet">
       {formError && (
         <Notice tone="error" role="alert">
           <p>{formError}</p>

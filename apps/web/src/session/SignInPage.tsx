@@ -9,6 +9,7 @@ import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
 import { useSession } from "./session.js";
+import formStyles from "../design-system/Form.module.css";
 import styles from "./SignInPage.module.css";
 
 export const KEY_NOT_ACCEPTED_MESSAGE = "That API key was refused. Check it and try again.";
@@ -77,14 +78,14 @@ export function SignInPage() {
         <div>
           <p className={styles.brand}>Petstore admin</p>
           <h1>Sign in</h1>
-          <p className={styles.intro}>Staff sign in with the store's API key. It is kept for this tab only.</p>
+          <p className={formStyles.intro}>Staff sign in with the store's API key. It is kept for this tab only.</p>
         </div>
         {message && (
           <Notice tone="error" role="alert">
             <p>{message}</p>
           </Notice>
         )}
-        <form className={styles.form} onSubmit={(event) => void handleSubmit(event)} noValidate>
+        <form className={formStyles.form} onSubmit={(event) => void handleSubmit(event)} noValidate>
           <TextField
             label="API key"
             name="apiKey"
