@@ -130,7 +130,7 @@ export function drainThenClose({
       else setTimeout(closeListener, drainMs).unref(); // the open listener keeps the process up meanwhile
     },
     abort(reason) {
-      logger.warn({ reason, cut: unfinished.size }, `${reason} again: exiting at once; ${unfinished.size} request(s) cut`);
+      logger.warn({ reason, cut: unfinished.size }, `second signal (${reason}): exiting at once; ${unfinished.size} request(s) cut`);
       exitOnce(1);
     },
   };
