@@ -11,7 +11,7 @@ import { createStopSwitch, drainThenClose, type GracefulShutdown } from "./shutd
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let t: TestApp | undefined;
-let cleanups: Array<() => void> = [];
+const cleanups: Array<() => void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) cleanup();
   await t?.close();
