@@ -83,6 +83,8 @@ async function start(target: Target, databaseUrl: string, name: string): Promise
       RATE_LIMIT_PER_MIN: "100000000",
       CHECKPOINT_DISABLE: "1",
       PRISMA_HIDE_UPDATE_MESSAGE: "1",
+      // No load balancer to drain for: stop at once on SIGTERM.
+      SHUTDOWN_DRAIN_MS: "0",
     });
   }
   const nodeArgs = cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];

@@ -355,6 +355,8 @@ function apiEnv(databaseUrl: string, extra: Record<string, string> = {}): Record
     CHECKPOINT_DISABLE: "1",
     PRISMA_HIDE_UPDATE_MESSAGE: "1",
     DATABASE_POOL_SIZE: POOL_SIZE,
+    // No load balancer to drain for: stop at once on SIGTERM.
+    SHUTDOWN_DRAIN_MS: "0",
     ...options.apiEnv,
     ...extra,
   };

@@ -17,6 +17,7 @@ import { createMetrics, type Metrics } from "./ops/metrics.js";
 import { metricsEndpoint } from "./ops/metrics-endpoint.js";
 import { createPetsRouter } from "./pets/pets-router.js";
 import { probes } from "./http/probes.js";
+import { NEVER_STOPPING, type StopState } from "./ops/shutdown.js";
 import { abuseLimitsFromConfig, type AbuseLimits } from "./access/rate-limit.js";
 import { requestLogging } from "./ops/request-logging.js";
 import { isOneOf, isUnder, onlyFor, series } from "./http/express-tuning/middleware-composition.js";
@@ -33,12 +34,21 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Made from config when absent; a caller that passes them owns their close(). */
   abuseLimits?: AbuseLimits;
+  /** Whether the process is stopping (ops/shutdown.ts): `/readyz` and the metrics read it. Never, when not given. */
+  stopState?: StopState;
 }
 
 /** Wiring only: each concern is a module of its own, in the order a request meets them. */
-export function createApp({ config, logger, database, metrics: givenMetrics, abuseLimits: givenLimits }: AppDeps): express.Express {
+export function createApp({
+  config,
+  logger,
+  database,
+  metrics: givenMetrics,
+  abuseLimits: givenLimits,
+  stopState = NEVER_STOPPING,
+}: AppDeps): express.Express {
   const routes = contractRoutes(petstoreContract);
-  const metrics = givenMetrics ?? createMetrics({ routes, database, enabled: config.metricsToken !== undefined });
+  const metrics = givenMetrics ?? createMetrics({ routes, database, stopState, enabled: config.metricsToken !== undefined });
   const abuseLimits = givenLimits ?? abuseLimitsFromConfig(config, logger, { onStoreFallback: metrics.limiterStoreFellBack });
   const headers = responseHeaderSets({
     production: config.nodeEnv === "production",
@@ -63,7 +73,7 @@ export function createApp({ config, logger, database, metrics: givenMetrics, abu
       setHeaders(headers.api),
       crossOrigin(config.corsOrigins, routes),
       // Each Router below is walked only by the requests it can answer (see `onlyFor`).
-      onlyFor(isOneOf("/healthz", "/readyz"), probes(database)),
+      onlyFor(isOneOf("/healthz", "/readyz"), probes(database, stopState)),
       onlyFor(isOneOf("/metrics"), metricsEndpoint(metrics, config.metricsToken, abuseLimits.authFailures)),
       onlyFor((path) => path === OPENAPI_PATH.toLowerCase() || isUnder("/docs")(path), apiDocs(config.servers, headers.docs)),
       onlyFor(underApi, deprecationHeaders(routes)),

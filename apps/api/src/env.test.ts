@@ -94,6 +94,41 @@ describe("readConfig", () => {
     }
   });
 
+  it("SHUTDOWN_DRAIN_MS: 5000 in production, 0 in development and tests, unless set", () => {
+    expect(readConfig({ NODE_ENV: "production", API_KEYS: STRONG_KEY }).shutdownDrainMs).toBe(5000);
+    expect(readConfig({ NODE_ENV: "development" }).shutdownDrainMs).toBe(0);
+    expect(readConfig({ NODE_ENV: "test" }).shutdownDrainMs).toBe(0);
+    expect(readConfig({ NODE_ENV: "production", API_KEYS: STRONG_KEY, SHUTDOWN_DRAIN_MS: "0" }).shutdownDrainMs).toBe(0);
+    expect(readConfig({ SHUTDOWN_DRAIN_MS: "15000" }).shutdownDrainMs).toBe(15000);
+    for (const bad of ["-1", "5s", "1.5"]) {
+      expect(() => readConfig({ SHUTDOWN_DRAIN_MS: bad })).toThrow(/^Invalid configuration: SHUTDOWN_DRAIN_MS must be a non-negative integer$/);
+    }
+  });
+
+  it("SHUTDOWN_TIMEOUT_MS: REQUEST_TIMEOUT_MS + 1 s unless set; a positive integer", () => {
+    expect(readConfig({}).shutdownTimeoutMs).toBe(11_000);
+    expect(readConfig({ REQUEST_TIMEOUT_MS: "2000" }).shutdownTimeoutMs).toBe(3_000);
+    expect(readConfig({ SHUTDOWN_TIMEOUT_MS: "500" }).shutdownTimeoutMs).toBe(500);
+    for (const bad of ["0", "-1", "ten"]) {
+      expect(() => readConfig({ SHUTDOWN_TIMEOUT_MS: bad })).toThrow(/^Invalid configuration: SHUTDOWN_TIMEOUT_MS must be a positive integer$/);
+    }
+  });
+
+  it("KEEP_ALIVE_TIMEOUT_MS (5 s by default, 0 = off) and HEADERS_TIMEOUT_MS (at most REQUEST_TIMEOUT_MS)", () => {
+    const defaults = readConfig({});
+    expect(defaults.keepAliveTimeoutMs).toBe(5_000);
+    expect(defaults.headersTimeoutMs).toBe(10_000);
+    expect(readConfig({ REQUEST_TIMEOUT_MS: "120000" }).headersTimeoutMs).toBe(60_000);
+    expect(readConfig({ KEEP_ALIVE_TIMEOUT_MS: "65000" }).keepAliveTimeoutMs).toBe(65_000);
+    expect(readConfig({ KEEP_ALIVE_TIMEOUT_MS: "0" }).keepAliveTimeoutMs).toBe(0);
+    expect(readConfig({ REQUEST_TIMEOUT_MS: "90000", HEADERS_TIMEOUT_MS: "66000" }).headersTimeoutMs).toBe(66_000);
+    expect(() => readConfig({ KEEP_ALIVE_TIMEOUT_MS: "5s" })).toThrow(/^Invalid configuration: KEEP_ALIVE_TIMEOUT_MS must be a non-negative integer$/);
+    expect(() => readConfig({ HEADERS_TIMEOUT_MS: "0" })).toThrow(/^Invalid configuration: HEADERS_TIMEOUT_MS must be a positive integer$/);
+    expect(() => readConfig({ HEADERS_TIMEOUT_MS: "20000" })).toThrow(
+      /^Invalid configuration: HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS$/,
+    );
+  });
+
   it("reads IDEMPOTENCY_TTL_HOURS as hours, fractions allowed, 24 by default", () => {
     expect(readConfig({}).idempotencyTtlMs).toBe(24 * 3_600_000);
     expect(readConfig({ IDEMPOTENCY_TTL_HOURS: "0.5" }).idempotencyTtlMs).toBe(1_800_000);

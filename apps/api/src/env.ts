@@ -94,6 +94,10 @@ const EnvSchema = z
     REDIS_URL: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://").optional(),
     SQLITE_BUSY_TIMEOUT_MS: nonNegativeInt(5000),
     REQUEST_TIMEOUT_MS: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("10000"),
+    HEADERS_TIMEOUT_MS: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).optional(),
+    KEEP_ALIVE_TIMEOUT_MS: nonNegativeInt(5000),
+    SHUTDOWN_DRAIN_MS: z.string().regex(/^[0-9]+$/, "must be a non-negative integer").transform(Number).optional(),
+    SHUTDOWN_TIMEOUT_MS: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).optional(),
     IDEMPOTENCY_TTL_HOURS: z
       .string()
       .regex(/^[0-9]+(\.[0-9]+)?$/, "must be a positive number of hours")
@@ -135,6 +139,12 @@ const EnvSchema = z
       });
       return z.NEVER;
     }
+    // Node refuses a server whose headers timeout exceeds its request timeout.
+    const headersTimeoutMs = env.HEADERS_TIMEOUT_MS ?? Math.min(env.REQUEST_TIMEOUT_MS, 60_000);
+    if (headersTimeoutMs > env.REQUEST_TIMEOUT_MS) {
+      ctx.addIssue({ code: "custom", path: ["HEADERS_TIMEOUT_MS"], message: "must not exceed REQUEST_TIMEOUT_MS" });
+      return z.NEVER;
+    }
     // A folder named on purpose must hold a build; the workspace's own is used only when one has been built.
     const webDistDir = env.WEB_DIST_DIR
       ? path.resolve(env.WEB_DIST_DIR)
@@ -166,6 +176,16 @@ const EnvSchema = z
       redisUrl: env.REDIS_URL,
       sqliteBusyTimeoutMs: env.SQLITE_BUSY_TIMEOUT_MS,
       requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+      headersTimeoutMs,
+      // 0 turns keep-alive off. Behind a load balancer, set it above the balancer's idle timeout (README, "Rolling restarts").
+      keepAliveTimeoutMs: env.KEEP_ALIVE_TIMEOUT_MS,
+      // After SIGTERM, readiness is 503 and the API goes on serving this long before it closes its listener:
+      // longer than a load balancer's health-check interval (HAProxy's default 2 s), so it stops sending requests
+      // here first. Nothing to drain for without a balancer (development, tests): 0.
+      shutdownDrainMs: env.SHUTDOWN_DRAIN_MS ?? (production ? 5_000 : 0),
+      // After the drain, how long in-flight requests may take before they are cut (exit 1). A request still
+      // arriving is cut by REQUEST_TIMEOUT_MS anyway; the extra second lets its answer go out.
+      shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS ?? env.REQUEST_TIMEOUT_MS + 1_000,
       // Hours, fractions allowed (tests use seconds' worth).
       idempotencyTtlMs: Math.round(env.IDEMPOTENCY_TTL_HOURS * 3_600_000),
       // Development databases get demo pets; production ones never do unless asked.

@@ -4,7 +4,7 @@ import { ConfigError, loadDotEnvFile, readConfig, type Config } from "./env.js";
 import { createHttpServer } from "./http/http-server.js";
 import { responseHeaderSets } from "./http/security-headers.js";
 import { createLogger } from "./ops/logger.js";
-import { exitGracefullyOnSignals } from "./ops/shutdown.js";
+import { createStopSwitch, exitGracefullyOnSignals } from "./ops/shutdown.js";
 
 let config: Config;
 try {
@@ -22,7 +22,8 @@ const database = await startDatabase(config, logger).catch((error: unknown) => {
   logger.fatal(error.message);
   process.exit(1);
 });
-const app = createApp({ config, logger, database });
+const stopSwitch = createStopSwitch();
+const app = createApp({ config, logger, database, stopState: stopSwitch });
 logger.info(
   config.webDistDir
     ? `serving the admin app from ${config.webDistDir}`
@@ -31,9 +32,18 @@ logger.info(
 
 const server = createHttpServer(app, {
   requestTimeoutMs: config.requestTimeoutMs,
+  headersTimeoutMs: config.headersTimeoutMs,
+  keepAliveTimeoutMs: config.keepAliveTimeoutMs,
   jsonHeaders: responseHeaderSets({ production: config.nodeEnv === "production" }).api,
 });
-exitGracefullyOnSignals({ server, logger, timeoutMs: config.requestTimeoutMs + 1_000, onClosed: () => database.close() });
+exitGracefullyOnSignals({
+  server,
+  logger,
+  stopSwitch,
+  drainMs: config.shutdownDrainMs,
+  timeoutMs: config.shutdownTimeoutMs,
+  onClosed: () => database.close(),
+});
 server.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;

@@ -95,6 +95,8 @@ async function startApi(databaseFile: string): Promise<string> {
       PORT: "0",
       SEED: "false",
       LOG_LEVEL: "warn",
+      // No load balancer to drain for: stop at once on SIGTERM.
+      SHUTDOWN_DRAIN_MS: "0",
     },
     stdio: ["ignore", "pipe", "pipe", "ipc"],
   });

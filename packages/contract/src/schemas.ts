@@ -93,6 +93,8 @@ export const ErrorCode = z.enum([
   "RATE_LIMITED",
   "INTERNAL",
   "UNAVAILABLE",
+  /** `/readyz` only, from SIGTERM on: the process is draining and will exit; the balancer should stop sending it requests. */
+  "SHUTTING_DOWN",
   "IDEMPOTENCY_KEY_REUSED",
   "IDEMPOTENCY_KEY_IN_USE",
 ]);

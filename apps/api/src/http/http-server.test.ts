@@ -67,3 +67,25 @@ describe("what Node rejects before the app is answered with the Error JSON", () 
     expect(Date.now() - startedAt).toBeGreaterThanOrEqual(450);
   });
 });
+
+describe("keep-alive", () => {
+  it("an idle keep-alive connection is closed after keepAliveTimeoutMs; headersTimeoutMs is the server's", async () => {
+    t = await createTestApp();
+    const server = createHttpServer(t.app, { requestTimeoutMs: 10_000, headersTimeoutMs: 4_000, keepAliveTimeoutMs: 300 });
+    expect(server.headersTimeout).toBe(4_000);
+    expect(server.keepAliveTimeout).toBe(300);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    close = () => new Promise((resolve) => server.close(() => resolve()));
+    const socket = connect((server.address() as AddressInfo).port, "127.0.0.1");
+    let received = "";
+    socket.on("data", (chunk) => (received += chunk.toString()));
+    const closed = new Promise<number>((resolve) => socket.on("close", () => resolve(Date.now())));
+    socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+    await expect.poll(() => received).toContain('{"status":"ok"}');
+    const answeredAt = Date.now();
+    expect(received).toMatch(/keep-alive/i);
+    const idleFor = (await closed) - answeredAt;
+    expect(idleFor).toBeGreaterThanOrEqual(250);
+    expect(idleFor).toBeLessThan(2_000);
+  });
+});

@@ -6,6 +6,14 @@ import { responseHeaderSets, type HeaderSet } from "./security-headers.js";
 
 export interface HttpServerOptions {
   requestTimeoutMs: number;
+  /** Time allowed for a request's headers; at most `requestTimeoutMs` (Node refuses more). Default: that, capped at 60 s. */
+  headersTimeoutMs?: number;
+  /**
+   * How long an idle keep-alive connection stays open (0: none). Behind a load
+   * balancer it must exceed the balancer's own idle timeout, or the balancer
+   * may send a request on a connection this side is closing.
+   */
+  keepAliveTimeoutMs?: number;
   /** The JSON responses' header set (security-headers.ts); its development set when not given. */
   jsonHeaders?: HeaderSet;
 }
@@ -17,13 +25,18 @@ export interface HttpServerOptions {
  */
 export function createHttpServer(
   app: RequestListener,
-  { requestTimeoutMs, jsonHeaders = responseHeaderSets({ production: false }).api }: HttpServerOptions,
+  {
+    requestTimeoutMs,
+    headersTimeoutMs = Math.min(requestTimeoutMs, 60_000),
+    keepAliveTimeoutMs = 5_000,
+    jsonHeaders = responseHeaderSets({ production: false }).api,
+  }: HttpServerOptions,
 ): Server {
   const server = createServer(
     {
       requestTimeout: requestTimeoutMs,
-      headersTimeout: Math.min(requestTimeoutMs, 60_000),
-      keepAliveTimeout: 5_000,
+      headersTimeout: headersTimeoutMs,
+      keepAliveTimeout: keepAliveTimeoutMs,
       // How often Node looks for requests over their timeout (default 30 s, which would let a stalled client linger).
       connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(requestTimeoutMs / 4))),
     },

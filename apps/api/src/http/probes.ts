@@ -1,14 +1,23 @@
 import { Router } from "express";
 import type { Database } from "../data/database.js";
 import { toErrorBody } from "../http-error.js";
+import type { StopState } from "../ops/shutdown.js";
 
-/** `/healthz`: the process is up. `/readyz`: the database answers. Neither needs a key. */
-export function probes(database: Pick<Database, "provider" | "isReady">): Router {
+/**
+ * `/healthz`: the process is up (until it exits). `/readyz`: the process is
+ * not stopping and the database answers; from a stop signal on it is 503 at
+ * once, so a load balancer takes this replica out while it still serves. Neither needs a key.
+ */
+export function probes(database: Pick<Database, "provider" | "isReady">, stopState: StopState): Router {
   const router = Router();
   router.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
   router.get("/readyz", async (_req, res) => {
+    if (stopState.stopping) {
+      res.status(503).json(toErrorBody(503, "SHUTTING_DOWN", "The process is stopping: send requests to another replica."));
+      return;
+    }
     if (await database.isReady()) {
       res.json({ status: "ok", database: database.provider });
       return;

@@ -7,6 +7,7 @@ import { openDatabase } from "../data/database.js";
 import { readConfig } from "../env.js";
 import { createLogger } from "./logger.js";
 import { createMetrics, operationMatcher } from "./metrics.js";
+import { createStopSwitch } from "./shutdown.js";
 import { expectError } from "../test/expect-error.js";
 import { bearer, createTestApp, freshDatabase, TEST_KEY, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
 
@@ -43,6 +44,14 @@ describe("operationMatcher", () => {
   ])("%s %s -> %s", (method, path, operation) => {
     expect(operationOf(method, path)).toBe(operation);
   });
+});
+
+it("petstore_shutting_down reads the stop state at scrape time: 0, then 1 once the process is stopping", async () => {
+  const stopSwitch = createStopSwitch();
+  const metrics = createMetrics({ routes: contractRoutes(), database: { isReady: async () => true }, stopState: stopSwitch, enabled: false });
+  expect(series(await metrics.registry.metrics(), "petstore_shutting_down").get("petstore_shutting_down")).toBe(0);
+  stopSwitch.stop();
+  expect(series(await metrics.registry.metrics(), "petstore_shutting_down").get("petstore_shutting_down")).toBe(1);
 });
 
 it("limiterStoreFellBack and limitRejected move their counters (present at 0 before)", async () => {

@@ -3,6 +3,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
 import { routeMatcher, type ContractRoute } from "../http/contract-routes.js";
 import type { Database } from "../data/database.js";
 import type { LimitName } from "../access/rate-limit.js";
+import { NEVER_STOPPING, type StopState } from "./shutdown.js";
 
 /** The abuse limits whose 429s are counted (see access/api-key-check.ts). */
 const LIMIT_NAMES: readonly LimitName[] = ["requests_per_key", "auth_failures"];
@@ -27,6 +28,8 @@ export interface Metrics {
 export interface MetricsOptions {
   routes: readonly ContractRoute[];
   database: Pick<Database, "isReady" | "poolStats">;
+  /** Read at scrape time for `petstore_shutting_down`; never stopping when not given. */
+  stopState?: StopState;
   /**
    * Off when nothing can scrape them (no METRICS_TOKEN): requests are not
    * observed and the process collectors are not started; each of those runs
@@ -35,7 +38,7 @@ export interface MetricsOptions {
   enabled: boolean;
 }
 
-export function createMetrics({ routes, database, enabled }: MetricsOptions): Metrics {
+export function createMetrics({ routes, database, stopState = NEVER_STOPPING, enabled }: MetricsOptions): Metrics {
   const registry = new Registry();
   const registers = [registry];
   if (enabled) collectDefaultMetrics({ register: registry });
@@ -72,6 +75,14 @@ export function createMetrics({ routes, database, enabled }: MetricsOptions): Me
     registers,
     async collect() {
       this.set((await database.isReady()) ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: "petstore_shutting_down",
+    help: "1 from a stop signal on (readiness answers 503 while the process drains), else 0.",
+    registers,
+    collect() {
+      this.set(stopState.stopping ? 1 : 0);
     },
   });
   const poolStats = database.poolStats?.bind(database);

@@ -34,6 +34,8 @@ export async function startApiProcess(env: Record<string, string>): Promise<ApiP
       SEED: "false",
       RATE_LIMIT_PER_MIN: "0",
       AUTH_FAILURES_PER_MIN: "0",
+      // Production drains for 5 s after SIGTERM; tests that are about the drain set their own.
+      SHUTDOWN_DRAIN_MS: "0",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe", "ipc"],
