@@ -196,6 +196,11 @@ const OPERATION_RESPONSES: Record<string, Record<string, { description: string; 
   },
 };
 
+/** The words for each operation's request body. */
+const REQUEST_BODIES: Record<string, string> = {
+  createPet: "The animal to add. `name` and `categoryId` are required.",
+};
+
 /** On every response. */
 const COMMON_HEADERS = {
   RateLimit: headerRef("RateLimit"),
@@ -344,7 +349,7 @@ function describeOperation(
     const media = response.content?.["application/json"];
     const zodSchema = (route.responses as Record<string, unknown>)[status];
     const schema = named(zodSchema, media?.schema);
-    const example = words.example ?? (ERROR_RESPONSES[status] && ERROR_RESPONSES[status].example) ?? exampleOf(zodSchema);
+    const example = words.example ?? ERROR_RESPONSES[status]?.example ?? exampleOf(zodSchema);
     responses[status] = {
       description: words.description,
       headers: { ...COMMON_HEADERS, ...STATUS_HEADERS[status], ...OPERATION_HEADERS[operationId]?.[status] },
@@ -354,6 +359,8 @@ function describeOperation(
   const bodyMedia = operation.requestBody?.content["application/json"];
   const zodBody = "body" in route ? route.body : undefined;
   const body = bodyMedia ? named(zodBody, bodyMedia.schema) : undefined;
+  const bodyDescription = REQUEST_BODIES[operationId];
+  if (body && !bodyDescription) throw new Error(`${operationId} request body: no description; add one to openapi.ts`);
   return {
     ...operation,
     tags: ["pets"],
@@ -361,7 +368,7 @@ function describeOperation(
     ...(body
       ? {
           requestBody: {
-            description: "The animal to add.",
+            description: bodyDescription,
             required: true,
             content: { "application/json": { schema: body, example: exampleOf(zodBody) } },
           },
