@@ -76,3 +76,12 @@ test("/docs renders Swagger UI with the three operations under its CSP", async (
   expect(operations.sort()).toEqual(["GET /pets", "GET /pets/{petId}", "POST /pets"]);
   expect(cspViolations).toEqual([]);
 });
+
+test("/docs shows the spec's named schemas", async ({ page }) => {
+  await page.goto("/docs/");
+  await expect(page.locator(".opblock")).toHaveCount(3);
+  const schemas = page.locator("section.models .model-container[data-name]");
+  await expect(schemas).toHaveCount(5);
+  const names = await schemas.evaluateAll((containers) => containers.map((container) => container.getAttribute("data-name")));
+  expect(names.sort()).toEqual(["Error", "NewPet", "Pet", "PetStatus", "Pets"]);
+});

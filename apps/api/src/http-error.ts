@@ -1,11 +1,19 @@
-import type { ErrorBody, ErrorCode } from "@petstore/contract";
+import { ERROR_MESSAGE_MAX_LENGTH, type ErrorBody, type ErrorCode } from "@petstore/contract";
 
 // Below every layer on purpose: the pets operations, the access checks and the
 // HTTP transport all answer failures with it, and none of them may import upwards.
 
 /** The Error JSON of the contract: `status` always equals the HTTP status. */
 export function toErrorBody(status: number, code: ErrorCode, message: string): ErrorBody {
-  return { code, message, status };
+  return { code, message: truncated(message, ERROR_MESSAGE_MAX_LENGTH), status };
+}
+
+/**
+ * `text` cut to `maxLength` characters, the last one "…" when cut. Messages may
+ * quote what a client sent (a path, a query value), which has no bound of its own.
+ */
+export function truncated(text: string, maxLength: number): string {
+  return text.length <= maxLength ? text : `${text.slice(0, maxLength - 1)}…`;
 }
 
 /** A failure whose status, code and message are fit to send to the client as they are. */

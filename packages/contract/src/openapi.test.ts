@@ -6,10 +6,11 @@ const document = buildOpenApiDocument(servers) as unknown as {
   openapi: string;
   info: { version: string };
   servers: Array<{ url: string; description: string }>;
-  components: { securitySchemes: Record<string, { type: string; scheme: string }> };
+  components: { securitySchemes: Record<string, { type: string; scheme: string }>; schemas: Record<string, Schema> };
   paths: Record<string, Record<string, Operation>>;
 };
 interface Schema {
+  $ref?: string;
   type?: string;
   format?: string;
   enum?: string[];
@@ -34,7 +35,19 @@ const operation = (path: string, method: string): Operation => {
   if (!found) throw new Error(`no ${method} ${path}`);
   return found;
 };
-const jsonSchema = (op: Operation, status: string) => op.responses[status]?.content?.["application/json"]?.schema;
+/** A schema, or the component its `$ref` names, its own `$ref`s resolved the same way. */
+const resolved = (schema: Schema | undefined): Schema | undefined => {
+  if (schema?.$ref) return resolved(document.components.schemas[schema.$ref.replace("#/components/schemas/", "")]);
+  if (!schema) return schema;
+  return {
+    ...schema,
+    ...(schema.items ? { items: resolved(schema.items) } : {}),
+    ...(schema.properties
+      ? { properties: Object.fromEntries(Object.entries(schema.properties).map(([name, field]) => [name, resolved(field) as Schema])) }
+      : {}),
+  };
+};
+const jsonSchema = (op: Operation, status: string) => resolved(op.responses[status]?.content?.["application/json"]?.schema);
 const PET_STATUS = ["available", "pending", "sold"];
 
 describe("OpenAPI document, point by point against the interface spec", () => {
@@ -42,8 +55,8 @@ describe("OpenAPI document, point by point against the interface spec", () => {
     expect(document.openapi).toMatch(/^3\./);
     expect(document.info.version).toBe("1.0.0");
     expect(document.servers).toEqual([
-      { url: servers.production, description: "production" },
-      { url: servers.staging, description: "staging" },
+      { url: servers.production, description: "production", "x-internal": false },
+      { url: servers.staging, description: "staging", "x-internal": false },
     ]);
     for (const server of document.servers) expect(server.url).toMatch(/\/v1$/);
   });
@@ -83,7 +96,7 @@ describe("OpenAPI document, point by point against the interface spec", () => {
   it("createPet: NewPet body with name and categoryId required, 201 Pet, 400, 401", () => {
     const op = operation("/pets", "post");
     expect(op.requestBody?.required).toBe(true);
-    const body = op.requestBody?.content["application/json"]?.schema;
+    const body = resolved(op.requestBody?.content["application/json"]?.schema);
     expect(body?.required?.sort()).toEqual(["categoryId", "name"]);
     expect(body?.properties?.["name"]?.type).toBe("string");
     expect(body?.properties?.["categoryId"]).toMatchObject({ type: "integer", format: "int64" });
@@ -122,11 +135,98 @@ describe("OpenAPI document, point by point against the interface spec", () => {
       for (const op of Object.values(item)) {
         for (const [status, response] of Object.entries(op.responses)) {
           if (Number(status) < 400) continue;
-          const schema = response.content?.["application/json"]?.schema;
+          const schema = resolved(response.content?.["application/json"]?.schema);
           expect(schema?.required, `${op.operationId} ${status}`).toEqual(["code", "message", "status"]);
           expect(schema?.properties?.["status"]?.type).toBe("integer");
         }
       }
     }
+  });
+});
+
+describe("OpenAPI document, as good as a hand-written one", () => {
+  const raw = document as unknown as {
+    info: { contact?: { name?: string }; license?: { name?: string } };
+    tags: Array<{ name: string; description?: string }>;
+    servers: Array<Record<string, unknown>>;
+    components: { schemas: Record<string, Schema & { example?: unknown; maxItems?: number }>; headers: Record<string, unknown> };
+    paths: Record<string, Record<string, Operation & { tags?: string[]; requestBody?: { content: Record<string, { schema: Schema }> } }>>;
+  };
+  const operations = Object.values(raw.paths).flatMap((item) => Object.values(item));
+  const walk = (node: unknown, visit: (schema: Record<string, unknown>, at: string) => void, at = "#"): void => {
+    if (Array.isArray(node)) return node.forEach((item, index) => walk(item, visit, `${at}/${index}`));
+    if (node === null || typeof node !== "object") return;
+    visit(node as Record<string, unknown>, at);
+    for (const [key, value] of Object.entries(node)) if (key !== "example") walk(value, visit, `${at}/${key}`);
+  };
+
+  it("names the spec's five resources in components.schemas, each with an example", () => {
+    expect(Object.keys(raw.components.schemas).sort()).toEqual(["Error", "NewPet", "Pet", "PetStatus", "Pets"]);
+    for (const [name, schema] of Object.entries(raw.components.schemas)) expect(schema.example, name).toBeDefined();
+    expect(raw.components.schemas["PetStatus"]?.enum).toEqual(PET_STATUS);
+    expect(raw.components.schemas["Pets"]?.items).toEqual({ $ref: "#/components/schemas/Pet" });
+    expect(raw.components.schemas["Pet"]?.properties?.["status"]).toEqual({ $ref: "#/components/schemas/PetStatus" });
+    expect(raw.components.schemas["NewPet"]?.properties?.["status"]).toEqual({ $ref: "#/components/schemas/PetStatus" });
+  });
+
+  it("refers to them from every request body and response instead of inline copies", () => {
+    for (const op of operations) {
+      const body = op.requestBody?.content["application/json"]?.schema;
+      if (body) expect(body, op.operationId).toEqual({ $ref: "#/components/schemas/NewPet" });
+      for (const [status, response] of Object.entries(op.responses)) {
+        const expected = Number(status) >= 400 ? "Error" : { listPets: "Pets", createPet: "Pet", getPet: "Pet" }[op.operationId];
+        expect(response.content?.["application/json"]?.schema, `${op.operationId} ${status}`).toEqual({
+          $ref: `#/components/schemas/${expected}`,
+        });
+      }
+    }
+    // Only components define properties: no operation carries a copy of a schema.
+    walk(raw.paths, (schema, at) => expect(schema["properties"], at).toBeUndefined());
+  });
+
+  it("describes every response in words, with an example body, and documents the rate-limit headers", () => {
+    for (const op of operations) {
+      for (const [status, response] of Object.entries(op.responses) as Array<[string, { description: string; headers?: object; content?: Record<string, { example?: unknown }> }]>) {
+        expect(response.description, `${op.operationId} ${status}`).toMatch(/^[A-Z`].{10,}/);
+        expect(response.content?.["application/json"]?.example, `${op.operationId} ${status}`).toBeDefined();
+        expect(Object.keys(response.headers ?? {}), `${op.operationId} ${status}`).toEqual(
+          expect.arrayContaining(["RateLimit", "RateLimit-Policy", ...(status === "429" ? ["Retry-After"] : [])]),
+        );
+      }
+    }
+    expect(Object.keys(raw.components.headers)).toEqual(expect.arrayContaining(["RateLimit", "RateLimit-Policy", "Retry-After"]));
+    const getPet = operation("/pets/{petId}", "get");
+    expect((getPet.responses["404"] as { description: string }).description).toBe("The requested animal cannot be found.");
+  });
+
+  it("bounds every string and array, and gives every integer a format and bounds", () => {
+    expect(raw.components.schemas["Pets"]?.maxItems).toBe(100);
+    walk(raw, (schema, at) => {
+      if (schema["type"] === "string") expect(schema["maxLength"] ?? schema["enum"], at).toBeDefined();
+      if (schema["type"] === "array") expect(schema["maxItems"], at).toBeDefined();
+      if (schema["type"] === "integer") {
+        expect(schema["format"], at).toMatch(/^int(32|64)$/);
+        expect(typeof schema["minimum"] === "number" && typeof schema["maximum"] === "number", at).toBe(true);
+      }
+    });
+    expect(raw.components.schemas["Error"]?.properties?.["message"]).toMatchObject({ type: "string", maxLength: 1000 });
+    expect(raw.components.schemas["Error"]?.properties?.["status"]).toMatchObject({ format: "int32", minimum: 400, maximum: 599 });
+  });
+
+  it("has tags, contact, license, servers marked public, and extensions marked as such", () => {
+    expect(raw.tags.map((tag) => tag.name)).toEqual(["pets"]);
+    for (const op of operations) expect(op.tags).toEqual(["pets"]);
+    expect(raw.info.contact?.name).toBeTruthy();
+    expect(raw.info.license?.name).toBe("MIT");
+    for (const server of raw.servers) expect(server["x-internal"]).toBe(false);
+    const parameters = operations.flatMap((op) => op.parameters as Array<{ name: string; description?: string; schema: Schema & { pattern?: string } }>);
+    for (const name of ["after", "Idempotency-Key"]) {
+      expect(parameters.find((p) => p.name === name)?.description, name).toMatch(/^Extension/);
+    }
+    for (const name of ["limit", "status", "petId"]) {
+      expect(parameters.find((p) => p.name === name)?.description, name).not.toMatch(/Extension/);
+    }
+    const key = parameters.find((p) => p.name === "Idempotency-Key");
+    expect(key?.schema.pattern).toBeDefined();
   });
 });

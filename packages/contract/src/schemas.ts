@@ -6,8 +6,18 @@ export const LIMIT_MIN = 1;
 export const LIMIT_MAX = 100;
 export const LIMIT_DEFAULT = 20;
 export const NAME_MAX_LENGTH = 100;
+/**
+ * Longest `Error.message` the API sends (the spec sets none). A validation
+ * message names every field at fault and may quote what was sent, so the API
+ * cuts a longer one to this length, ending it with "…".
+ */
+export const ERROR_MESSAGE_MAX_LENGTH = 1000;
+/** Most `issues` one Error carries; each issue's `field` and `message` are bounded too. */
+export const ERROR_ISSUES_MAX = 20;
+export const ERROR_ISSUE_FIELD_MAX_LENGTH = 100;
+export const ERROR_ISSUE_MESSAGE_MAX_LENGTH = 300;
 
-export const PetStatus = z.enum(["available", "pending", "sold"]);
+export const PetStatus = z.enum(["available", "pending", "sold"]).describe("Availability status of an animal.");
 export type PetStatus = z.infer<typeof PetStatus>;
 export const PET_STATUSES = PetStatus.options;
 
@@ -48,7 +58,7 @@ const decimalInteger = (field: string, inner: z.ZodNumber) =>
     )
     .pipe(inner);
 
-export const PetId = positiveSafeInteger("id");
+export const PetId = positiveSafeInteger("id").describe("Unique identifier, assigned by the service on creation.");
 
 export const PetName = z
   .string({
@@ -57,9 +67,12 @@ export const PetName = z
   })
   .trim()
   .min(1, "name must not be empty")
-  .max(NAME_MAX_LENGTH, `name must be at most ${NAME_MAX_LENGTH} characters`);
+  .max(NAME_MAX_LENGTH, `name must be at most ${NAME_MAX_LENGTH} characters`)
+  .describe("The animal's name.");
 
-export const CategoryId = positiveSafeInteger("categoryId");
+export const CategoryId = positiveSafeInteger("categoryId").describe(
+  "Identifier of the category the animal belongs to.",
+);
 
 /** Request body of createPet. Unknown fields are stripped, never stored. */
 export const NewPet = z
@@ -68,21 +81,26 @@ export const NewPet = z
     categoryId: CategoryId,
     status: PetStatus.optional(),
   })
-  .strip();
+  .strip()
+  .describe("Request body for creating an animal.");
 export type NewPet = z.infer<typeof NewPet>;
 
-export const Pet = z.object({
-  id: PetId,
-  name: PetName,
-  categoryId: CategoryId,
-  status: PetStatus.optional(),
-});
+export const Pet = z
+  .object({
+    id: PetId,
+    name: PetName,
+    categoryId: CategoryId,
+    status: PetStatus.optional(),
+  })
+  .describe("An animal as returned: the fields of NewPet plus its id.");
 export type Pet = z.infer<typeof Pet>;
 
-export const Pets = z.array(Pet);
+/** At most LIMIT_MAX: no page of listPets is longer. */
+export const Pets = z.array(Pet).max(LIMIT_MAX).describe("A page of animals, in ascending id order.");
 export type Pets = z.infer<typeof Pets>;
 
-export const ErrorCode = z.enum([
+export const ErrorCode = z
+  .enum([
   "UNAUTHORIZED",
   "VALIDATION_ERROR",
   "NOT_FOUND",
@@ -97,7 +115,8 @@ export const ErrorCode = z.enum([
   "SHUTTING_DOWN",
   "IDEMPOTENCY_KEY_REUSED",
   "IDEMPOTENCY_KEY_IN_USE",
-]);
+  ])
+  .describe("Machine-readable error code.");
 export type ErrorCode = z.infer<typeof ErrorCode>;
 export const ERROR_CODES = ErrorCode.options;
 
@@ -105,19 +124,30 @@ export const ERROR_CODES = ErrorCode.options;
  * One field at fault in a 400: `field` says where (`body.name`, `query.limit`,
  * `path.petId`), `message` what is wrong. Clients place these beside their inputs.
  */
-export const ErrorIssue = z.object({
-  field: z.string(),
-  message: z.string(),
-});
+export const ErrorIssue = z
+  .object({
+    field: z
+      .string()
+      .max(ERROR_ISSUE_FIELD_MAX_LENGTH)
+      .describe("Where: `body`, `body.<field>`, `query.<name>`, `path.<name>` or `header.<name>`."),
+    message: z.string().max(ERROR_ISSUE_MESSAGE_MAX_LENGTH).describe("What is wrong with it."),
+  })
+  .describe("One field at fault in a 400 (extension).");
 export type ErrorIssue = z.infer<typeof ErrorIssue>;
 
-export const ErrorBody = z.object({
-  code: ErrorCode,
-  message: z.string(),
-  status: z.number().int().min(400).max(599),
-  /** Extension: present on VALIDATION_ERROR answers that can name fields. */
-  issues: z.array(ErrorIssue).optional(),
-});
+export const ErrorBody = z
+  .object({
+    code: ErrorCode,
+    message: z.string().max(ERROR_MESSAGE_MAX_LENGTH).describe("Human-readable description."),
+    status: z.number().int().min(400).max(599).describe("The HTTP status code of the response."),
+    /** Extension: present on VALIDATION_ERROR answers that can name fields. */
+    issues: z
+      .array(ErrorIssue)
+      .max(ERROR_ISSUES_MAX)
+      .optional()
+      .describe("Extension: each field at fault, on a `VALIDATION_ERROR` that can name them."),
+  })
+  .describe("Every error response: the condition in `code`, words for people in `message`, and the HTTP status.");
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 export const ListPetsQuery = z

@@ -4,6 +4,7 @@ import { bearerToken, secretDigest, secretMatcher } from "./bearer.js";
 import { setCallerKeyDigest } from "./caller.js";
 import { rateLimited, refuseCredential } from "./credential-failures.js";
 import { unlimited, type LimitName, type RequestLimiter } from "./rate-limit.js";
+import { RateLimitFields } from "./rate-limit-headers.js";
 
 export interface ApiKeyCheckOptions {
   apiKeys: readonly string[];
@@ -24,6 +25,7 @@ export function requireApiKey({ apiKeys, authFailures, requestsPerKey, onRejecte
   const matchKey = secretMatcher(apiKeys);
   // Counter names, computed once: a digest, so neither Redis nor a dump of it holds a key or its position in API_KEYS.
   const keyDigests = apiKeys.map((key) => secretDigest(key).toString("hex"));
+  const perKey = new RateLimitFields("per-key", requestsPerKey);
   return (req, res, next) => {
     const header = req.headers.authorization;
     const token = bearerToken(header);
@@ -32,10 +34,12 @@ export function requireApiKey({ apiKeys, authFailures, requestsPerKey, onRejecte
       const digest = keyDigests[keyIndex] as string;
       setCallerKeyDigest(res, digest);
       if (requestsPerKey === unlimited) return next(); // the hot path skips a promise when nothing is counted
-      requestsPerKey.consume(digest).then((decision) => {
-        if (decision.allowed) return next();
+      requestsPerKey.count(digest).then((count) => {
+        // Every answer to a counted request says what is left, so a client can slow down before a 429.
+        perKey.set(res, count);
+        if (count.allowed) return next();
         onRejected?.("requests_per_key");
-        next(rateLimited(decision.retryAfterSeconds, "Too many requests for this API key"));
+        next(rateLimited(count.resetSeconds, "Too many requests for this API key"));
       }, next);
       return;
     }

@@ -1,5 +1,6 @@
 import { HttpError } from "../http-error.js";
-import type { LimitName, RequestLimiter } from "./rate-limit.js";
+import { unlimited, type LimitName, type RequestLimiter } from "./rate-limit.js";
+import { RateLimitFields } from "./rate-limit-headers.js";
 
 /** The 429 of an abuse limit: the Error body with `Retry-After`. */
 export function rateLimited(retryAfterSeconds: number, reason: string): HttpError {
@@ -26,8 +27,11 @@ export interface CredentialFailure {
  * One budget for every credential, so guessing one does not reset the other.
  */
 export async function refuseCredential({ authFailures, clientAddress, onRejected, unauthorized, tooManyReason }: CredentialFailure): Promise<HttpError> {
-  const decision = await authFailures.consume(clientAddress);
-  if (decision.allowed) return unauthorized();
-  onRejected?.("auth_failures");
-  return rateLimited(decision.retryAfterSeconds, tooManyReason);
+  const count = await authFailures.count(clientAddress);
+  const refusal = count.allowed ? unauthorized() : rateLimited(count.resetSeconds, tooManyReason);
+  if (!count.allowed) onRejected?.("auth_failures");
+  if (authFailures === unlimited) return refusal;
+  // The 401 or 429 says what is left of the address's failure budget, as a counted request's answer does.
+  const fields = new RateLimitFields("auth-failures", authFailures).headers(count);
+  return new HttpError(refusal.status, refusal.body.code, refusal.body.message, { ...refusal.headers, ...fields });
 }

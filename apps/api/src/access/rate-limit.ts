@@ -8,10 +8,24 @@ export type LimitName = "requests_per_key" | "auth_failures";
 
 export type LimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
+/** One count and what is left after it: what the `RateLimit` header field reports. */
+export interface LimitCount {
+  allowed: boolean;
+  /** Events the key may still spend in this window (0 once refused). */
+  remaining: number;
+  /** Seconds until the window ends and the budget is whole again (at least 1 when refused: the `Retry-After`). */
+  resetSeconds: number;
+}
+
 /** Counts events per key in one-minute windows and says whether one more is allowed. */
 export interface RequestLimiter {
+  /** The budget of a key per window; 0: nothing is counted. */
+  readonly quota: number;
+  readonly windowSeconds: number;
   /** Counts one event for `key`; refuses it once the key's budget for this minute is spent. Never rejects. */
   consume(key: string): Promise<LimitDecision>;
+  /** As `consume`, and says what is left of the key's budget. Never rejects. */
+  count(key: string): Promise<LimitCount>;
 }
 
 const WINDOW_SECONDS = 60;
@@ -19,27 +33,41 @@ const ALLOWED: LimitDecision = { allowed: true };
 const ALLOWED_NOW = Promise.resolve(ALLOWED);
 
 /** A limit of 0: nothing is counted, everything is allowed. */
-export const unlimited: RequestLimiter = { consume: () => ALLOWED_NOW };
+export const unlimited: RequestLimiter = {
+  quota: 0,
+  windowSeconds: WINDOW_SECONDS,
+  consume: () => ALLOWED_NOW,
+  count: () => Promise.resolve({ allowed: true, remaining: Number.MAX_SAFE_INTEGER, resetSeconds: 0 }),
+};
 
-const refused = (result: RateLimiterRes): LimitDecision => ({
-  allowed: false,
-  retryAfterSeconds: Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
+/** What rate-limiter-flexible answered (resolved or rejected with), as a count. */
+const countOf = (result: RateLimiterRes, allowed: boolean): LimitCount => ({
+  allowed,
+  remaining: allowed ? result.remainingPoints : 0,
+  resetSeconds: allowed ? Math.max(0, Math.ceil(result.msBeforeNext / 1000)) : Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
 });
+
+const toDecision = (count: LimitCount): LimitDecision =>
+  count.allowed ? ALLOWED : { allowed: false, retryAfterSeconds: count.resetSeconds };
+
+/** A limiter whose `consume` is its `count` without the numbers. */
+function limiter(quota: number, count: (key: string) => Promise<LimitCount>): RequestLimiter {
+  return { quota, windowSeconds: WINDOW_SECONDS, count, consume: (key) => count(key).then(toDecision) };
+}
 
 /** Counts in this process: replicas each count their own. */
 export function memoryLimiter(perMinute: number): RequestLimiter {
   if (perMinute === 0) return unlimited;
   const counter = new RateLimiterMemory({ points: perMinute, duration: WINDOW_SECONDS });
-  return {
-    consume: (key) =>
-      counter.consume(key).then(
-        () => ALLOWED,
-        (rejection: unknown) => {
-          if (rejection instanceof RateLimiterRes) return refused(rejection);
-          throw rejection;
-        },
-      ),
-  };
+  return limiter(perMinute, (key) =>
+    counter.consume(key).then(
+      (result) => countOf(result, true),
+      (rejection: unknown) => {
+        if (rejection instanceof RateLimiterRes) return countOf(rejection, false);
+        throw rejection;
+      },
+    ),
+  );
 }
 
 /**
@@ -133,26 +161,28 @@ function redisLimiter(store: SharedCounterStore, keyPrefix: string, perMinute: n
   const fallback = new RateLimiterMemory({ keyPrefix, points: perMinute, duration: WINDOW_SECONDS });
   const fromFallback = (key: string) =>
     fallback.consume(key).then(
-      () => ALLOWED,
-      (rejection: unknown) => (rejection instanceof RateLimiterRes ? refused(rejection) : ALLOWED),
+      (result) => countOf(result, true),
+      (rejection: unknown) =>
+        rejection instanceof RateLimiterRes
+          ? countOf(rejection, false)
+          : { allowed: true, remaining: perMinute, resetSeconds: WINDOW_SECONDS },
     );
-  return {
-    consume: (key) =>
-      shared.consume(key).then(
-        () => {
+  return limiter(perMinute, (key) =>
+    shared.consume(key).then(
+      (result) => {
+        store.answered();
+        return countOf(result, true);
+      },
+      (rejection: unknown) => {
+        if (rejection instanceof RateLimiterRes) {
           store.answered();
-          return ALLOWED;
-        },
-        (rejection: unknown) => {
-          if (rejection instanceof RateLimiterRes) {
-            store.answered();
-            return refused(rejection);
-          }
-          store.fellBack(rejection);
-          return fromFallback(key);
-        },
-      ),
-  };
+          return countOf(rejection, false);
+        }
+        store.fellBack(rejection);
+        return fromFallback(key);
+      },
+    ),
+  );
 }
 
 export interface AbuseLimits {

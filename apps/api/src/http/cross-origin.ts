@@ -2,7 +2,17 @@ import cors from "cors";
 import type { RequestHandler } from "express";
 import { operationMethods, operationRequestHeaders, type ContractRoute } from "./contract-routes.js";
 
-const EXPOSED_HEADERS = ["Link", "Location", "Retry-After", "X-Request-Id", "Deprecation", "Sunset", "Idempotent-Replayed"];
+const EXPOSED_HEADERS = [
+  "Link",
+  "Location",
+  "Retry-After",
+  "RateLimit",
+  "RateLimit-Policy",
+  "X-Request-Id",
+  "Deprecation",
+  "Sunset",
+  "Idempotent-Replayed",
+];
 
 /**
  * CORS for an admin app served from another origin: the listed origins, the

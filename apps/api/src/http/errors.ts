@@ -1,9 +1,9 @@
-import type { ErrorIssue } from "@petstore/contract";
+import { ERROR_ISSUE_FIELD_MAX_LENGTH, ERROR_ISSUE_MESSAGE_MAX_LENGTH, ERROR_ISSUES_MAX, type ErrorIssue } from "@petstore/contract";
 import type { AppRoute } from "@ts-rest/core";
 import type { RequestValidationError } from "@ts-rest/express";
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from "express";
 import { z, type ZodError } from "zod";
-import { HttpError, toErrorBody } from "../http-error.js";
+import { HttpError, toErrorBody, truncated } from "../http-error.js";
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "../data/database-unavailable.js";
 
 /** What a body must be, from the route's schema: "must be a JSON object with name and categoryId". */
@@ -27,11 +27,15 @@ function validationIssues(
       issues.push(
         issue.path.length === 0 && where === "body"
           ? { field: "body", message: describeExpectedBody(bodySchema) }
-          : { field: [where, ...issue.path].join("."), message: issue.message },
+          : {
+              field: truncated([where, ...issue.path].join("."), ERROR_ISSUE_FIELD_MAX_LENGTH),
+              message: truncated(issue.message, ERROR_ISSUE_MESSAGE_MAX_LENGTH),
+            },
       );
     }
   }
-  return issues;
+  // The contract bounds the list; a body can hold only a few fields, so this cuts nothing in practice.
+  return issues.slice(0, ERROR_ISSUES_MAX);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { NewPet } from "@petstore/contract";
 import { createContext, useCallback, useContext } from "react";
 import { retryAfterDelayMs } from "./api-errors.js";
 import { usePetstoreClient, type PetstoreClient } from "./petstore-client.js";
+import type { RateLimitPacer } from "./rate-limit-pacer.js";
 
 /**
  * The retry policy of creates, for the Add pet form and the bulk import alike.
@@ -38,6 +39,8 @@ export interface CreateRetryOptions {
   sleep?: Sleep;
   /** Told before each wait, e.g. to say "Retrying…". */
   onRetry?: (failure: unknown, nextAttempt: number) => void;
+  /** A run of creates (the import) shares one, to wait for the rate-limit budget instead of meeting a 429. */
+  pacer?: Pick<RateLimitPacer, "beforeRequest" | "observe">;
 }
 
 function isWorthResending(failure: unknown): boolean {
@@ -66,16 +69,21 @@ function backoffMs(attempt: number): number {
 export async function createPetWithRetry(
   client: CreatePetClient,
   body: NewPet,
-  { key, maxAttempts = DEFAULT_MAX_ATTEMPTS, sleep = realSleep, onRetry }: CreateRetryOptions,
+  { key, maxAttempts = DEFAULT_MAX_ATTEMPTS, sleep = realSleep, onRetry, pacer }: CreateRetryOptions,
 ): Promise<PetCreated> {
   for (let attempt = 1; ; attempt++) {
     let failure: unknown;
+    const sentIn = await pacer?.beforeRequest();
+    let headers: Headers | undefined;
     try {
       const response = await client.createPet.mutate({ body, headers: { "idempotency-key": key } });
+      headers = response.headers;
       if (response.status === 201) return response;
       failure = response;
     } catch (thrown) {
       failure = thrown;
+    } finally {
+      if (sentIn !== undefined) pacer?.observe(headers, sentIn);
     }
     if (attempt >= maxAttempts || !isWorthResending(failure)) throw failure;
     onRetry?.(failure, attempt + 1);

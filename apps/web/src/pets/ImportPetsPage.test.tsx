@@ -5,8 +5,8 @@ import { errorResponse, jsonResponse, renderApp } from "../test/render-app.js";
 
 const HEADER = "name,categoryId,status";
 
-/** What the fake API does to one create instead of answering it normally. */
-type Fault = Response | "network down" | "answer lost" | undefined;
+/** What the fake API does to one create instead of answering it normally (or which headers it adds to the 201). */
+type Fault = Response | "network down" | "answer lost" | { headers: Record<string, string> } | undefined;
 
 /**
  * An API that saves each create, replays a key it has seen (as the real one
@@ -38,7 +38,7 @@ function fakeStore(fault: (pet: NewPet, attempt: number) => Fault = () => undefi
         const created: Pet = { id: saved.size + 1, ...pet };
         saved.set(key, created);
         if (planned === "answer lost") throw new TypeError("Failed to fetch");
-        return jsonResponse(201, created);
+        return jsonResponse(201, created, typeof planned === "object" ? planned.headers : {});
       } finally {
         inFlight--;
       }
@@ -184,5 +184,46 @@ describe("the import page", () => {
     await waitFor(() => expect(screen.getByRole("status")).toHaveTextContent("Imported 1 pet."));
     expect(sleeps).toEqual([3000]);
     expect(store.saved.size).toBe(1);
+  });
+
+  it("slows down by the API's RateLimit before the key's budget is spent: no 429", async () => {
+    // An API with a budget of 6 creates per 60 s window, whose clock is the app's waits. (The fake's time jumps
+    // the moment a wait starts, so creates still on their way count in the next window: 8 rows stay clear of that.)
+    const QUOTA = 6;
+    let sleeps: number[] = [];
+    // The pacer waits t seconds less the few milliseconds since the answer; the API's clock counts whole seconds.
+    const clock = () => sleeps.reduce((total, wait) => total + Math.ceil(wait / 1000) * 1000, 0);
+    let windowStart = 0;
+    let spent = 0;
+    const statuses: number[] = [];
+    const store = fakeStore(() => {
+      const now = clock();
+      if (now >= windowStart + 60_000) [windowStart, spent] = [now, 0];
+      spent++;
+      const left = Math.max(0, QUOTA - spent);
+      const reset = Math.ceil((windowStart + 60_000 - now) / 1000);
+      const headers = { RateLimit: `"per-key";r=${left};t=${reset}`, "RateLimit-Policy": `"per-key";q=${QUOTA};w=60` };
+      if (spent > QUOTA) {
+        statuses.push(429);
+        return errorResponse(429, "RATE_LIMITED", "Too many requests for this API key.", undefined, { ...headers, "Retry-After": String(reset) });
+      }
+      statuses.push(201);
+      return { headers };
+    });
+    const app = renderApp("/pets/import", store.handler);
+    sleeps = app.sleeps;
+    await pasteCsv(app.user, [HEADER, ...Array.from({ length: 8 }, (_, index) => `Pet ${index + 1},1,`)].join("\n"));
+    await app.user.click(screen.getByRole("button", { name: "Check" }));
+    await app.user.click(screen.getByRole("button", { name: "Import 8 pets" }));
+
+    await waitFor(() => expect(screen.getByRole("status")).toHaveTextContent("Imported 8 pets."));
+    expect(statuses, JSON.stringify({ statuses, sleeps })).toEqual(Array(8).fill(201));
+    // 8 creates, 6 per window: one wait for the window to reset, (about) the whole minute.
+    expect(sleeps).toHaveLength(1);
+    for (const wait of sleeps) {
+      expect(wait).toBeGreaterThan(59_000);
+      expect(wait).toBeLessThanOrEqual(60_000);
+    }
+    expect(store.saved.size).toBe(8);
   });
 });

@@ -1,9 +1,10 @@
 import type { NewPet, Pet } from "@petstore/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { memo, useEffect, useRef, useState, type ChangeEvent, type FormEvent } from "react";
+import { memo, useContext, useEffect, useRef, useState, type ChangeEvent, type FormEvent } from "react";
 import { describeFailure, isUnauthorized } from "../api/api-errors.js";
 import { petQueryKeys } from "../api/petstore-client.js";
-import { newIdempotencyKey, useCreatePetWithRetry } from "../api/retry-create.js";
+import { RateLimitPacer } from "../api/rate-limit-pacer.js";
+import { CreateRetrySleepContext, newIdempotencyKey, useCreatePetWithRetry } from "../api/retry-create.js";
 import { Button } from "../design-system/Button.js";
 import { TextAreaField, TextField } from "../design-system/FormFields.js";
 import { Notice } from "../design-system/Notice.js";
@@ -60,6 +61,7 @@ export function ImportPetsPage() {
   const left = useRef(false);
   const queryClient = useQueryClient();
   const createPetWithRetry = useCreatePetWithRetry();
+  const sleep = useContext(CreateRetrySleepContext);
   const showStatusMessage = useShowStatusMessage();
 
   // Leaving the page stops starting new creates; those in flight finish, and their pets show in the list.
@@ -79,12 +81,14 @@ export function ImportPetsPage() {
   const importRows = useMutation({
     mutationFn: async (rows: SendableRow[]) => {
       let refusedKey: unknown;
+      // One per run: the API's RateLimit answers slow the run down before the key's budget is spent.
+      const pacer = new RateLimitPacer(sleep);
       await forEachConcurrently(
         rows,
         IMPORT_CONCURRENCY,
         async (row) => {
           try {
-            const created = await createPetWithRetry(row.pet, { key: row.key });
+            const created = await createPetWithRetry(row.pet, { key: row.key, pacer });
             recordOutcome(row.line, { imported: true, pet: created.body });
           } catch (failure) {
             if (isUnauthorized(failure)) refusedKey = failure;

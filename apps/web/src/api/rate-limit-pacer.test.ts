@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { parseRateLimit, RateLimitPacer } from "./rate-limit-pacer.js";
+
+const rateLimited = (value: string) => new Headers({ RateLimit: value });
+
+/** A clock that only the pacer's sleeps move. */
+function fakeTime() {
+  let now = 0;
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    now: () => now,
+    sleep: async (milliseconds: number) => {
+      sleeps.push(milliseconds);
+      now += milliseconds;
+    },
+  };
+}
+
+describe("parseRateLimit", () => {
+  it("reads r and t of the draft's field; with several policies, the one with least left", () => {
+    expect(parseRateLimit('"per-key";r=1187;t=42')).toEqual({ remaining: 1187, resetSeconds: 42 });
+    expect(parseRateLimit('"burst";r=5;t=1, "per-key";r=2;t=40')).toEqual({ remaining: 2, resetSeconds: 40 });
+    for (const bad of [null, undefined, "", "garbage", '"per-key";q=10;w=60']) expect(parseRateLimit(bad)).toBeUndefined();
+  });
+});
+
+describe("RateLimitPacer", () => {
+  it("sends one request until the first answer, then paces by what is left: at 0, waits for the window to reset", async () => {
+    const time = fakeTime();
+    const pacer = new RateLimitPacer(time.sleep, time.now);
+    await pacer.beforeRequest();
+    let secondStarted = false;
+    const second = pacer.beforeRequest().then(() => (secondStarted = true));
+    await Promise.resolve();
+    expect(secondStarted).toBe(false); // nothing known yet: one at a time
+    pacer.observe(rateLimited('"per-key";r=2;t=30'), 0);
+    await second;
+    // The second spent one of the 2 left; one more may go, the next must wait for the reset.
+    await pacer.beforeRequest();
+    expect(time.sleeps).toEqual([]);
+    await pacer.beforeRequest();
+    expect(time.sleeps).toEqual([30_000]);
+  });
+
+  it("never waits when the API sends no RateLimit (the limit is off)", async () => {
+    const time = fakeTime();
+    const pacer = new RateLimitPacer(time.sleep, time.now);
+    await pacer.beforeRequest();
+    pacer.observe(new Headers(), 0);
+    for (let i = 0; i < 50; i++) await pacer.beforeRequest();
+    expect(time.sleeps).toEqual([]);
+  });
+
+  it("keeps the least left of answers that arrive out of order within one window", async () => {
+    const time = fakeTime();
+    const pacer = new RateLimitPacer(time.sleep, time.now);
+    await pacer.beforeRequest();
+    pacer.observe(rateLimited('"per-key";r=1;t=20'), 0);
+    pacer.observe(rateLimited('"per-key";r=3;t=20'), 0); // an older answer, late
+    await pacer.beforeRequest();
+    await pacer.beforeRequest();
+    expect(time.sleeps).toEqual([20_000]);
+  });
+
+  it("after a failure without a response, finds out again one request at a time", async () => {
+    const time = fakeTime();
+    const pacer = new RateLimitPacer(time.sleep, time.now);
+    await pacer.beforeRequest();
+    const waiting = pacer.beforeRequest();
+    pacer.observe(undefined, 0); // the network failed
+    await waiting; // the waiting request becomes the one that finds out
+    let thirdStarted = false;
+    const third = pacer.beforeRequest().then(() => (thirdStarted = true));
+    await Promise.resolve();
+    expect(thirdStarted).toBe(false);
+    pacer.observe(new Headers(), 0);
+    await third;
+  });
+
+  it("starts a waited-out window with the policy's whole quota, and ignores late answers from the window before", async () => {
+    const time = fakeTime();
+    const pacer = new RateLimitPacer(time.sleep, time.now);
+    const policy = { "RateLimit-Policy": '"per-key";q=2;w=60' };
+    const first = await pacer.beforeRequest();
+    pacer.observe(new Headers({ ...policy, RateLimit: '"per-key";r=1;t=60' }), first);
+    const second = await pacer.beforeRequest(); // spends the last one
+    const third = await pacer.beforeRequest(); // waits the window out
+    expect(time.sleeps).toEqual([60_000]);
+    expect(third).toBeGreaterThan(second);
+    pacer.observe(new Headers({ ...policy, RateLimit: '"per-key";r=0;t=60' }), second); // late, from the old window
+    await pacer.beforeRequest(); // the new window's second
+    expect(time.sleeps).toEqual([60_000]);
+    await pacer.beforeRequest(); // its quota of 2 is spent
+    expect(time.sleeps).toEqual([60_000, 60_000]);
+  });
+});

@@ -1,0 +1,94 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { buildOpenApiDocument } from "./openapi.js";
+
+// The gate client developers' CI would run on our document: Spectral's CLI with
+// the ruleset file beside package.json (spectral:oas recommended + OWASP API Security Top 10 2023).
+const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const rulesetFile = path.join(packageDir, ".spectral.yaml");
+const spectralBin = path.join(
+  path.dirname(createRequire(import.meta.url).resolve("@stoplight/spectral-cli/package.json")),
+  "dist",
+  "index.js",
+);
+const scratch = mkdtempSync(path.join(tmpdir(), "petstore-openapi-lint-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+interface Finding {
+  code: string;
+  message: string;
+  path: string[];
+  severity: number;
+}
+
+const SEVERITY = ["error", "warning", "info", "hint"];
+
+/** Spectral's findings on `document`, run as a developer would run it: the CLI, the ruleset file. */
+async function lint(name: string, document: unknown): Promise<Finding[]> {
+  const file = path.join(scratch, `${name}.json`);
+  writeFileSync(file, JSON.stringify(document, null, 2));
+  const run = promisify(execFile)(
+    process.execPath,
+    [spectralBin, "lint", file, "--ruleset", rulesetFile, "--format", "json", "--quiet", "--fail-severity", "hint"],
+    { cwd: packageDir, maxBuffer: 16 * 1024 * 1024 },
+  );
+  // Spectral exits 1 when it finds anything at or above --fail-severity; its JSON is on stdout either way.
+  const { stdout } = await run.catch((failure: { stdout?: string; stderr?: string }) => {
+    if (failure.stdout?.trim().startsWith("[")) return { stdout: failure.stdout };
+    throw new Error(`spectral did not run: ${failure.stderr ?? String(failure)}`);
+  });
+  return JSON.parse(stdout) as Finding[];
+}
+
+const describeFindings = (findings: Finding[]) =>
+  findings.map((f) => `${SEVERITY[f.severity]} ${f.code} at ${f.path.join(".")}: ${f.message}`).join("\n");
+
+// Every document the API serves (today one, /v1/openapi.json), as the API's default configuration builds it;
+// its servers are its only input (an http:// server URL is an error: owasp:api8:2023-no-server-http).
+const servedDocuments = {
+  "/v1/openapi.json": buildOpenApiDocument({
+    production: "https://api.petstore.example/v1",
+    staging: "https://staging.api.petstore.example/v1",
+  }),
+};
+
+describe("OpenAPI lint gate: Spectral recommended + OWASP API Security Top 10 2023", () => {
+  for (const [name, document] of Object.entries(servedDocuments)) {
+    it(`finds nothing in the served document (${name}): no error, no warning`, { timeout: 60_000 }, async () => {
+      const findings = await lint(name.replace(/\W+/g, "-"), document);
+      expect(findings, describeFindings(findings)).toEqual([]);
+    });
+  }
+
+  it("has both rulesets in force: a document without Pets' maxItems and with a server of unknown audience fails", { timeout: 60_000 }, async () => {
+    const document = structuredClone(servedDocuments["/v1/openapi.json"]) as unknown as {
+      components: { schemas: Record<string, Record<string, unknown>> };
+      servers: Array<Record<string, unknown>>;
+      info: Record<string, unknown>;
+    };
+    delete document.components.schemas["Pets"]?.["maxItems"];
+    delete document.servers[0]?.["x-internal"];
+    delete document.info["contact"];
+    const codes = (await lint("broken", document)).map((f) => `${SEVERITY[f.severity]} ${f.code}`);
+    expect(codes).toEqual(
+      expect.arrayContaining([
+        "error owasp:api4:2023-array-limit",
+        "error owasp:api9:2023-inventory-access",
+        "warning info-contact",
+      ]),
+    );
+  });
+
+  it("turns a rule off only with a one-line reason above it", () => {
+    const lines = readFileSync(rulesetFile, "utf8").split("\n");
+    const off = lines.flatMap((line, index) => (/^\s+[\w:.-]+:\s*off\s*$/.test(line) ? [index] : []));
+    expect(off.length).toBeGreaterThan(0);
+    for (const index of off) expect(lines[index - 1], lines[index]).toMatch(/^\s+# \S/);
+  });
+});
