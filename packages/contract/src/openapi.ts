@@ -1,6 +1,6 @@
 import { generateOpenApi } from "@ts-rest/open-api";
 import { headerDisplayName, petstoreContract } from "./router.js";
-import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, MAX_ID, PET_STATUSES } from "./schemas.js";
+import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, MAX_ID, NAME_MAX_LENGTH, PET_STATUSES } from "./schemas.js";
 
 export const INTERFACE_VERSION = "1.0.0";
 
@@ -23,7 +23,21 @@ const PARAMETER_SCHEMAS: Record<string, object> = {
   "query:limit": { type: "integer", format: "int32", minimum: LIMIT_MIN, maximum: LIMIT_MAX, default: LIMIT_DEFAULT },
   "query:status": { type: "string", enum: [...PET_STATUSES] },
   "query:after": { type: "integer", format: "int64", minimum: 0, maximum: MAX_ID },
+  "query:name": {
+    type: "string",
+    minLength: 1,
+    maxLength: NAME_MAX_LENGTH,
+    pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f]*$",
+  },
   "path:petId": { type: "integer", format: "int64", minimum: 1, maximum: MAX_ID },
+};
+
+/** Parameters beyond the spec's, described as the extensions they are. */
+const PARAMETER_DESCRIPTIONS: Record<string, string> = {
+  "query:after": "Extension: only pets with an id greater than this (keyset pagination; see the `next` link).",
+  "query:name":
+    "Extension: only pets whose name starts with this, ignoring case and accents (`emi` finds `Émile`). " +
+    "Trimmed; 1..100 characters; no control characters. Combines with `status`, `limit` and `after`; the `next` link keeps it.",
 };
 
 /**
@@ -69,6 +83,9 @@ export function buildOpenApiDocument(servers: OpenApiServers): OpenApiDocument {
           // ts-rest keys headers lower-case, as Node delivers them; documents spell them as the RFCs do.
           ...(parameter.in === "header" ? { name: headerDisplayName(parameter.name) } : {}),
           schema: PARAMETER_SCHEMAS[`${parameter.in}:${parameter.name}`] ?? parameter.schema,
+          ...(PARAMETER_DESCRIPTIONS[`${parameter.in}:${parameter.name}`]
+            ? { description: PARAMETER_DESCRIPTIONS[`${parameter.in}:${parameter.name}`] }
+            : {}),
         })),
       };
     }
