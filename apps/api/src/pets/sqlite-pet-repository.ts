@@ -17,12 +17,11 @@ const COLUMNS = `"id", "name", "categoryId", "status"`;
  */
 export function createSqlitePetRepository(db: Sqlite.Database): PetRepository {
   // Prepared on first use: the file may not be migrated yet when the repository is made.
-  let statements: SqlitePetStatements | undefined;
-  const prepared = () => (statements ??= prepareSqlitePetStatements(db));
+  const prepared = () => statementsOf(db);
   return {
     async list(query) {
       const { take, status, after, name } = query;
-      if (name !== undefined) return planNameSearch(prepared(), query).all().map(toPet);
+      if (name !== undefined) return planNameSearch(db, query).all().map(toPet);
       const { listAll, listByStatus } = prepared();
       const rows = status === undefined ? listAll.all(after ?? 0, take) : listByStatus.all(status, after ?? 0, take);
       return rows.map(toPet);
@@ -83,6 +82,8 @@ export interface NameSearchPlan {
    * end: many matches, so a page is found long before the range would be read.
    */
   kind: "range" | "walk";
+  /** The count of matches that chose `kind`. */
+  count: { sql: string; params: unknown[] };
   sql: string;
   params: unknown[];
   all(): PetRow[];
@@ -100,22 +101,41 @@ export interface NameSearchPlan {
  * over the ids. Either way a page costs O(sqrt(take x pets)), never the whole
  * range. docs/decisions/009-name-search.md.
  */
-export function planNameSearch(statements: SqlitePetStatements, { take, status, after = 0, name }: PetPageQuery): NameSearchPlan {
+export function planNameSearch(db: Sqlite.Database, { take, status, after = 0, name }: PetPageQuery): NameSearchPlan {
+  const statements = statementsOf(db);
   const { from, to } = nameKeyRange(name ?? "");
   const upper = to ?? ABOVE_EVERY_KEY;
   const maxId = statements.maxId.get()?.maxId ?? 0;
   const cap = Math.max(MIN_WALK_MATCHES, Math.ceil(Math.sqrt(take * Math.max(0, maxId - after))));
-  const matches = statements.countNameMatches.get(from, upper, after, cap)?.n ?? 0;
+  const countParams = [from, upper, after, cap] as const;
+  const matches = statements.countNameMatches.get(...countParams)?.n ?? 0;
   const kind = matches < cap ? "range" : "walk";
   const statement = statements.nameSearch[kind][status === undefined ? "all" : "byStatus"];
   const params = status === undefined ? [from, upper, after, take] : [from, upper, status, after, take];
-  return { kind, sql: statement.source, params, all: () => statement.all(...params) };
+  return {
+    kind,
+    count: { sql: statements.countNameMatches.source, params: [...countParams] },
+    sql: statement.source,
+    params,
+    all: () => statement.all(...params),
+  };
 }
 
-export type SqlitePetStatements = ReturnType<typeof prepareSqlitePetStatements>;
+type SqlitePetStatements = ReturnType<typeof prepareStatements>;
 
-/** Every statement the repository runs, prepared once on `db` (exported for the query-plan tests). */
-export function prepareSqlitePetStatements(db: Sqlite.Database) {
+const statementsByConnection = new WeakMap<Sqlite.Database, SqlitePetStatements>();
+
+/** Every statement the repository runs, prepared once per connection. */
+function statementsOf(db: Sqlite.Database): SqlitePetStatements {
+  let statements = statementsByConnection.get(db);
+  if (!statements) {
+    statements = prepareStatements(db);
+    statementsByConnection.set(db, statements);
+  }
+  return statements;
+}
+
+function prepareStatements(db: Sqlite.Database) {
   const insert = db.prepare<[string, string, number, string | null, string], PetRow>(
     `INSERT INTO "Pet" ("name", "nameKey", "categoryId", "status", "createdAt") VALUES (?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
   );
