@@ -11,6 +11,8 @@ interface SearchFixtures {
 }
 
 const test = signedInTest.extend<SearchFixtures>({
+  // Playwright reads a fixture's dependencies from its first parameter, so it must be a pattern.
+  // eslint-disable-next-line no-empty-pattern
   token: async ({}, use) => {
     await use(`Zq${runSuffix()}`);
   },
