@@ -76,10 +76,11 @@ export function PetsPage() {
             ))}
           </SelectField>
         </div>
+        <PetList view={view} highlightedId={createdPetIdOf(location.state)} />
+        {/* After the list: the table stays the next stop from the filters, for keyboard users too. */}
         <div className={styles.actions}>
           <ExportPets view={view} />
         </div>
-        <PetList view={view} highlightedId={createdPetIdOf(location.state)} />
       </Panel>
     </div>
   );
