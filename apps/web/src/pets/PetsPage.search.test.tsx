@@ -26,6 +26,17 @@ describe("Search by name on the pets list", () => {
     expect(document.title).toBe("Pets: name “emi”, sold · Petstore admin");
   });
 
+  it("keeps what is typed across a search that ran at a pause after a space", async () => {
+    const { location } = renderApp("/pets", () => jsonResponse(200, []));
+    const search = await screen.findByRole("searchbox", { name: "Search by name" });
+    fireEvent.change(search, { target: { value: "bella " } });
+    await waitFor(() => expect(location.current).toBe("/pets?name=bella&limit=20"), { timeout: 5_000 });
+    expect(search).toHaveValue("bella ");
+    fireEvent.change(search, { target: { value: "bella j" } });
+    await waitFor(() => expect(location.current).toBe("/pets?name=bella+j&limit=20"), { timeout: 5_000 });
+    expect(search).toHaveValue("bella j");
+  });
+
   it("fills the field from the URL, and says when nothing matches, naming the search", async () => {
     renderApp("/pets?name=zz%25&status=pending", () => jsonResponse(200, []));
     expect(await screen.findByText("No pending pets have a name starting with “zz%”.")).toBeInTheDocument();

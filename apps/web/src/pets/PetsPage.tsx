@@ -99,9 +99,10 @@ function NameSearch({ name, onSearch }: { name: string | undefined; onSearch: (n
   const latest = useRef({ name, onSearch });
   latest.current = { name, onSearch };
 
-  // The URL leads: back, forward and links set the field.
+  // The URL leads: back, forward and links set the field; but a search the field itself just ran
+  // leaves its text alone (a trailing space typed before the pause stays for the next word).
   useEffect(() => {
-    setText(name ?? "");
+    setText((current) => (current.trim() === (name ?? "") ? current : (name ?? "")));
     setError(undefined);
   }, [name]);
   useEffect(() => () => clearTimeout(pending.current), []);
