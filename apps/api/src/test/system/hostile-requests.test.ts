@@ -91,7 +91,10 @@ const validNewPet = fc.record(
 );
 
 /** A control character (C0 or C1, U+0000 included) somewhere inside an otherwise fine name. */
-const controlCharacter = fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f })).map((code) => String.fromCharCode(code));
+// U+0000 on its own too: the one that SQLite stores and PostgreSQL text cannot hold.
+const controlCharacter = fc
+  .oneof(fc.constant(0), fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f }))
+  .map((code) => String.fromCharCode(code));
 const nameWithControlCharacter = fc
   .tuple(fc.string({ maxLength: 10 }), controlCharacter, fc.string({ maxLength: 10 }))
   .map(([before, control, after]) => `x${before}${control}${after}x`);
@@ -131,6 +134,8 @@ const petBody: fc.Arbitrary<unknown> = fc.oneof(
       }),
   },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+  // Otherwise valid, but a control character inside the name.
+  { weight: 1, arbitrary: fc.tuple(validNewPet, nameWithControlCharacter).map(([pet, name]) => ({ ...pet, name })) },
 );
 
 type ContentTypeCase = "json" | "json-utf8" | "JSON" | "none" | "text" | "form" | "json-latin1" | "random";
