@@ -27,7 +27,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { migrateDatabase } from "@petstore/api/migrate";
-import { SCENARIOS, type Scenario } from "./scenarios.js";
+import { API_ONLY_SCENARIOS, SCENARIOS, scenarioPath, type Scenario } from "./scenarios.js";
 import { seedPostgres, seedSqlite } from "./seed.js";
 import { peakRssMb, startServer, stopServer, type RunningServer } from "./server-process.js";
 
@@ -48,7 +48,8 @@ const option = (name: string) => argv.find((arg) => arg.startsWith(`--${name}=`)
 const postgres = argv.includes("--postgres");
 const cpuProf = argv.includes("--cpu-prof");
 const targets = (option("targets") ?? "api,express").split(",") as Target[];
-const scenarios = SCENARIOS.filter((s) => (option("scenarios")?.split(",") ?? SCENARIOS).includes(s));
+// By default the scenarios every server serves; a name search only when asked for.
+const scenarios = SCENARIOS.filter((s) => option("scenarios")?.split(",").includes(s) ?? !API_ONLY_SCENARIOS.has(s));
 const requests = Number(option("requests") ?? 20_000);
 const warmup = Number(option("warmup") ?? 3_000);
 const rounds = Number(option("rounds") ?? 3);
@@ -105,7 +106,7 @@ function load(url: string, scenario: Scenario, amount: number): Promise<autocann
               body: JSON.stringify({ name: `cpu ${++created}`, categoryId: 1 + (created % 10), status: "available" }),
             }),
           }
-        : { method: "GET", path: scenario === "listPets" ? "/v1/pets" : "/v1/pets?status=available&limit=100" };
+        : { method: "GET", path: scenarioPath(scenario) };
   return autocannon({
     url,
     connections: 10,

@@ -4,7 +4,7 @@
  * drives autocannon, prints one LoadResult (JSON) on stdout.
  */
 import autocannon from "autocannon";
-import type { LoadJob, LoadResult } from "./scenarios.js";
+import { scenarioPath, type LoadJob, type LoadResult } from "./scenarios.js";
 
 const job = JSON.parse(process.argv[2] ?? "{}") as LoadJob;
 
@@ -28,7 +28,7 @@ const request: autocannon.Request =
             };
           },
         }
-      : { method: "GET", path: job.scenario === "listPets" ? "/v1/pets" : "/v1/pets?status=available&limit=100" };
+      : { method: "GET", path: scenarioPath(job.scenario) };
 
 const instance = autocannon(
   {

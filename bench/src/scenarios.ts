@@ -1,6 +1,35 @@
-/** The four scenarios, in the order they run (createPet last: it grows the table). */
-export const SCENARIOS = ["listPets", "listPets?status=available&limit=100", "getPet", "createPet"] as const;
+/** The scenarios, in the order they run (createPet last: it grows the table). */
+export const SCENARIOS = [
+  "listPets",
+  "listPets?status=available&limit=100",
+  "getPet",
+  "listPets?name=rare",
+  "listPets?name=shared",
+  "createPet",
+] as const;
 export type Scenario = (typeof SCENARIOS)[number];
+
+/**
+ * Name searches (seed.ts: `pet 4242` is a rare prefix, `bella` one a tenth of
+ * the pets share). The API's own extension, which the Express floor and the
+ * baseline do not implement: run against the API only, and compared with its
+ * plain `listPets` page.
+ */
+export const API_ONLY_SCENARIOS: ReadonlySet<Scenario> = new Set(["listPets?name=rare", "listPets?name=shared"]);
+
+/** The path and query of a GET scenario. */
+export function scenarioPath(scenario: Exclude<Scenario, "getPet" | "createPet">): string {
+  switch (scenario) {
+    case "listPets":
+      return "/v1/pets";
+    case "listPets?status=available&limit=100":
+      return "/v1/pets?status=available&limit=100";
+    case "listPets?name=rare":
+      return "/v1/pets?name=pet%204242";
+    case "listPets?name=shared":
+      return "/v1/pets?name=bella";
+  }
+}
 
 /** What run.ts asks of one load-generator process. */
 export interface LoadJob {

@@ -6,6 +6,14 @@
 import Sqlite from "better-sqlite3";
 import pg from "pg";
 
+/**
+ * Names: a tenth of the pets share the prefix `bella` (every tenth id, so
+ * spread over the ids); every other name is its own (`pet 4242` is a rare
+ * prefix). Search keys are lower case: ASCII names fold to that (name-key.ts).
+ */
+export const nameOf = (n: number): string => (n % 10 === 0 ? `Bella ${n}` : `pet ${n}`);
+const NAME_SQL = `CASE WHEN n % 10 = 0 THEN 'Bella ' || n ELSE 'pet ' || n END`;
+
 /** A store's history: most pets sold long ago, a few available or pending, some with no status. */
 export const statusOf = (n: number): string | null =>
   n % 50 === 0 ? "available" : n % 50 < 4 ? "pending" : n % 50 < 6 ? null : "sold";
@@ -14,9 +22,9 @@ const STATUS_SQL = `CASE WHEN n % 50 = 0 THEN 'available' WHEN n % 50 < 4 THEN '
 export function seedSqlite(file: string, rows: number): void {
   const db = new Sqlite(file);
   try {
-    const insert = db.prepare(`INSERT INTO "Pet" ("id", "name", "categoryId", "status") VALUES (?, ?, ?, ?)`);
+    const insert = db.prepare(`INSERT INTO "Pet" ("id", "name", "nameKey", "categoryId", "status") VALUES (?, ?, ?, ?, ?)`);
     db.transaction(() => {
-      for (let n = 1; n <= rows; n++) insert.run(n, `pet ${n}`, 1 + (n % 10), statusOf(n));
+      for (let n = 1; n <= rows; n++) insert.run(n, nameOf(n), nameOf(n).toLowerCase(), 1 + (n % 10), statusOf(n));
     })();
   } finally {
     db.close();
@@ -29,8 +37,8 @@ export async function seedPostgres(url: string, rows: number): Promise<void> {
   try {
     await client.query(`TRUNCATE "Pet" RESTART IDENTITY`);
     await client.query(
-      `INSERT INTO "Pet" ("name", "categoryId", "status")
-       SELECT 'pet ' || n, 1 + n % 10, ${STATUS_SQL} FROM generate_series(1, ${rows}) AS n`,
+      `INSERT INTO "Pet" ("name", "nameKey", "categoryId", "status")
+       SELECT ${NAME_SQL}, lower(${NAME_SQL}), 1 + n % 10, ${STATUS_SQL} FROM generate_series(1, ${rows}) AS n`,
     );
     // What autovacuum would do shortly after a bulk load.
     await client.query(`VACUUM ANALYZE "Pet"`);

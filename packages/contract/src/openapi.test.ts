@@ -93,6 +93,17 @@ describe("OpenAPI document, point by point against the interface spec", () => {
     expect(op.deprecated).not.toBe(true);
   });
 
+  it("listPets: optional name query, described as an extension, with the name rule", () => {
+    const op = operation("/pets", "get");
+    const name = op.parameters.find((p) => p.name === "name") as (Operation["parameters"][number] & { description?: string }) | undefined;
+    expect(name).toMatchObject({ in: "query", schema: { type: "string", minLength: 1, maxLength: 100 } });
+    expect(name?.required).not.toBe(true);
+    expect(name?.description).toMatch(/^Extension: /);
+    const pattern = new RegExp((name?.schema as { pattern: string }).pattern);
+    expect(pattern.test("Émile")).toBe(true);
+    expect(pattern.test("a\u0000")).toBe(false);
+  });
+
   it("createPet: NewPet body with name and categoryId required, 201 Pet, 400, 401", () => {
     const op = operation("/pets", "post");
     expect(op.requestBody?.required).toBe(true);

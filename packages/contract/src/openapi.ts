@@ -7,6 +7,7 @@ import {
   LIMIT_MAX,
   LIMIT_MIN,
   MAX_ID,
+  NAME_MAX_LENGTH,
   NewPet,
   Pet,
   PET_STATUSES,
@@ -91,6 +92,14 @@ const PARAMETERS: Record<string, { description: string; schema?: object; example
       "Extension (not in the interface spec): continue a listing after this id; the `Link` header of a page that has more carries it.",
     schema: { type: "integer", format: "int64", minimum: 0, maximum: MAX_ID },
     example: 42,
+  },
+  "query:name": {
+    description:
+      "Extension: only animals whose name starts with this, ignoring case and accents " +
+      "(`emi` finds `Émile`). Trimmed; 1..100 characters; no control characters. Combines with `status`, `limit` and " +
+      "`after`; the `Link` of the next page keeps it.",
+    schema: { type: "string", minLength: 1, maxLength: NAME_MAX_LENGTH, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f]*$" },
+    example: "Rex",
   },
   "path:petId": {
     description: "The identifier of the animal.",
@@ -277,6 +286,7 @@ const HEADERS = {
     example: "Thu, 05 Dec 2030 00:00:00 GMT",
   },
 };
+
 
 /**
  * The OpenAPI 3 document of the interface, generated from the contract.

@@ -30,7 +30,8 @@ export const petstoreContract = c.router(
       summary: "List animals",
       description:
         "Returns animals in ascending id order, at most `limit` of them. With `status`, only animals with that status. " +
-        "Extension: `after` (an id) continues a listing; a page that has more carries a `Link: <...>; rel=\"next\"` header.",
+        "Extension: `after` (an id) continues a listing; a page that has more carries a `Link: <...>; rel=\"next\"` header. " +
+        "Extension: `name` keeps only animals whose name starts with it, ignoring case and accents.",
       responses: {
         200: Pets,
         400: ErrorBody,

@@ -45,6 +45,20 @@ describe("NewPet", () => {
     expect(NewPet.safeParse({ name: null, categoryId: 1 }).success).toBe(false);
   });
 
+  it("refuses control characters (U+0000-U+001F, U+007F-U+009F) inside a name", () => {
+    for (const bad of ["a\u0000b", "Rex\u0007", "a\tb", "a\nb", "a\rb", "\u001fx", "x\u007f", "x\u0080y", "x\u009f"]) {
+      const result = NewPet.safeParse({ name: bad, categoryId: 1 });
+      expect(result.success, JSON.stringify(bad)).toBe(false);
+      expect(issuePath(result)).toBe("name");
+      expect(result.error?.issues[0]?.message).toBe("name must not contain control characters");
+    }
+    // Whitespace at either end is trimmed first; the characters just outside the ranges are fine.
+    expect(NewPet.parse({ name: "\tRex\n", categoryId: 1 }).name).toBe("Rex");
+    for (const good of ["a b", "x\u00a0y", "~", "Émile", "🐕 Rex"]) {
+      expect(NewPet.safeParse({ name: good, categoryId: 1 }).success, JSON.stringify(good)).toBe(true);
+    }
+  });
+
   it("takes categoryId as a positive safe integer only", () => {
     for (const ok of [1, 2, MAX_ID]) expect(NewPet.safeParse({ name: "x", categoryId: ok }).success, String(ok)).toBe(true);
     for (const bad of [0, -1, 1.5, MAX_ID + 1, "1", null, Number.NaN, Number.POSITIVE_INFINITY, true]) {
@@ -109,6 +123,26 @@ describe("ListPetsQuery", () => {
     expect(ListPetsQuery.parse({ after: "10" })).toEqual({ limit: 20, after: 10 });
     expect(ListPetsQuery.safeParse({ after: "-1" }).success).toBe(false);
     expect(ListPetsQuery.safeParse({ after: String(MAX_ID + 1) }).success).toBe(false);
+  });
+});
+
+describe("ListPetsQuery name", () => {
+  it("is optional: without it the query is exactly as before", () => {
+    expect(ListPetsQuery.parse({ limit: "5", status: "sold" })).toEqual({ limit: 5, status: "sold" });
+  });
+
+  it("takes 1..100 characters after trimming", () => {
+    expect(ListPetsQuery.parse({ name: "  emi " })).toEqual({ limit: 20, name: "emi" });
+    expect(ListPetsQuery.parse({ name: "a".repeat(100) }).name).toHaveLength(100);
+  });
+
+  it("refuses an empty, blank, over-long, repeated or control-character name, naming name", () => {
+    for (const bad of ["", "   ", "a".repeat(101), ["a", "b"], "a\u0000", "x\u0085"]) {
+      const result = ListPetsQuery.safeParse({ name: bad });
+      expect(result.success, JSON.stringify(bad)).toBe(false);
+      expect(issuePath(result)).toBe("name");
+      expect(result.error?.issues[0]?.message).toMatch(/^name /);
+    }
   });
 });
 

@@ -60,6 +60,14 @@ const decimalInteger = (field: string, inner: z.ZodNumber) =>
 
 export const PetId = positiveSafeInteger("id").describe("Unique identifier, assigned by the service on creation.");
 
+/**
+ * C0 and C1 control characters (U+0000-U+001F, U+007F-U+009F). PostgreSQL text
+ * cannot hold U+0000 at all; the others have no place in a name either. Refused
+ * the same way on both providers, by the form, the import and the search alike.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
+
 export const PetName = z
   .string({
     required_error: "name is required",
@@ -68,6 +76,7 @@ export const PetName = z
   .trim()
   .min(1, "name must not be empty")
   .max(NAME_MAX_LENGTH, `name must be at most ${NAME_MAX_LENGTH} characters`)
+  .regex(NO_CONTROL_CHARACTERS, "name must not contain control characters")
   .describe("The animal's name.");
 
 export const CategoryId = positiveSafeInteger("categoryId").describe(
@@ -165,6 +174,12 @@ export const ListPetsQuery = z
     status: PetStatus.optional(),
     /** Keyset pagination (extension): only pets with an id greater than this. */
     after: decimalInteger("after", z.number().int().min(0).max(MAX_ID, `after must be at most ${MAX_ID}`)).optional(),
+    /**
+     * Name search (extension): only pets whose name starts with this, ignoring
+     * case and accents. The same rule as a pet's name: 1..100 characters after
+     * trimming, no control characters.
+     */
+    name: PetName.optional(),
   })
   .strip();
 /** What a client sends. */

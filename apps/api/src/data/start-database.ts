@@ -25,6 +25,9 @@ export async function startDatabase(
         await database.close();
         throw new Error("the database does not answer queries");
       }
+      // Pets stored before the search key existed, with names SQL could not fold: before the first search.
+      const keyed = await database.pets.fillMissingNameKeys();
+      if (keyed > 0) logger.info({ keyed }, "computed missing name search keys");
       if (config.seed) {
         const added = await seedPets(database.pets);
         if (added > 0) logger.info({ added }, "seeded demo pets");

@@ -6,6 +6,8 @@ export interface PetPageQuery {
   status?: PetStatus | undefined;
   /** Only pets with an id greater than this. */
   after?: number | undefined;
+  /** Only pets whose name starts with this, ignoring case and accents (folded with name-key.ts). */
+  name?: string | undefined;
 }
 
 /** What a keyed create stores in one transaction: the pet and its idempotency record (see idempotent-create.ts). */
@@ -39,6 +41,11 @@ export interface PetRepository {
   create(pet: NewPet): Promise<Pet>;
   /** Creates the pet and its idempotency record in one transaction, or answers from the live record. */
   createIdempotent(request: KeyedPetInsert): Promise<KeyedCreateOutcome>;
+  /**
+   * Computes the search key of every pet stored without one (before the key
+   * existed, with a name SQL could not fold); returns how many. Run at start-up.
+   */
+  fillMissingNameKeys(): Promise<number>;
   /** Deletes idempotency records created before `expiredBefore`; returns how many. */
   deleteIdempotencyRecordsBefore(expiredBefore: Date): Promise<number>;
   findById(id: number): Promise<Pet | null>;

@@ -22,12 +22,13 @@ export function createPetsRouter(pets: PetRepository, { idempotencyTtlMs }: Pets
   return server.router(petstoreContract, {
     listPets: async ({ query, req, res }) => {
       // One row more than asked tells whether a next page exists without a count query.
-      const rows = await pets.list({ take: query.limit + 1, status: query.status, after: query.after });
+      const rows = await pets.list({ take: query.limit + 1, status: query.status, after: query.after, name: query.name });
       const page = rows.slice(0, query.limit);
       const last = page.at(-1);
       if (rows.length > query.limit && last) {
         const next = new URLSearchParams({ limit: String(query.limit) });
         if (query.status) next.set("status", query.status);
+        if (query.name !== undefined) next.set("name", query.name);
         next.set("after", String(last.id));
         res.setHeader("Link", `<${req.baseUrl}${req.path}?${next.toString()}>; rel="next"`);
       }

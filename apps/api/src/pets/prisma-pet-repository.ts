@@ -1,6 +1,7 @@
 import type { NewPet } from "@petstore/contract";
 import type { PrismaClient } from "../generated/pg/client.js";
 import { answerFromRecord, idempotencyLockId } from "./idempotent-create.js";
+import { nameKey, nameKeyRange } from "./name-key.js";
 import type { KeyedPetInsert, KeyedCreateOutcome, PetRepository } from "./pet-repository.js";
 import { toPet } from "./pet-row.js";
 
@@ -19,12 +20,17 @@ const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | nul
 /** Pets on PostgreSQL, through Prisma's generated client (int64 columns are `bigint` there). */
 export function createPrismaPetRepository(prisma: PrismaClient): PetRepository {
   return {
-    async list({ take, status, after }) {
+    async list({ take, status, after, name }) {
+      // A name search is a range of keys (the column is COLLATE "C": code point order). Which index
+      // reads it, the (nameKey, id) range sorted by id or the id order filtered, is the planner's
+      // choice from its statistics (docs/decisions/011-name-search.md).
+      const range = name !== undefined ? nameKeyRange(name) : undefined;
       const rows = await prisma.pet.findMany({
         select: petColumns,
         where: {
           ...(status !== undefined ? { status } : {}),
           ...(after !== undefined ? { id: { gt: BigInt(after) } } : {}),
+          ...(range ? { nameKey: { gte: range.from, ...(range.to !== null ? { lt: range.to } : {}) } } : {}),
         },
         orderBy: { id: "asc" },
         take,
@@ -52,6 +58,17 @@ export function createPrismaPetRepository(prisma: PrismaClient): PetRepository {
         return record ? answerFromRecord(record, request.fingerprint) : { kind: "in-flight" };
       }
     },
+    async fillMissingNameKeys() {
+      let filled = 0;
+      for (;;) {
+        const rows = await prisma.pet.findMany({ select: { id: true, name: true }, where: { nameKey: null }, take: 1000 });
+        if (rows.length === 0) return filled;
+        await prisma.$transaction(
+          rows.map(({ id, name }) => prisma.pet.update({ select: { id: true }, where: { id }, data: { nameKey: nameKey(name) } })),
+        );
+        filled += rows.length;
+      }
+    },
     async deleteIdempotencyRecordsBefore(expiredBefore) {
       const { count } = await prisma.idempotencyRecord.deleteMany({ where: { createdAt: { lt: expiredBefore } } });
       return count;
@@ -65,7 +82,7 @@ export function createPrismaPetRepository(prisma: PrismaClient): PetRepository {
 
 /** A pet's columns as Prisma writes them. */
 function petData(pet: NewPet) {
-  return { name: pet.name, categoryId: BigInt(pet.categoryId), status: pet.status ?? null };
+  return { name: pet.name, nameKey: nameKey(pet.name), categoryId: BigInt(pet.categoryId), status: pet.status ?? null };
 }
 
 type TransactionClient = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];

@@ -60,6 +60,7 @@ export function usePetstoreClient(): PetstoreClient {
 export const petQueryKeys = {
   all: ["pets"] as const,
   // The contract's parsed query: `limit` is always set, so the default and an explicit 20 are one cache entry.
-  list: (query: ListPetsQuery) => ["pets", "list", query.status ?? "all", query.limit, query.after ?? 0] as const,
+  list: (query: ListPetsQuery) =>
+    ["pets", "list", query.status ?? "all", query.limit, query.after ?? 0, ...(query.name !== undefined ? [query.name] : [])] as const,
   detail: (petId: number) => ["pets", "detail", petId] as const,
 };

@@ -23,6 +23,7 @@ export function PetList({ view, highlightedId }: { view: ListPetsQuery; highligh
       query: {
         limit: view.limit,
         ...(view.status ? { status: view.status } : {}),
+        ...(view.name !== undefined ? { name: view.name } : {}),
         ...(view.after !== undefined ? { after: view.after } : {}),
       },
     },
@@ -47,7 +48,7 @@ export function PetList({ view, highlightedId }: { view: ListPetsQuery; highligh
   const { body: pets, headers } = listQuery.data;
   const firstPage = { ...view, after: undefined };
   if (pets.length === 0) {
-    const filtered = view.status !== undefined;
+    const filtered = view.status !== undefined || view.name !== undefined;
     return (
       <Notice
         tone="info"
@@ -55,7 +56,7 @@ export function PetList({ view, highlightedId }: { view: ListPetsQuery; highligh
           view.after !== undefined ? (
             <ButtonLink to={linkTo(firstPage)}>First page</ButtonLink>
           ) : filtered ? (
-            <ButtonLink to={linkTo({ ...firstPage, status: undefined })}>Show all pets</ButtonLink>
+            <ButtonLink to={linkTo({ ...firstPage, status: undefined, name: undefined })}>Show all pets</ButtonLink>
           ) : (
             <ButtonLink to="/pets/new" variant="primary">
               Add the first pet
@@ -66,9 +67,11 @@ export function PetList({ view, highlightedId }: { view: ListPetsQuery; highligh
         <p>
           {view.after !== undefined
             ? "No more pets."
-            : filtered
-              ? `No pets are ${view.status}.`
-              : "There are no pets in the store yet."}
+            : view.name !== undefined
+              ? `No ${view.status ? `${view.status} ` : ""}pets have a name starting with “${view.name}”.`
+              : filtered
+                ? `No pets are ${view.status}.`
+                : "There are no pets in the store yet."}
         </p>
       </Notice>
     );

@@ -1,8 +1,10 @@
-import { PET_STATUSES, PetStatus, type ListPetsQuery } from "@petstore/contract";
+import { PET_STATUSES, PetName, PetStatus, type ListPetsQuery } from "@petstore/contract";
+import { useEffect, useRef, useState } from "react";
 import { useLocation, useSearchParams } from "react-router-dom";
-import { SelectField } from "../design-system/FormFields.js";
+import { SelectField, TextField } from "../design-system/FormFields.js";
 import { Panel } from "../design-system/Panel.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
+import { ExportPets } from "./ExportPets.js";
 import { PAGE_SIZES, readPetListView, toSearchParams } from "./pet-list-view.js";
 import { PetList } from "./PetList.js";
 import styles from "./PetsPage.module.css";
@@ -19,11 +21,20 @@ function createdPetIdOf(state: unknown): number | undefined {
   return undefined;
 }
 
+/** How long typing pauses before the search runs: one request per pause, not per keystroke. */
+export const SEARCH_DEBOUNCE_MS = 400;
+
+/** The tab's title: the page, then its filters, so a tab says what it holds. */
+export function petsPageTitle(view: Pick<ListPetsQuery, "name" | "status">): string {
+  const filters = [view.name !== undefined ? `name “${view.name}”` : undefined, view.status].filter(Boolean);
+  return filters.length > 0 ? `Pets: ${filters.join(", ")}` : "Pets";
+}
+
 export function PetsPage() {
-  useDocumentTitle("Pets");
   const [searchParams, setSearchParams] = useSearchParams();
   const location = useLocation();
   const view = readPetListView(searchParams);
+  useDocumentTitle(petsPageTitle(view));
 
   // A new filter or page size starts again from the first pet; each change is a history entry.
   const showView = (changes: Partial<ListPetsQuery>) =>
@@ -34,6 +45,7 @@ export function PetsPage() {
       <h1>Pets</h1>
       <Panel aria-label="Pet list">
         <div className={styles.filters}>
+          <NameSearch name={view.name} onSearch={(name) => showView({ name })} />
           <SelectField
             label="Status"
             value={view.status ?? ""}
@@ -65,7 +77,72 @@ export function PetsPage() {
           </SelectField>
         </div>
         <PetList view={view} highlightedId={createdPetIdOf(location.state)} />
+        {/* After the list: the table stays the next stop from the filters, for keyboard users too. */}
+        <div className={styles.actions}>
+          <ExportPets view={view} />
+        </div>
       </Panel>
     </div>
+  );
+}
+
+/**
+ * `Search by name`: runs when typing pauses (SEARCH_DEBOUNCE_MS) or on Enter,
+ * never per keystroke. What the contract would refuse (a control character,
+ * over 100 characters) is said beside the field and not sent; an empty field
+ * clears the search.
+ */
+function NameSearch({ name, onSearch }: { name: string | undefined; onSearch: (name: string | undefined) => void }) {
+  const [text, setText] = useState(name ?? "");
+  const [error, setError] = useState<string | undefined>();
+  const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const latest = useRef({ name, onSearch });
+  latest.current = { name, onSearch };
+
+  // The URL leads: back, forward and links set the field; but a search the field itself just ran
+  // leaves its text alone (a trailing space typed before the pause stays for the next word).
+  useEffect(() => {
+    setText((current) => (current.trim() === (name ?? "") ? current : (name ?? "")));
+    setError(undefined);
+  }, [name]);
+  useEffect(() => () => clearTimeout(pending.current), []);
+
+  const run = (value: string) => {
+    clearTimeout(pending.current);
+    const blank = value.trim() === "";
+    const parsed = PetName.safeParse(value);
+    if (!blank && !parsed.success) {
+      setError(parsed.error.issues[0]?.message);
+      return;
+    }
+    setError(undefined);
+    const next = blank ? undefined : parsed.data;
+    if (next !== latest.current.name) latest.current.onSearch(next);
+  };
+
+  return (
+    <form
+      role="search"
+      className={styles.search}
+      onSubmit={(event) => {
+        event.preventDefault();
+        run(text);
+      }}
+    >
+      <TextField
+        label="Search by name"
+        type="search"
+        value={text}
+        error={error}
+        autoComplete="off"
+        spellCheck={false}
+        onChange={(event) => {
+          const value = event.target.value;
+          setText(value);
+          clearTimeout(pending.current);
+          pending.current = setTimeout(() => run(value), SEARCH_DEBOUNCE_MS);
+        }}
+      />
+    </form>
   );
 }

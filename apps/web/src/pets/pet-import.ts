@@ -1,5 +1,5 @@
 import type { NewPet } from "@petstore/contract";
-import { CsvSyntaxError, parseCsv } from "./csv.js";
+import { CsvSyntaxError, parseCsv, unguardFormula } from "./csv.js";
 import { parseNewPetValues, type NewPetFormValues } from "./new-pet-form.js";
 
 /** The columns a bulk import reads, as the contract names them; `status` may be left empty. */
@@ -17,10 +17,19 @@ export interface CheckedRow {
 
 export type CheckedImport = { ok: true; rows: CheckedRow[] } | { ok: false; problem: string };
 
+/** A column of an exported file (pet-export.ts) that the import reads past: the store assigns ids. */
+const IGNORED_COLUMNS = ["id"];
+
 const HEADER_PROBLEM = `The first line must be the header ${IMPORT_HEADER}.`;
 
+interface ImportHeader {
+  columns: Map<keyof NewPetFormValues, number>;
+  /** How many fields every row has. */
+  width: number;
+}
+
 /** Which field of each record holds which column; the header may list them in any order. */
-function readHeader(fields: string[]): Map<keyof NewPetFormValues, number> | undefined {
+function readHeader(fields: string[]): ImportHeader | undefined {
   const names = fields.map((field) => field.trim());
   const columns = new Map<keyof NewPetFormValues, number>();
   for (const column of IMPORT_COLUMNS) {
@@ -28,7 +37,9 @@ function readHeader(fields: string[]): Map<keyof NewPetFormValues, number> | und
     if (index === -1 || names.lastIndexOf(column) !== index) return undefined;
     columns.set(column, index);
   }
-  return names.length === IMPORT_COLUMNS.length ? columns : undefined;
+  const ignored = IGNORED_COLUMNS.filter((column) => names.includes(column));
+  if (ignored.some((column) => names.indexOf(column) !== names.lastIndexOf(column))) return undefined;
+  return names.length === IMPORT_COLUMNS.length + ignored.length ? { columns, width: names.length } : undefined;
 }
 
 /** The contract's own messages for the row, one per field, in column order. */
@@ -53,15 +64,17 @@ export function checkImport(text: string): CheckedImport {
     throw error;
   }
   const [header, ...data] = records;
-  const columns = header && readHeader(header.fields);
-  if (!columns) return { ok: false, problem: HEADER_PROBLEM };
+  const read = header && readHeader(header.fields);
+  if (!read) return { ok: false, problem: HEADER_PROBLEM };
+  const { columns, width } = read;
   if (data.length === 0) return { ok: false, problem: "There are no rows under the header." };
 
   const rows = data.map(({ line, fields }): CheckedRow => {
-    const field = (column: keyof NewPetFormValues) => fields[columns.get(column) ?? -1] ?? "";
+    // An exported file guards formula-like cells with a quote (csv.ts): exactly one comes off again.
+    const field = (column: keyof NewPetFormValues) => unguardFormula(fields[columns.get(column) ?? -1] ?? "");
     const values: NewPetFormValues = { name: field("name"), categoryId: field("categoryId"), status: field("status").trim() };
-    if (fields.length !== IMPORT_COLUMNS.length) {
-      const error = `Has ${fields.length} ${fields.length === 1 ? "field" : "fields"}; the header has ${IMPORT_COLUMNS.length}.`;
+    if (fields.length !== width) {
+      const error = `Has ${fields.length} ${fields.length === 1 ? "field" : "fields"}; the header has ${width}.`;
       return { line, values, result: { ok: false, error } };
     }
     return { line, values, result: contractError(values) };

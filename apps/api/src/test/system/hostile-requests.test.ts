@@ -13,7 +13,9 @@
  *   and each 201 pet is stored with the fields it was answered with.
  *
  * Seeded and reproducible: FUZZ_SEED (default below) and FUZZ_RUNS (batches of
- * 10..14 requests); a failure prints both. `pnpm fuzz` runs it longer.
+ * 10..14 requests); a failure prints both. `pnpm fuzz` runs it longer. It runs
+ * on every provider of the run (TEST_PROVIDERS): what one database stores and
+ * the other refuses (a U+0000 in a name) shows only there.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -32,11 +34,13 @@ import {
 } from "@petstore/contract";
 import Sqlite from "better-sqlite3";
 import fc from "fast-check";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allowedMethodsByPath, contractRoutes } from "../../http/contract-routes.js";
 import { BODY_LIMIT_BYTES } from "../../http/json-body.js";
-import { sqliteFilePath } from "../../data/database-url.js";
-import { createTestApp, SECOND_TEST_KEY, TEST_KEY, type TestApp } from "../test-app.js";
+import { sqliteFilePath, type DatabaseProvider } from "../../data/database-url.js";
+import { nameKey } from "../../pets/name-key.js";
+import { createTestApp, SECOND_TEST_KEY, TEST_KEY, TEST_PROVIDERS, type TestApp } from "../test-app.js";
 
 const SEED = Number(process.env["FUZZ_SEED"] ?? 20260101);
 const RUNS = Number(process.env["FUZZ_RUNS"] ?? 1000);
@@ -86,8 +90,18 @@ const validNewPet = fc.record(
   { requiredKeys: ["name", "categoryId"] },
 );
 
+/** A control character (C0 or C1, U+0000 included) somewhere inside an otherwise fine name. */
+// U+0000 on its own too: the one that SQLite stores and PostgreSQL text cannot hold.
+const controlCharacter = fc
+  .oneof(fc.constant(0), fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f }))
+  .map((code) => String.fromCharCode(code));
+const nameWithControlCharacter = fc
+  .tuple(fc.string({ maxLength: 10 }), controlCharacter, fc.string({ maxLength: 10 }))
+  .map(([before, control, after]) => `x${before}${control}${after}x`);
+
 const invalidName = fc.oneof(
-  fc.constantFrom("", " ", "\t\n ", null, 7, true, [], {}, ["Rex"]),
+  fc.constantFrom("", " ", "\t\n ", null, 7, true, [], {}, ["Rex"], "a\u0000b", "\u0000", "Rex\u0085"),
+  nameWithControlCharacter,
   fc.string({ unit: "grapheme-ascii", minLength: NAME_MAX_LENGTH + 1, maxLength: NAME_MAX_LENGTH + 40 }).filter((s) => s.trim().length > NAME_MAX_LENGTH),
 );
 const invalidCategoryId = fc.oneof(
@@ -120,6 +134,8 @@ const petBody: fc.Arbitrary<unknown> = fc.oneof(
       }),
   },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+  // Otherwise valid, but a control character inside the name.
+  { weight: 1, arbitrary: fc.tuple(validNewPet, nameWithControlCharacter).map(([pet, name]) => ({ ...pet, name })) },
 );
 
 type ContentTypeCase = "json" | "json-utf8" | "JSON" | "none" | "text" | "form" | "json-latin1" | "random";
@@ -211,11 +227,19 @@ const afterValue = fc.oneof(
   fc.constantFrom("0", String(MAX_ID), String(MAX_ID + 1), "18446744073709551616", "-1", "1.5", "abc", ""),
   fc.string({ maxLength: 6 }),
 );
-const otherKey = fc.stringMatching(/^[a-z][a-z0-9_]{0,8}$/).filter((key) => !["limit", "status", "after"].includes(key));
+/** Name searches: prefixes of names the fuzz stores, SQL and LIKE metacharacters, accents, and what is refused. */
+const nameValue = fc.oneof(
+  fc.string({ unit: "grapheme", minLength: 1, maxLength: 3 }),
+  fc.constantFrom("%", "_", "\\", "'", "' OR '1'='1", "%_%", "É", "e", "  a  ", "a".repeat(100), "a".repeat(101), "", " "),
+  nameWithControlCharacter,
+);
+const LIST_KEYS = ["limit", "status", "after", "name"];
+const otherKey = fc.stringMatching(/^[a-z][a-z0-9_]{0,8}$/).filter((key) => !LIST_KEYS.includes(key));
 const queryParam = fc.oneof(
   fc.tuple(fc.constant("limit"), limitValue),
   fc.tuple(fc.constant("status"), statusValue),
   fc.tuple(fc.constant("after"), afterValue),
+  fc.tuple(fc.constant("name"), nameValue),
   fc.tuple(otherKey, fc.string({ maxLength: 8 })),
 );
 
@@ -227,7 +251,7 @@ const listRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
       const search = params.map(([key, value]) => `${key}=${encodeURIComponent(value)}`).join("&");
       const seen: Record<string, string | string[]> = {};
       for (const [key, value] of params) {
-        if (!["limit", "status", "after"].includes(key)) continue;
+        if (!LIST_KEYS.includes(key)) continue;
         const previous = seen[key];
         seen[key] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
       }
@@ -246,7 +270,7 @@ const listRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
   {
     weight: 1,
     arbitrary: fc
-      .tuple(authCase, fc.string({ unit: fc.constantFrom(..."abclimtsuaf0123456789=&%[]+-._~!$'()*,;:@/?"), maxLength: 40 }))
+      .tuple(authCase, fc.string({ unit: fc.constantFrom(..."abclimtsuafne0123456789=&%[]+-._~!$'()*,;:@/?"), maxLength: 40 }))
       .map(([auth, raw]) => ({
         kind: "list" as const,
         method: "GET",
@@ -325,11 +349,46 @@ interface Answer {
   text: string;
 }
 
+/** A stored pet as the database holds it. */
+interface StoredPet {
+  id: number | bigint | string;
+  name: string;
+  categoryId: number | bigint | string;
+  status: string | null;
+}
+
+/** Reads the store behind the app's back, on its own connection. */
+interface StoreReader {
+  countPets(): Promise<number>;
+  storedPet(id: number): Promise<StoredPet | undefined>;
+  close(): Promise<void>;
+}
+
+async function openStoreReader(provider: DatabaseProvider, url: string): Promise<StoreReader> {
+  if (provider === "sqlite") {
+    const store = new Sqlite(sqliteFilePath(url), { readonly: true });
+    return {
+      countPets: async () => (store.prepare('SELECT COUNT(*) AS n FROM "Pet"').get() as { n: number }).n,
+      storedPet: async (id) =>
+        store.prepare('SELECT "id", "name", "categoryId", "status" FROM "Pet" WHERE "id" = ?').get(id) as StoredPet | undefined,
+      close: async () => void store.close(),
+    };
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return {
+    countPets: async () => Number((await client.query<{ n: string }>('SELECT COUNT(*) AS n FROM "Pet"')).rows[0]?.n),
+    storedPet: async (id) =>
+      (await client.query<StoredPet>('SELECT "id", "name", "categoryId", "status" FROM "Pet" WHERE "id" = $1', [id])).rows[0],
+    close: () => client.end(),
+  };
+}
+
 let t: TestApp;
 let server: http.Server;
 let agent: http.Agent;
 let port: number;
-let store: Sqlite.Database;
+let store: StoreReader;
 
 function send(request: FuzzRequest): Promise<Answer> {
   return new Promise((resolve, reject) => {
@@ -347,11 +406,6 @@ function send(request: FuzzRequest): Promise<Answer> {
   });
 }
 
-const countPets = () => (store.prepare('SELECT COUNT(*) AS n FROM "Pet"').get() as { n: number }).n;
-const storedPet = (id: number) =>
-  store.prepare('SELECT "id", "name", "categoryId", "status" FROM "Pet" WHERE "id" = ?').get(id) as
-    | { id: number; name: string; categoryId: number; status: string | null }
-    | undefined;
 
 function describeRequest(request: FuzzRequest): string {
   const body = request.body === undefined ? "" : ` body=${JSON.stringify(request.body.toString("latin1").slice(0, 200))}`;
@@ -391,9 +445,10 @@ function check(request: FuzzRequest, answer: Answer): void {
     const ids = pets.map((pet) => pet.id);
     expect(ids, where).toEqual([...ids].sort((a, b) => a - b));
     if (request.query) {
-      const { limit, status, after } = request.query;
+      const { limit, status, after, name } = request.query;
       expect(pets.length, where).toBeLessThanOrEqual(limit);
       if (status) for (const pet of pets) expect(pet.status, where).toBe(status);
+      if (name !== undefined) for (const pet of pets) expect(nameKey(pet.name).startsWith(nameKey(name)), where).toBe(true);
       if (after !== undefined) for (const id of ids) expect(id, where).toBeGreaterThan(after);
     }
   } else {
@@ -405,23 +460,23 @@ function check(request: FuzzRequest, answer: Answer): void {
 
 // ---------------------------------------------------------------- the property
 
-beforeAll(async () => {
-  t = await createTestApp();
-  server = t.app.listen(0, "127.0.0.1");
-  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-  port = (server.address() as AddressInfo).port;
-  agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
-  store = new Sqlite(sqliteFilePath(t.config.databaseUrl), { readonly: true });
-});
+describe.each(TEST_PROVIDERS)("fuzzing the HTTP surface with the contract's schemas, on %s", (provider) => {
+  beforeAll(async () => {
+    t = await createTestApp({}, provider);
+    server = t.app.listen(0, "127.0.0.1");
+    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+    port = (server.address() as AddressInfo).port;
+    agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+    store = await openStoreReader(provider, t.config.databaseUrl);
+  });
 
-afterAll(async () => {
-  store?.close();
-  agent?.destroy();
-  await new Promise((resolve) => server?.close(resolve));
-  await t?.close();
-});
+  afterAll(async () => {
+    await store?.close();
+    agent?.destroy();
+    await new Promise((resolve) => server?.close(resolve));
+    await t?.close();
+  });
 
-describe("fuzzing the HTTP surface with the contract's schemas", () => {
   it(
     `never a 5xx, always the Error JSON or a contract-valid body, nothing stored by a 4xx (seed ${SEED}, ${RUNS} batches)`,
     async () => {
@@ -431,7 +486,7 @@ describe("fuzzing the HTTP surface with the contract's schemas", () => {
       const byStatus = new Map<number, number>();
       const started = Date.now();
       const property = fc.asyncProperty(fc.array(fuzzRequest, BATCH), async (batch) => {
-        const before = countPets();
+        const before = await store.countPets();
         const sending = performance.now();
         const answers = await Promise.all(batch.map(send));
         sendingMs += performance.now() - sending;
@@ -440,28 +495,28 @@ describe("fuzzing the HTTP surface with the contract's schemas", () => {
         const createdNow = new Set(
           answers.filter((answer) => answer.status === 201).map((answer) => Pet.parse(JSON.parse(answer.text)).id),
         );
-        batch.forEach((request, index) => {
+        for (const [index, request] of batch.entries()) {
           const answer = answers[index] as Answer;
           byStatus.set(answer.status, (byStatus.get(answer.status) ?? 0) + 1);
           check(request, answer);
           if (answer.status === 201) {
             creates++;
             const pet = Pet.parse(JSON.parse(answer.text));
-            const row = storedPet(pet.id);
+            const row = await store.storedPet(pet.id);
             expect(row, `pet ${pet.id} answered 201 but is not stored`).toBeDefined();
             expect({ id: Number(row?.id), name: row?.name, categoryId: Number(row?.categoryId), ...(row?.status ? { status: row.status } : {}) }).toEqual(pet);
           }
           if (request.kind === "get" && request.petId !== undefined && answer.status !== 401) {
             // A 404 is right if the pet is absent, or was created by a request of this batch that ran after it.
-            const present = storedPet(request.petId) !== undefined;
+            const present = (await store.storedPet(request.petId)) !== undefined;
             if (answer.status === 200 || !createdNow.has(request.petId)) {
               expect(answer.status, describeRequest(request)).toBe(present ? 200 : 404);
             }
           }
-        });
+        }
         created += creates;
         // Only 201s add pets: a 4xx that stored something would show here.
-        expect(countPets() - before, `store grew by other than the ${creates} 201s of this batch`).toBe(creates);
+        expect((await store.countPets()) - before, `store grew by other than the ${creates} 201s of this batch`).toBe(creates);
       });
       try {
         await fc.assert(property, { seed: SEED, numRuns: RUNS });
@@ -472,7 +527,7 @@ describe("fuzzing the HTTP surface with the contract's schemas", () => {
       const seconds = (Date.now() - started) / 1000;
       const statuses = [...byStatus].sort(([a], [b]) => a - b).map(([status, n]) => `${status}:${n}`).join(" ");
       console.log(
-        `fuzz: ${sent} requests in ${RUNS} batches (seed ${SEED}) in ${seconds.toFixed(1)} s (${(sendingMs / 1000).toFixed(1)} s waiting for answers); ${created} pets created; statuses ${statuses}`,
+        `fuzz on ${provider}: ${sent} requests in ${RUNS} batches (seed ${SEED}) in ${seconds.toFixed(1)} s (${(sendingMs / 1000).toFixed(1)} s waiting for answers); ${created} pets created; statuses ${statuses}`,
       );
       if (!process.env["FUZZ_RUNS"]) expect(sent).toBeGreaterThanOrEqual(10_000);
       // Every response was contract-shaped and no key reached the log.
