@@ -79,8 +79,8 @@ export function buildOpenApiDocument(servers: OpenApiServers): OpenApiDocument {
   return result;
 }
 
-/** Every integer bounded by MAX_ID is an int64 identifier (spec: `id`, `categoryId`). */
-function markInt64(node: unknown): void {
+/** Every integer bounded by MAX_ID is an int64 identifier (spec: `id`, `categoryId`; the access document's ids too). */
+export function markInt64(node: unknown): void {
   if (Array.isArray(node)) {
     node.forEach(markInt64);
     return;

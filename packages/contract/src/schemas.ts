@@ -12,7 +12,7 @@ export type PetStatus = z.infer<typeof PetStatus>;
 export const PET_STATUSES = PetStatus.options;
 
 /** A positive int64 that JSON can carry exactly. */
-const positiveSafeInteger = (field: string) =>
+export const positiveSafeInteger = (field: string) =>
   z
     .number({
       required_error: `${field} is required`,
@@ -28,7 +28,7 @@ const positiveSafeInteger = (field: string) =>
  * coerced the way `Number()` would. A number is accepted too so that typed
  * clients can pass one; it is serialised to its decimal string on the wire.
  */
-const decimalInteger = (field: string, inner: z.ZodNumber) =>
+export const decimalInteger = (field: string, inner: z.ZodNumber) =>
   z
     .union(
       [
@@ -95,6 +95,8 @@ export const ErrorCode = z.enum([
   "UNAVAILABLE",
   "IDEMPOTENCY_KEY_REUSED",
   "IDEMPOTENCY_KEY_IN_USE",
+  // A valid key whose scope does not cover the operation (staff access).
+  "FORBIDDEN",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 export const ERROR_CODES = ErrorCode.options;
