@@ -1,6 +1,6 @@
 import {
   accessContract,
-  ApiKey,
+  type ApiKey,
   AuditEvents,
   CreatedApiKey,
   OPERATION_SCOPES,
@@ -19,7 +19,6 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApp } from "../../app.js";
 import { openDatabase, type Database } from "../../data/database.js";
 import { sqliteFilePath } from "../../data/database-url.js";
-import { readConfig } from "../../env.js";
 import { createLogger } from "../../ops/logger.js";
 import { expectError } from "../../test/expect-error.js";
 import { bearer, createTestApp, TEST_PROVIDERS, type TestApp } from "../../test/test-app.js";
