@@ -1,9 +1,12 @@
-import { petstoreContract } from "@petstore/contract";
+import { accessContract, ADMIN_API_PATH_PREFIX, petstoreContract } from "@petstore/contract";
 import { createExpressEndpoints } from "@ts-rest/express";
 import express from "express";
 import type { Logger } from "pino";
-import { apiDocs, OPENAPI_PATH } from "./http/api-docs.js";
+import { ACCESS_OPENAPI_PATH, apiDocs, OPENAPI_PATH } from "./http/api-docs.js";
 import { requireApiKey } from "./access/api-key-check.js";
+import { IssuedKeys } from "./access/issued-keys.js";
+import { keyUseRecorder } from "./access/key-use.js";
+import { createAccessRouter } from "./access/keys/access-router.js";
 import { API_PREFIX, contractRoutes } from "./http/contract-routes.js";
 import { deprecationHeaders } from "./http/deprecation-headers.js";
 import { methodNotAllowed } from "./http/method-not-allowed.js";
@@ -48,6 +51,8 @@ export function createApp({
   stopState = NEVER_STOPPING,
 }: AppDeps): express.Express {
   const routes = contractRoutes(petstoreContract);
+  const accessRoutes = contractRoutes(accessContract);
+  const allRoutes = [...routes, ...accessRoutes];
   const metrics = givenMetrics ?? createMetrics({ routes, database, stopState, enabled: config.metricsToken !== undefined });
   const abuseLimits = givenLimits ?? abuseLimitsFromConfig(config, logger, { onStoreFallback: metrics.limiterStoreFellBack });
   const headers = responseHeaderSets({
@@ -62,7 +67,18 @@ export function createApp({
   socketAddressUnlessProxied(app);
   keepTsRestRouteInLocals(app);
 
-  const underApi = isUnder(API_PREFIX);
+  const underV1 = isUnder(API_PREFIX);
+  const underAdmin = isUnder(ADMIN_API_PATH_PREFIX);
+  const underApi = (path: string) => underV1(path) || underAdmin(path);
+  const docsPaths = new Set([OPENAPI_PATH.toLowerCase(), ACCESS_OPENAPI_PATH.toLowerCase()]);
+  const issuedKeys = new IssuedKeys({
+    repository: database.access,
+    onRefreshFailed: (error) => logger.warn({ err: error }, "issued keys: refresh failed; retrying at the next request"),
+  });
+  const recordKeyUse = keyUseRecorder({
+    repository: database.access,
+    onFailed: (error) => logger.warn({ err: error }, "issued keys: recording a key's last use failed"),
+  });
   // One Express layer for what every request meets first: each layer costs a
   // walk of the app's stack and a `next` per request. In the order a request meets them.
   app.use(
@@ -71,30 +87,37 @@ export function createApp({
       requestLogging(app, logger),
       // Every response starts as an API response; the docs and the admin app set their own when they answer.
       setHeaders(headers.api),
-      crossOrigin(config.corsOrigins, routes),
+      crossOrigin(config.corsOrigins, allRoutes),
       // Each Router below is walked only by the requests it can answer (see `onlyFor`).
       onlyFor(isOneOf("/healthz", "/readyz"), probes(database, stopState)),
       onlyFor(isOneOf("/metrics"), metricsEndpoint(metrics, config.metricsToken, abuseLimits.authFailures)),
-      onlyFor((path) => path === OPENAPI_PATH.toLowerCase() || isUnder("/docs")(path), apiDocs(config.servers, headers.docs)),
-      onlyFor(underApi, deprecationHeaders(routes)),
+      onlyFor((path) => docsPaths.has(path) || isUnder("/docs")(path), apiDocs(config.servers, headers.docs)),
+      onlyFor(underV1, deprecationHeaders(routes)),
     ),
   );
   app.use(
-    API_PREFIX,
+    [API_PREFIX, ADMIN_API_PATH_PREFIX],
     requireApiKey({
       apiKeys: config.apiKeys,
       authFailures: abuseLimits.authFailures,
       requestsPerKey: abuseLimits.requestsPerKey,
       onRejected: metrics.limitRejected,
+      issuedKeys,
+      recordKeyUse,
+      routes: allRoutes,
     }),
   );
-  app.use(onlyFor(underApi, jsonBodyParsers(routes)));
+  app.use(onlyFor(underApi, jsonBodyParsers(allRoutes)));
   const petsRouter = createPetsRouter(database.pets, { idempotencyTtlMs: config.idempotencyTtlMs });
   createExpressEndpoints(petstoreContract, petsRouter, app, {
     responseValidation: config.validateResponses,
     requestValidationErrorHandler: sendValidationError,
   });
-  app.use(onlyFor(underApi, methodNotAllowed(routes)));
+  createExpressEndpoints(accessContract, createAccessRouter(database.access, issuedKeys), app, {
+    responseValidation: config.validateResponses,
+    requestValidationErrorHandler: sendValidationError,
+  });
+  app.use(onlyFor(underApi, methodNotAllowed(allRoutes)));
   if (config.webDistDir) app.use(serveWebApp(config.webDistDir, headers));
 
   app.use(notFound);

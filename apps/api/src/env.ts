@@ -200,12 +200,34 @@ const EnvSchema = z
 
 export type Config = z.output<typeof EnvSchema>;
 
+/** What the operator command (`keys`) needs: the database only, so it runs where no API key is configured. */
+const DatabaseEnvSchema = z
+  .object({
+    DATABASE_URL: EnvSchema.innerType().shape.DATABASE_URL,
+    DATABASE_POOL_SIZE: EnvSchema.innerType().shape.DATABASE_POOL_SIZE,
+    SQLITE_BUSY_TIMEOUT_MS: EnvSchema.innerType().shape.SQLITE_BUSY_TIMEOUT_MS,
+  })
+  .transform((env) => ({
+    databaseUrl: env.DATABASE_URL.startsWith("file:") ? `file:${path.resolve(sqliteFilePath(env.DATABASE_URL))}` : env.DATABASE_URL,
+    databasePoolSize: env.DATABASE_POOL_SIZE,
+    sqliteBusyTimeoutMs: env.SQLITE_BUSY_TIMEOUT_MS,
+  }));
+export type DatabaseConfig = z.output<typeof DatabaseEnvSchema>;
+
 export class ConfigError extends Error {}
 
 /** Loads apps/api/.env into the environment when present; variables already set win. */
 export function loadDotEnvFile(file = path.join(API_ROOT, ".env")): void {
   if (!existsSync(file)) return;
   for (const [key, value] of Object.entries(parseEnv(readFileSync(file, "utf8")))) process.env[key] ??= value;
+}
+
+/** The database settings alone (see DatabaseEnvSchema); throws a ConfigError naming each bad variable. */
+export function readDatabaseConfig(source: NodeJS.ProcessEnv = process.env): DatabaseConfig {
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
+  const result = DatabaseEnvSchema.safeParse(present);
+  if (result.success) return result.data;
+  throw new ConfigError(`Invalid configuration: ${result.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`).join("; ")}`);
 }
 
 /** Parses the environment once; throws a ConfigError whose message is one line naming each bad variable. */

@@ -3,3 +3,5 @@
 export * from "./schemas.js";
 export { ErrorBody as Error } from "./schemas.js";
 export * from "./router.js";
+export * from "./access-schemas.js";
+export * from "./access-router.js";

@@ -454,7 +454,7 @@ function replaced(inline: unknown, target: Schema, name: string): Schema {
  * Every integer bounded by MAX_ID is an int64 identifier (spec: `id`, `categoryId`);
  * every other integer of the interface (`limit`, `Error.status`) fits an int32.
  */
-function markIntegerFormats(node: unknown): void {
+export function markIntegerFormats(node: unknown): void {
   if (Array.isArray(node)) {
     node.forEach(markIntegerFormats);
     return;

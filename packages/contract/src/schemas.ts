@@ -22,7 +22,7 @@ export type PetStatus = z.infer<typeof PetStatus>;
 export const PET_STATUSES = PetStatus.options;
 
 /** A positive int64 that JSON can carry exactly. */
-const positiveSafeInteger = (field: string) =>
+export const positiveSafeInteger = (field: string) =>
   z
     .number({
       required_error: `${field} is required`,
@@ -38,7 +38,7 @@ const positiveSafeInteger = (field: string) =>
  * coerced the way `Number()` would. A number is accepted too so that typed
  * clients can pass one; it is serialised to its decimal string on the wire.
  */
-const decimalInteger = (field: string, inner: z.ZodNumber) =>
+export const decimalInteger = (field: string, inner: z.ZodNumber) =>
   z
     .union(
       [
@@ -124,7 +124,9 @@ export const ErrorCode = z
   "SHUTTING_DOWN",
   "IDEMPOTENCY_KEY_REUSED",
   "IDEMPOTENCY_KEY_IN_USE",
-  ])
+  // A valid key whose scope does not cover the operation (staff access).
+  "FORBIDDEN",
+])
   .describe("Machine-readable error code.");
 export type ErrorCode = z.infer<typeof ErrorCode>;
 export const ERROR_CODES = ErrorCode.options;

@@ -1,8 +1,13 @@
-import type { RequestHandler } from "express";
+import { ISSUED_KEY_PREFIX, OPERATION_SCOPES, scopeCovers, type OperationName, type Scope } from "@petstore/contract";
+import type { Request, RequestHandler, Response, NextFunction } from "express";
 import { HttpError } from "../http-error.js";
+import { routeMatcher, type ContractRoute } from "../http/contract-routes.js";
 import { bearerToken, secretDigest, secretMatcher } from "./bearer.js";
-import { setCallerKeyDigest } from "./caller.js";
+import { setCaller, type Caller } from "./caller.js";
 import { rateLimited, refuseCredential } from "./credential-failures.js";
+import type { IssuedKeys } from "./issued-keys.js";
+import type { RecordKeyUse } from "./key-use.js";
+import type { ActiveKey } from "./keys/access-repository.js";
 import { unlimited, type LimitName, type RequestLimiter } from "./rate-limit.js";
 import { RateLimitFields } from "./rate-limit-headers.js";
 
@@ -14,35 +19,92 @@ export interface ApiKeyCheckOptions {
   requestsPerKey: RequestLimiter;
   /** Called for each 429, with the limit that refused (a metric's hook). */
   onRejected?: (limit: LimitName) => void;
+  /** The keys issued at run time (staff access); without them only API_KEYS open the API. */
+  issuedKeys?: IssuedKeys | undefined;
+  /** Records an issued key's use (throttled); required with issuedKeys. */
+  recordKeyUse?: RecordKeyUse | undefined;
+  /** The operations behind the check, to find the scope each needs (an unknown path needs none: it is a 404 or 405). */
+  routes?: readonly ContractRoute[];
+}
+
+/** The 403 of a valid key whose scope does not cover the operation (RFC 6750 section 3.1). */
+function insufficientScope(caller: Caller, operation: string, needed: Scope): HttpError {
+  return new HttpError(
+    403,
+    "FORBIDDEN",
+    `This API key has scope ${caller.scope}; ${operation} needs a key with scope ${needed}.`,
+    { "WWW-Authenticate": `Bearer realm="petstore", error="insufficient_scope", scope="${needed}"` },
+  );
 }
 
 /**
- * Bearer check for the whole interface. The key is never echoed nor logged.
- * A valid key is never refused for failures from its address: behind a shared
- * proxy or NAT, someone else's guessing must not lock a real client out.
+ * Bearer check for the whole API (`/v1` and `/admin/v1`). The key is never
+ * echoed nor logged. Configured keys (API_KEYS) are compared in constant time,
+ * as digests; an issued key (`psk_...`) is found by its SHA-256 in the
+ * in-process set (issued-keys.ts): no database read per request. A valid key
+ * is never refused for failures from its address: behind a shared proxy or
+ * NAT, someone else's guessing must not lock a real client out.
  */
-export function requireApiKey({ apiKeys, authFailures, requestsPerKey, onRejected }: ApiKeyCheckOptions): RequestHandler {
+export function requireApiKey({
+  apiKeys,
+  authFailures,
+  requestsPerKey,
+  onRejected,
+  issuedKeys,
+  recordKeyUse,
+  routes = [],
+}: ApiKeyCheckOptions): RequestHandler {
   const matchKey = secretMatcher(apiKeys);
-  // Counter names, computed once: a digest, so neither Redis nor a dump of it holds a key or its position in API_KEYS.
-  const keyDigests = apiKeys.map((key) => secretDigest(key).toString("hex"));
   const perKey = new RateLimitFields("per-key", requestsPerKey);
-  return (req, res, next) => {
-    const header = req.headers.authorization;
-    const token = bearerToken(header);
-    const keyIndex = token === undefined ? -1 : matchKey(token);
-    if (keyIndex !== -1) {
-      const digest = keyDigests[keyIndex] as string;
-      setCallerKeyDigest(res, digest);
-      if (requestsPerKey === unlimited) return next(); // the hot path skips a promise when nothing is counted
-      requestsPerKey.count(digest).then((count) => {
-        // Every answer to a counted request says what is left, so a client can slow down before a 429.
-        perKey.set(res, count);
-        if (count.allowed) return next();
-        onRejected?.("requests_per_key");
-        next(rateLimited(count.resetSeconds, "Too many requests for this API key"));
-      }, next);
-      return;
+  // Made once: counter names are digests, so neither Redis nor a dump of it holds a key or its position in API_KEYS.
+  const configured: Caller[] = apiKeys.map((key, index) => {
+    const keyId = `configured-${index + 1}`;
+    const name = `Configured key ${index + 1}`;
+    return {
+      keyDigest: secretDigest(key).toString("hex"),
+      keyId,
+      name,
+      scope: "admin",
+      expiresAt: null,
+      issuedKeyId: undefined,
+      actor: { keyId, name },
+    };
+  });
+  const routeOf = routeMatcher(routes);
+  const issuedCallers = new WeakMap<ActiveKey, Caller>();
+  const issuedCaller = (key: ActiveKey, keyDigest: string): Caller => {
+    let found = issuedCallers.get(key);
+    if (!found) {
+      const keyId = String(key.id);
+      found = { keyDigest, keyId, name: key.name, scope: key.scope, expiresAt: key.expiresAt, issuedKeyId: key.id, actor: { keyId, name: key.name } };
+      issuedCallers.set(key, found);
     }
+    return found;
+  };
+
+  const admit = (caller: Caller, req: Request, res: Response, next: NextFunction) => {
+    setCaller(res, caller);
+    // A configured key is admin, which covers everything: its hot path matches no route.
+    if (caller.issuedKeyId !== undefined) {
+      const route = routeOf(req.method, req.baseUrl + req.path);
+      if (route) {
+        const needed = OPERATION_SCOPES[route.operation as OperationName] as Scope | undefined;
+        if (needed && !scopeCovers(caller.scope, needed)) return next(insufficientScope(caller, route.operation, needed));
+        recordKeyUse?.(caller.issuedKeyId, "lastUsedAt");
+        if (route.deprecation) recordKeyUse?.(caller.issuedKeyId, "lastDeprecatedUseAt");
+      }
+    }
+    if (requestsPerKey === unlimited) return next(); // the hot path skips a promise when nothing is counted
+    requestsPerKey.count(caller.keyDigest).then((count) => {
+      // Every answer to a counted request says what is left, so a client can slow down before a 429.
+      perKey.set(res, count);
+      if (count.allowed) return next();
+      onRejected?.("requests_per_key");
+      next(rateLimited(count.resetSeconds, "Too many requests for this API key"));
+    }, next);
+  };
+
+  const refuse = (req: Request, next: NextFunction, header: string | undefined, token: string | undefined) => {
     refuseCredential({
       authFailures,
       clientAddress: req.ip ?? "unknown",
@@ -60,5 +122,27 @@ export function requireApiKey({ apiKeys, authFailures, requestsPerKey, onRejecte
           { "WWW-Authenticate": token === undefined ? 'Bearer realm="petstore"' : 'Bearer realm="petstore", error="invalid_token"' },
         ),
     }).then(next, next);
+  };
+
+  return (req, res, next) => {
+    const header = req.headers.authorization;
+    const token = bearerToken(header);
+    const keyIndex = token === undefined ? -1 : matchKey(token);
+    if (keyIndex !== -1) return admit(configured[keyIndex] as Caller, req, res, next);
+    if (token === undefined || !issuedKeys || !token.startsWith(ISSUED_KEY_PREFIX)) return refuse(req, next, header, token);
+    const digest = secretDigest(token).toString("hex");
+    const checkIssued = () => {
+      const key = issuedKeys.find(digest);
+      if (key) admit(issuedCaller(key, digest), req, res, next);
+      else refuse(req, next, header, token);
+    };
+    const pending = issuedKeys.whenFresh();
+    if (!pending) return checkIssued();
+    pending.then(checkIssued, (error: unknown) => {
+      // The set is too old to trust and could not be read: a key it holds may have been revoked since (503);
+      // one it does not hold is refused as it would be anyway.
+      if (issuedKeys.find(digest)) next(error);
+      else refuse(req, next, header, token);
+    });
   };
 }

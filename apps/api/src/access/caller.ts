@@ -1,21 +1,38 @@
+import type { AuditActor, Scope } from "@petstore/contract";
 import type { Response } from "express";
 
-// A symbol key: nothing but these two functions can read or write it.
-const KEY_DIGEST = Symbol("apiKeyDigest");
-type Locals = Record<symbol, unknown>;
-
-/** Records which API key the request was made with (by its SHA-256, hex), once the key check has passed. */
-export function setCallerKeyDigest(res: Response, digest: string): void {
-  (res.locals as Locals)[KEY_DIGEST] = digest;
+/** Who is calling: the key the request was made with, once the key check has passed. */
+export interface Caller {
+  /** SHA-256 (hex) of the key: what is stored per client (idempotency records) is scoped by it, never by the key. */
+  keyDigest: string;
+  /** An issued key's id in decimal, or `configured-N` for the N-th key of API_KEYS (1-based). */
+  keyId: string;
+  name: string;
+  scope: Scope;
+  expiresAt: Date | null;
+  /** An issued key's database id; undefined for a configured key. */
+  issuedKeyId: number | undefined;
+  /** As audit events name it; made once per key, not per request. */
+  actor: AuditActor;
 }
 
-/**
- * The SHA-256 (hex) of the API key the request was made with: what is stored
- * per client (idempotency records) is scoped by it, never by the key itself.
- * Throws when the request never passed the key check: a wiring fault.
- */
+// A symbol key: nothing but these functions can read or write it.
+const CALLER = Symbol("caller");
+type Locals = Record<symbol, unknown>;
+
+/** Records who is calling, once the key check has passed. */
+export function setCaller(res: Response, caller: Caller): void {
+  (res.locals as Locals)[CALLER] = caller;
+}
+
+/** Who is calling. Throws when the request never passed the key check: a wiring fault. */
+export function caller(res: Response): Caller {
+  const found = (res.locals as Locals)[CALLER];
+  if (found === undefined) throw new Error("no API key check ran for this request (requireApiKey is not mounted before it)");
+  return found as Caller;
+}
+
+/** The SHA-256 (hex) of the API key the request was made with (see Caller.keyDigest). */
 export function callerKeyDigest(res: Response): string {
-  const digest = (res.locals as Locals)[KEY_DIGEST];
-  if (typeof digest !== "string") throw new Error("no API key check ran for this request (requireApiKey is not mounted before it)");
-  return digest;
+  return caller(res).keyDigest;
 }

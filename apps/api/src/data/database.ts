@@ -1,5 +1,8 @@
 import { databaseProvider, sqliteFilePath, type DatabaseProvider } from "./database-url.js";
 import type { PetRepository } from "../pets/pet-repository.js";
+import type { AccessRepository } from "../access/keys/access-repository.js";
+import { createPrismaAccessRepository } from "../access/keys/prisma-access-repository.js";
+import { createSqliteAccessRepository } from "../access/keys/sqlite-access-repository.js";
 import { createPrismaPetRepository } from "../pets/prisma-pet-repository.js";
 import { createSqlitePetRepository } from "../pets/sqlite-pet-repository.js";
 
@@ -10,6 +13,8 @@ export { databaseProvider, sqliteFilePath, type DatabaseProvider };
 export interface Database {
   provider: DatabaseProvider;
   pets: PetRepository;
+  /** Issued keys and the activity log. */
+  access: AccessRepository;
   /** True when a trivial query succeeds. */
   isReady(): Promise<boolean>;
   /** PostgreSQL only: the connection pool's clients, for the metrics. */
@@ -61,6 +66,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
     return {
       provider: "sqlite",
       pets: createSqlitePetRepository(connection),
+      access: createSqliteAccessRepository(connection),
       async isReady() {
         try {
           ping.get();
@@ -91,6 +97,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
   return {
     provider: "postgresql",
     pets: createPrismaPetRepository(prisma),
+    access: createPrismaAccessRepository(prisma),
     async isReady() {
       try {
         await prisma.$queryRawUnsafe("SELECT 1");

@@ -1,11 +1,12 @@
 import path from "node:path";
 import express, { Router, type Request } from "express";
+import { ADMIN_API_PATH_PREFIX } from "@petstore/contract";
 import { API_PREFIX } from "./contract-routes.js";
 import { isUnder } from "./express-tuning/middleware-composition.js";
 import type { HeaderSet } from "./security-headers.js";
 
 /** Paths the admin app never answers: the API, its docs, the metrics and the probes keep their own answers and JSON 404s. */
-const NOT_THE_APP = [API_PREFIX, "/docs", "/metrics", "/healthz", "/readyz"];
+const NOT_THE_APP = [API_PREFIX, ADMIN_API_PATH_PREFIX, "/docs", "/metrics", "/healthz", "/readyz"];
 
 /** Vite's `build.assetsDir`: every file Vite writes there has a content hash in its name. */
 const HASHED_ASSETS_DIR = "assets";

@@ -8,6 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import type { NewPet, Pet } from "@petstore/contract";
+import type { AuditContext } from "../access/audit.js";
 import type { KeyedCreateOutcome, PetRepository } from "./pet-repository.js";
 
 const sha256Hex = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
@@ -63,6 +64,7 @@ export interface KeyedCreate {
   key: string;
   pet: NewPet;
   locationOf: (pet: Pet) => string;
+  audit?: AuditContext | undefined;
 }
 
 /** Keyed creates: answered once, replayed within the TTL, refused for another body. */
@@ -85,7 +87,7 @@ export function createKeyedCreateService({
 }: KeyedCreateServiceOptions): KeyedCreateService {
   let lastSweep = now().getTime();
   return {
-    create({ scope, key, pet, locationOf }) {
+    create({ scope, key, pet, locationOf, audit }) {
       const at = now();
       return pets.createIdempotent({
         scope,
@@ -95,6 +97,7 @@ export function createKeyedCreateService({
         locationOf,
         now: at,
         expiredBefore: new Date(at.getTime() - ttlMs),
+        audit,
       });
     },
     sweepIfDue() {

@@ -1,4 +1,5 @@
 import type { NewPet, Pet, PetStatus } from "@petstore/contract";
+import type { AuditContext } from "../access/audit.js";
 
 export interface PetPageQuery {
   /** Rows to return at most. */
@@ -24,6 +25,8 @@ export interface KeyedPetInsert {
   now: Date;
   /** A record created before this has expired: its key is free again. */
   expiredBefore: Date;
+  /** Who creates it: a `pet.created` event is written with the pet (not on a replay). */
+  audit?: AuditContext | undefined;
 }
 
 export type KeyedCreateOutcome =
@@ -38,7 +41,8 @@ export type KeyedCreateOutcome =
 /** Storage of pets, in ascending id order. Implemented per database. */
 export interface PetRepository {
   list(query: PetPageQuery): Promise<Pet[]>;
-  create(pet: NewPet): Promise<Pet>;
+  /** With `audit`, the pet's `pet.created` event is written in the same transaction. */
+  create(pet: NewPet, audit?: AuditContext): Promise<Pet>;
   /** Creates the pet and its idempotency record in one transaction, or answers from the live record. */
   createIdempotent(request: KeyedPetInsert): Promise<KeyedCreateOutcome>;
   /**

@@ -1,5 +1,6 @@
 import { petstoreContract } from "@petstore/contract";
 import { initServer, type createExpressEndpoints } from "@ts-rest/express";
+import { auditContext } from "../access/audit.js";
 import { callerKeyDigest } from "../access/caller.js";
 import { toErrorBody } from "../http-error.js";
 import { createKeyedCreateService } from "./idempotent-create.js";
@@ -38,11 +39,17 @@ export function createPetsRouter(pets: PetRepository, { idempotencyTtlMs }: Pets
     createPet: async ({ body, headers, req, res }) => {
       const key = headers["idempotency-key"];
       if (key === undefined) {
-        const pet = await pets.create(body);
+        const pet = await pets.create(body, auditContext(req, res));
         res.setHeader("Location", locationOf(pet));
         return { status: 201, body: pet };
       }
-      const outcome = await keyedCreates.create({ scope: callerKeyDigest(res), key, pet: body, locationOf });
+      const outcome = await keyedCreates.create({
+        scope: callerKeyDigest(res),
+        key,
+        pet: body,
+        locationOf,
+        audit: auditContext(req, res),
+      });
       keyedCreates.sweepIfDue()?.catch((error: unknown) => req.log.warn({ err: error }, "idempotency record sweep failed"));
       switch (outcome.kind) {
         case "created":

@@ -1,5 +1,7 @@
 import type { NewPet } from "@petstore/contract";
 import type { PrismaClient } from "../generated/pg/client.js";
+import { auditColumns } from "../access/audit.js";
+import { prismaAuditInsert } from "../access/keys/prisma-access-repository.js";
 import { answerFromRecord, idempotencyLockId } from "./idempotent-create.js";
 import { nameKey, nameKeyRange } from "./name-key.js";
 import type { KeyedPetInsert, KeyedCreateOutcome, PetRepository } from "./pet-repository.js";
@@ -37,7 +39,23 @@ export function createPrismaPetRepository(prisma: PrismaClient): PetRepository {
       });
       return rows.map(toPet);
     },
-    async create(pet) {
+    async create(pet, audit) {
+      if (audit) {
+        // One statement, so one round trip and atomic by itself: the pet and its event, or neither.
+        const event = auditColumns("pet.created", { type: "pet", id: 0, label: pet.name }, audit);
+        const [row] = await prisma.$queryRaw<Array<{ id: bigint; name: string; categoryId: bigint; status: string | null }>>`
+          WITH "created" AS (
+            INSERT INTO "Pet" ("name", "nameKey", "categoryId", "status")
+            VALUES (${pet.name}, ${nameKey(pet.name)}, ${BigInt(pet.categoryId)}, ${pet.status ?? null})
+            RETURNING "id", "name", "categoryId", "status"
+          ), "event" AS (
+            INSERT INTO "AuditEvent" ("at", "action", "actorKeyId", "actorName", "targetType", "targetId", "targetLabel", "requestId", "clientAddress")
+            SELECT now() AT TIME ZONE 'UTC', ${event.action}, ${event.actorKeyId}, ${event.actorName}, ${event.targetType}, "id", "name", ${event.requestId}, ${event.clientAddress}
+            FROM "created"
+          )
+          SELECT "id", "name", "categoryId", "status" FROM "created"`;
+        return toPet(row!);
+      }
       const row = await prisma.pet.create({
         select: petColumns,
         data: petData(pet),
@@ -94,7 +112,7 @@ type TransactionClient = Parameters<Parameters<PrismaClient["$transaction"]>[0]>
  * commit it finds the record (READ COMMITTED reads what committed) and replays.
  */
 async function createInTransaction(tx: TransactionClient, request: KeyedPetInsert): Promise<KeyedCreateOutcome> {
-  const { scope, key, fingerprint, pet: newPet, locationOf, now, expiredBefore } = request;
+  const { scope, key, fingerprint, pet: newPet, locationOf, now, expiredBefore, audit } = request;
   const [lock] = await tx.$queryRaw<Array<{ acquired: boolean }>>`
     SELECT pg_try_advisory_xact_lock(${idempotencyLockId(scope, key)}::bigint) AS "acquired"`;
   if (!lock?.acquired) return { kind: "in-flight" };
@@ -112,5 +130,6 @@ async function createInTransaction(tx: TransactionClient, request: KeyedPetInser
   await tx.idempotencyRecord.create({
     data: { scope, key, fingerprint, status: 201, body: JSON.stringify(pet), location, createdAt: now },
   });
+  if (audit) await prismaAuditInsert(tx, now, "pet.created", { type: "pet", id: pet.id, label: pet.name }, audit);
   return { kind: "created", pet, location };
 }

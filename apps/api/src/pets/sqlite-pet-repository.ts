@@ -1,4 +1,8 @@
 import type Sqlite from "better-sqlite3";
+import { sqliteTimestamp as timestamp } from "../data/sqlite-timestamp.js";
+import type { AuditContext } from "../access/audit.js";
+import { sqliteAuditInsert } from "../access/keys/sqlite-access-repository.js";
+import type { NewPet, Pet } from "@petstore/contract";
 import { answerFromRecord, type IdempotencyRecordRow } from "./idempotent-create.js";
 import { nameKey, nameKeyRange } from "./name-key.js";
 import type { KeyedPetInsert, KeyedCreateOutcome, PetPageQuery, PetRepository } from "./pet-repository.js";
@@ -26,7 +30,8 @@ export function createSqlitePetRepository(db: Sqlite.Database): PetRepository {
       const rows = status === undefined ? listAll.all(after ?? 0, take) : listByStatus.all(status, after ?? 0, take);
       return rows.map(toPet);
     },
-    async create(pet) {
+    async create(pet, audit) {
+      if (audit) return prepared().createAudited.immediate(pet, audit);
       return toPet(prepared().insert.get(pet.name, nameKey(pet.name), pet.categoryId, pet.status ?? null, timestamp(new Date()))!);
     },
     async fillMissingNameKeys() {
@@ -58,11 +63,6 @@ export function createSqlitePetRepository(db: Sqlite.Database): PetRepository {
   };
 }
 
-/**
- * Timestamps as Prisma writes them (ISO 8601, "+00:00"), so rows read back
- * alike whichever client wrote them; one fixed width, so text order is time order.
- */
-const timestamp = (date: Date) => date.toISOString().replace("Z", "+00:00");
 
 /**
  * SQLite orders TEXT before every BLOB: an empty blob is an upper bound above
@@ -147,8 +147,15 @@ function prepareStatements(db: Sqlite.Database) {
     `INSERT INTO "IdempotencyRecord" ("scope", "key", "fingerprint", "status", "body", "location", "createdAt")
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
+  const recordEvent = sqliteAuditInsert(db);
+  const createAudited = db.transaction((newPet: NewPet, audit: AuditContext): Pet => {
+    const now = new Date();
+    const pet = toPet(insert.get(newPet.name, nameKey(newPet.name), newPet.categoryId, newPet.status ?? null, timestamp(now))!);
+    recordEvent(now, "pet.created", { type: "pet", id: pet.id, label: pet.name }, audit);
+    return pet;
+  });
   const createIdempotent = db.transaction((request: KeyedPetInsert): KeyedCreateOutcome => {
-    const { scope, key, fingerprint, pet: newPet, locationOf, now, expiredBefore } = request;
+    const { scope, key, fingerprint, pet: newPet, locationOf, now, expiredBefore, audit } = request;
     const record = findRecord.get(scope, key);
     if (record && record.createdAt >= timestamp(expiredBefore)) return answerFromRecord(record, fingerprint);
     if (record) deleteRecord.run(scope, key);
@@ -156,6 +163,7 @@ function prepareStatements(db: Sqlite.Database) {
     const pet = toPet(insert.get(newPet.name, nameKey(newPet.name), newPet.categoryId, newPet.status ?? null, createdAt)!);
     const location = locationOf(pet);
     insertRecord.run(scope, key, fingerprint, 201, JSON.stringify(pet), location, createdAt);
+    if (audit) recordEvent(now, "pet.created", { type: "pet", id: pet.id, label: pet.name }, audit);
     return { kind: "created", pet, location };
   });
   return {
@@ -198,6 +206,7 @@ function prepareStatements(db: Sqlite.Database) {
     ),
     setNameKey: db.prepare<[string, number]>(`UPDATE "Pet" SET "nameKey" = ? WHERE "id" = ?`),
     insert,
+    createAudited,
     createIdempotent,
     deleteRecordsBefore: db.prepare<[string]>(`DELETE FROM "IdempotencyRecord" WHERE "createdAt" < ?`),
   };

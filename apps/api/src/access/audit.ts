@@ -1,0 +1,66 @@
+import type { AuditAction, AuditActor, AuditEvent, AuditTargetType } from "@petstore/contract";
+import type { Request, Response } from "express";
+import { caller } from "./caller.js";
+
+/**
+ * Who made a change, and through which request: what every audit event
+ * records beside its action and target. The repositories write the event in
+ * the transaction of the change itself.
+ */
+export interface AuditContext {
+  actor: AuditActor;
+  /** The response's `X-Request-Id`; null when no request made the change (the operator command). */
+  requestId: string | null;
+  clientAddress: string | null;
+}
+
+/** Who makes a change through this request: its key, the response's `X-Request-Id`, the client's address. */
+export function auditContext(req: Pick<Request, "id" | "ip">, res: Response): AuditContext {
+  return { actor: caller(res).actor, requestId: req.id || null, clientAddress: req.ip ?? null };
+}
+
+/** The actor of changes made by the operator command (`keys create|revoke`). */
+export const OPERATOR_ACTOR: AuditActor = { keyId: "operator", name: "Operator command" };
+export const OPERATOR_CONTEXT: AuditContext = { actor: OPERATOR_ACTOR, requestId: null, clientAddress: null };
+
+/** An AuditEvent row as both databases return it (int64 columns as bigint or number, `at` as Date or text). */
+export interface AuditEventRow {
+  id: number | bigint;
+  at: Date | string;
+  action: string;
+  actorKeyId: string;
+  actorName: string;
+  targetType: string;
+  targetId: number | bigint;
+  targetLabel: string;
+  requestId: string | null;
+  clientAddress: string | null;
+}
+
+export const toIsoString = (value: Date | string): string => new Date(value).toISOString();
+
+export function toAuditEvent(row: AuditEventRow): AuditEvent {
+  return {
+    id: Number(row.id),
+    at: toIsoString(row.at),
+    action: row.action as AuditAction,
+    actor: { keyId: row.actorKeyId, name: row.actorName },
+    target: { type: row.targetType as AuditTargetType, id: Number(row.targetId), label: row.targetLabel },
+    requestId: row.requestId,
+    clientAddress: row.clientAddress,
+  };
+}
+
+/** The columns of one new event, in the order the SQLite statements take them. */
+export function auditColumns(action: AuditAction, target: { type: AuditTargetType; id: number; label: string }, context: AuditContext) {
+  return {
+    action,
+    actorKeyId: context.actor.keyId,
+    actorName: context.actor.name,
+    targetType: target.type,
+    targetId: target.id,
+    targetLabel: target.label,
+    requestId: context.requestId,
+    clientAddress: context.clientAddress,
+  };
+}

@@ -1,0 +1,299 @@
+import {
+  accessContract,
+  type ApiKey,
+  AuditEvents,
+  CreatedApiKey,
+  OPERATION_SCOPES,
+  petstoreContract,
+  SCOPES,
+  scopeCovers,
+  type OperationName,
+  type Scope,
+} from "@petstore/contract";
+import Sqlite from "better-sqlite3";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import request from "supertest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createApp } from "../../app.js";
+import { openDatabase, type Database } from "../../data/database.js";
+import { sqliteFilePath } from "../../data/database-url.js";
+import { createLogger } from "../../ops/logger.js";
+import { expectError } from "../../test/expect-error.js";
+import { bearer, createTestApp, TEST_PROVIDERS, type TestApp } from "../../test/test-app.js";
+
+/** Runs SQL on the test database directly, outside the API (to break it on purpose, or to read what it stored). */
+async function runSql<T = Record<string, unknown>>(url: string, sql: string): Promise<T[]> {
+  if (url.startsWith("file:")) {
+    const db = new Sqlite(sqliteFilePath(url));
+    try {
+      const statement = db.prepare(sql);
+      return (statement.reader ? statement.all() : (statement.run(), [])) as T[];
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+/** A second API process's app on the same database: another replica, in this process. */
+async function secondReplica(t: TestApp) {
+  const logger = createLogger(t.config, { write: () => {} });
+  const database: Database = await openDatabase({ url: t.config.databaseUrl, poolSize: 2 });
+  return { app: createApp({ config: t.config, logger, database }), close: () => database.close() };
+}
+
+/** One valid request per operation of both contracts: the compiler wants every operation here. */
+const SAMPLE_REQUESTS: Record<OperationName, (agent: request.Agent | ReturnType<typeof request>, auth: string) => request.Test> = {
+  listPets: (api, auth) => api.get("/v1/pets").set("Authorization", auth),
+  getPet: (api, auth) => api.get("/v1/pets/1").set("Authorization", auth),
+  createPet: (api, auth) => api.post("/v1/pets").set("Authorization", auth).send({ name: "Scoped", categoryId: 1 }),
+  getSession: (api, auth) => api.get("/admin/v1/session").set("Authorization", auth),
+  listKeys: (api, auth) => api.get("/admin/v1/keys").set("Authorization", auth),
+  createKey: (api, auth) => api.post("/admin/v1/keys").set("Authorization", auth).send({ name: "Made in a test", scope: "read" }),
+  revokeKey: (api, auth) => api.post("/admin/v1/keys/999999/revoke").set("Authorization", auth),
+  listAuditEvents: (api, auth) => api.get("/admin/v1/audit-events").set("Authorization", auth),
+};
+
+describe.each(TEST_PROVIDERS)("staff access on %s", (provider) => {
+  let t: TestApp;
+  beforeEach(async () => {
+    t = await createTestApp({}, provider);
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  const api = () => request(t.app);
+  const asAdmin = bearer(); // a configured key: scope admin
+  async function issue(scope: Scope, extra: Record<string, unknown> = {}, app = t.app) {
+    const response = await request(app).post("/admin/v1/keys").set("Authorization", asAdmin).send({ name: `${scope} key`, scope, ...extra });
+    expect(response.status).toBe(201);
+    return CreatedApiKey.parse(response.body);
+  }
+  const events = async (query = "") => AuditEvents.parse((await api().get(`/admin/v1/audit-events${query}`).set("Authorization", asAdmin).expect(200)).body);
+
+  it("creates a key: psk_ and 43 base64url characters, shown once; its prefix is the first 12; the list never shows a secret", async () => {
+    const { key, secret } = await issue("write");
+    expect(secret).toMatch(/^psk_[A-Za-z0-9_-]{43}$/);
+    expect(key).toMatchObject({ name: "write key", scope: "write", prefix: secret.slice(0, 12), createdBy: "Configured key 1", revokedAt: null });
+    const listed = (await api().get("/admin/v1/keys").set("Authorization", asAdmin).expect(200)).body as ApiKey[];
+    expect(listed).toEqual([key]);
+    expect(JSON.stringify(listed)).not.toContain(secret.slice(12));
+    const session = await api().get("/admin/v1/session").set("Authorization", `Bearer ${secret}`).expect(200);
+    expect(session.body).toEqual({ keyId: String(key.id), name: "write key", scope: "write", expiresAt: null });
+    const configured = await api().get("/admin/v1/session").set("Authorization", asAdmin).expect(200);
+    expect(configured.body).toEqual({ keyId: "configured-1", name: "Configured key 1", scope: "admin", expiresAt: null });
+  });
+
+  it("enforces every operation's scope for every scope (403 FORBIDDEN, insufficient_scope), derived from both contracts", async () => {
+    expect(Object.keys(SAMPLE_REQUESTS).sort()).toEqual([...Object.keys(petstoreContract), ...Object.keys(accessContract)].sort());
+    const secrets = Object.fromEntries(await Promise.all(SCOPES.map(async (scope) => [scope, (await issue(scope)).secret] as const)));
+    for (const scope of SCOPES) {
+      for (const [operation, send] of Object.entries(SAMPLE_REQUESTS) as Array<[OperationName, (typeof SAMPLE_REQUESTS)[OperationName]]>) {
+        const needed = OPERATION_SCOPES[operation];
+        const response = await send(api(), `Bearer ${secrets[scope]}`);
+        if (scopeCovers(scope, needed)) {
+          expect([200, 201, 404], `${scope} ${operation}`).toContain(response.status);
+        } else {
+          expectError(response, 403, "FORBIDDEN");
+          expect(response.headers["www-authenticate"], `${scope} ${operation}`).toBe(
+            `Bearer realm="petstore", error="insufficient_scope", scope="${needed}"`,
+          );
+        }
+      }
+    }
+    // Configured keys are admin: everything is allowed.
+    for (const send of Object.values(SAMPLE_REQUESTS)) expect([200, 201, 404]).toContain((await send(api(), asAdmin)).status);
+  });
+
+  it("a 403 stores nothing: a read key's createPet adds no pet and no event", async () => {
+    const { secret } = await issue("read");
+    const before = await events();
+    expectError(await SAMPLE_REQUESTS.createPet(api(), `Bearer ${secret}`), 403, "FORBIDDEN");
+    expect((await api().get("/v1/pets").set("Authorization", asAdmin)).body).toEqual([]);
+    expect(await events()).toEqual(before);
+  });
+
+  it("revocation takes effect at once on this replica, and within 2 s on another (measured)", async () => {
+    const replica = await secondReplica(t);
+    try {
+      const { key, secret } = await issue("read");
+      const auth = `Bearer ${secret}`;
+      // The new key works on the other replica within 2 s, too.
+      const createdAt = Date.now();
+      await expect.poll(async () => (await request(replica.app).get("/v1/pets").set("Authorization", auth)).status, { timeout: 2_000, interval: 20 }).toBe(200);
+      console.log(`[${provider}] a new key worked on the other replica after ${Date.now() - createdAt} ms`);
+
+      const revoked = await api().post(`/admin/v1/keys/${key.id}/revoke`).set("Authorization", asAdmin).expect(200);
+      const revokedAt = Date.now();
+      expect(revoked.body.revokedAt).not.toBeNull();
+      expectError(await api().get("/v1/pets").set("Authorization", auth), 401, "UNAUTHORIZED");
+      let lag = 0;
+      for (;;) {
+        const status = (await request(replica.app).get("/v1/pets").set("Authorization", auth)).status;
+        lag = Date.now() - revokedAt;
+        if (status === 401) break;
+        expect(lag).toBeLessThan(2_000);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      console.log(`[${provider}] revocation took effect on the other replica after ${lag} ms`);
+      expect(lag).toBeLessThan(2_000);
+
+      // Revoking again answers the same key, with the same revokedAt, and adds no event.
+      const again = await api().post(`/admin/v1/keys/${key.id}/revoke`).set("Authorization", asAdmin).send({}).expect(200);
+      expect(again.body).toMatchObject({ id: key.id, revokedAt: revoked.body.revokedAt });
+      expect((await events("?action=key.revoked")).length).toBe(1);
+    } finally {
+      await replica.close();
+    }
+  });
+
+  it("an expired key is refused within 1 s of its expiresAt", async () => {
+    const expiresAt = new Date(Date.now() + 1_500);
+    const { secret } = await issue("read", { expiresAt: expiresAt.toISOString() });
+    const auth = `Bearer ${secret}`;
+    expect((await api().get("/admin/v1/session").set("Authorization", auth).expect(200)).body.expiresAt).toBe(expiresAt.toISOString());
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt.getTime() - Date.now())));
+    let status = 200;
+    while (status === 200) {
+      status = (await api().get("/v1/pets").set("Authorization", auth)).status;
+      expect(Date.now() - expiresAt.getTime()).toBeLessThan(1_000);
+    }
+    expect(status).toBe(401);
+  });
+
+  it("400 for a bad name, scope, date, keyId or filter; 404 for an unknown key; nothing stored", async () => {
+    for (const body of [{ name: "", scope: "read" }, { name: "x", scope: "owner" }, { name: "x", scope: "read", expiresAt: "2001-01-01T00:00:00Z" }, { name: "x", scope: "read", expiresAt: "soon" }]) {
+      expectError(await api().post("/admin/v1/keys").set("Authorization", asAdmin).send(body), 400, "VALIDATION_ERROR");
+    }
+    expectError(await api().post("/admin/v1/keys/configured-1/revoke").set("Authorization", asAdmin), 400, "VALIDATION_ERROR");
+    expectError(await api().post("/admin/v1/keys/7.0/revoke").set("Authorization", asAdmin), 400, "VALIDATION_ERROR");
+    expectError(await api().post("/admin/v1/keys/424242/revoke").set("Authorization", asAdmin), 404, "NOT_FOUND");
+    expectError(await api().get("/admin/v1/audit-events?limit=0").set("Authorization", asAdmin), 400, "VALIDATION_ERROR");
+    expectError(await api().get("/admin/v1/audit-events?action=pet.deleted").set("Authorization", asAdmin), 400, "VALIDATION_ERROR");
+    expect((await api().get("/admin/v1/keys").set("Authorization", asAdmin)).body).toEqual([]);
+    expect(await events()).toEqual([]);
+    expectError(await api().get("/admin/v1/keys"), 401, "UNAUTHORIZED");
+  });
+
+  it("audit events: pet.created with actor, request id and client address; none on a replay or a 4xx; key events; filter and paging", async () => {
+    const { key, secret } = await issue("write");
+    const auth = `Bearer ${secret}`;
+    const created = await api().post("/v1/pets").set("Authorization", auth).set("Idempotency-Key", "audit-1").send({ name: "Rex", categoryId: 1 }).expect(201);
+    const replay = await api().post("/v1/pets").set("Authorization", auth).set("Idempotency-Key", "audit-1").send({ name: "Rex", categoryId: 1 }).expect(201);
+    expect(replay.headers["idempotent-replayed"]).toBe("true");
+    await api().post("/v1/pets").set("Authorization", auth).set("Idempotency-Key", "audit-1").send({ name: "Max", categoryId: 1 }).expect(422);
+    await api().post("/v1/pets").set("Authorization", auth).send({ name: "", categoryId: 1 }).expect(400);
+    const plain = await api().post("/v1/pets").set("Authorization", asAdmin).send({ name: "Tom", categoryId: 2 }).expect(201);
+    await api().post(`/admin/v1/keys/${key.id}/revoke`).set("Authorization", asAdmin).expect(200);
+
+    const all = await events();
+    expect(all.map((event) => `${event.action} ${event.target.type} ${event.target.label}`)).toEqual([
+      "key.revoked key write key",
+      "pet.created pet Tom",
+      "pet.created pet Rex",
+      "key.created key write key",
+    ]);
+    const [revoked, tom, rex] = all;
+    expect(rex).toMatchObject({
+      actor: { keyId: String(key.id), name: "write key" },
+      target: { type: "pet", id: created.body.id, label: "Rex" },
+      requestId: created.headers["x-request-id"],
+      clientAddress: expect.stringMatching(/127\.0\.0\.1/),
+    });
+    expect(tom).toMatchObject({ actor: { keyId: "configured-1", name: "Configured key 1" }, requestId: plain.headers["x-request-id"] });
+    expect(revoked).toMatchObject({ actor: { keyId: "configured-1" }, target: { type: "key", id: key.id } });
+
+    expect((await events("?action=pet.created")).map((event) => event.target.label)).toEqual(["Tom", "Rex"]);
+    expect((await events(`?targetType=pet&targetId=${created.body.id}`)).map((event) => event.target.label)).toEqual(["Rex"]);
+    const first = await api().get("/admin/v1/audit-events?limit=3").set("Authorization", asAdmin).expect(200);
+    expect(first.body).toHaveLength(3);
+    const next = /^<([^>]+)>; rel="next"$/.exec(first.headers["link"] ?? "")?.[1];
+    expect(next).toBe(`/admin/v1/audit-events?limit=3&after=${first.body[2].id}`);
+    const second = await api().get(next!).set("Authorization", asAdmin).expect(200);
+    expect(second.body.map((event: { action: string }) => event.action)).toEqual(["key.created"]);
+    expect(second.headers["link"]).toBeUndefined();
+  });
+
+  it("an event is in the transaction of its change: when the event cannot be written, neither is the pet nor the key", async () => {
+    const block =
+      provider === "sqlite"
+        ? `CREATE TRIGGER "block_events" BEFORE INSERT ON "AuditEvent" BEGIN SELECT RAISE(ABORT, 'blocked by the test'); END`
+        : `CREATE FUNCTION block_events() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'blocked by the test'; END $$;
+           CREATE TRIGGER "block_events" BEFORE INSERT ON "AuditEvent" FOR EACH ROW EXECUTE FUNCTION block_events()`;
+    await runSql(t.config.databaseUrl, block);
+    await api().post("/v1/pets").set("Authorization", asAdmin).send({ name: "Rex", categoryId: 1 }).expect(500);
+    await api().post("/v1/pets").set("Authorization", asAdmin).set("Idempotency-Key", "k").send({ name: "Rex", categoryId: 1 }).expect(500);
+    await api().post("/admin/v1/keys").set("Authorization", asAdmin).send({ name: "Blocked", scope: "read" }).expect(500);
+    expect(await runSql(t.config.databaseUrl, `SELECT "id" FROM "Pet"`)).toEqual([]);
+    expect(await runSql(t.config.databaseUrl, `SELECT "id" FROM "ApiKey"`)).toEqual([]);
+    expect(await runSql(t.config.databaseUrl, `SELECT "scope" FROM "IdempotencyRecord"`)).toEqual([]);
+  });
+
+  it("the activity log is append-only in the database itself", async () => {
+    await issue("read");
+    await expect(runSql(t.config.databaseUrl, `UPDATE "AuditEvent" SET "actorName" = 'someone else'`)).rejects.toThrow(/append-only/);
+    await expect(runSql(t.config.databaseUrl, `DELETE FROM "AuditEvent"`)).rejects.toThrow(/append-only/);
+  });
+
+  it("lastUsedAt and lastDeprecatedUseAt: the first use is written at once, later ones not within the minute", async () => {
+    const { key, secret } = await issue("read");
+    const auth = `Bearer ${secret}`;
+    const stored = async () => ((await api().get("/admin/v1/keys").set("Authorization", asAdmin)).body as ApiKey[]).find((k) => k.id === key.id)!;
+    await api().get("/v1/pets").set("Authorization", auth).expect(200);
+    await expect.poll(async () => (await stored()).lastUsedAt, { timeout: 2_000 }).not.toBeNull();
+    const first = await stored();
+    expect(first.lastDeprecatedUseAt).toBeNull();
+    await api().get("/v1/pets").set("Authorization", auth).expect(200);
+    await api().get("/v1/pets/1").set("Authorization", auth).expect(404);
+    await expect.poll(async () => (await stored()).lastDeprecatedUseAt, { timeout: 2_000 }).not.toBeNull();
+    expect((await stored()).lastUsedAt).toBe(first.lastUsedAt);
+  });
+
+  it("no secret in the database, the logs, or any response but the create's", async () => {
+    const { key, secret } = await issue("admin");
+    const auth = `Bearer ${secret}`;
+    const responses = [
+      await api().get("/admin/v1/session").set("Authorization", auth),
+      await api().get("/admin/v1/keys").set("Authorization", auth),
+      await api().post("/v1/pets").set("Authorization", auth).send({ name: "Rex", categoryId: 1 }),
+      await api().get("/v1/pets/999").set("Authorization", auth),
+      await api().get("/admin/v1/audit-events").set("Authorization", auth),
+      await api().post(`/admin/v1/keys/${key.id}/revoke`).set("Authorization", auth),
+      await api().get("/v1/pets").set("Authorization", auth),
+    ];
+    const secretPart = secret.slice(12); // the prefix is shown on purpose; the rest never
+    for (const response of responses) expect(JSON.stringify(response.headers) + response.text).not.toContain(secretPart);
+    expect(t.logs.join("\n")).not.toContain(secretPart);
+    if (provider === "sqlite") {
+      const file = sqliteFilePath(t.config.databaseUrl);
+      const folder = path.dirname(file);
+      for (const name of readdirSync(folder)) expect(readFileSync(path.join(folder, name)).includes(secretPart), name).toBe(false);
+    } else {
+      const rows = await runSql(t.config.databaseUrl, `SELECT row_to_json(k)::text AS "row" FROM "ApiKey" k UNION ALL SELECT row_to_json(e)::text FROM "AuditEvent" e`);
+      expect(rows.length).toBeGreaterThan(1);
+      expect(JSON.stringify(rows)).not.toContain(secretPart);
+    }
+  });
+
+  it("/admin/v1/openapi.json is served without a key; /admin/v1 answers carry the JSON header set", async () => {
+    const document = await api().get("/admin/v1/openapi.json").expect(200);
+    expect(Object.keys(document.body.paths)).toContain("/keys");
+    const response = await api().get("/admin/v1/session").set("Authorization", asAdmin).expect(200);
+    expect(response.headers).toMatchObject({
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+      "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+      "x-request-id": expect.any(String),
+    });
+    expect((await api().get("/admin/v1/nothing").set("Authorization", asAdmin)).status).toBe(404);
+  });
+});

@@ -1,0 +1,87 @@
+import type { ApiKey, AuditAction, AuditEvent, AuditTargetType, Scope } from "@petstore/contract";
+import type { AuditContext } from "../audit.js";
+
+/** An issued key as the key check needs it: never listed, never answered. */
+export interface ActiveKey {
+  id: number;
+  name: string;
+  scope: Scope;
+  /** SHA-256 hex digest of the secret. */
+  secretDigest: string;
+  expiresAt: Date | null;
+}
+
+export interface NewKeyRecord {
+  name: string;
+  scope: Scope;
+  prefix: string;
+  secretDigest: string;
+  expiresAt: Date | null;
+  /** The creating key's name; null for the operator command. */
+  createdBy: string | null;
+}
+
+export interface AuditEventQuery {
+  take: number;
+  /** Only events with an id lower than this (newest first). */
+  before?: number | undefined;
+  action?: AuditAction | undefined;
+  targetType?: AuditTargetType | undefined;
+  targetId?: number | undefined;
+}
+
+export type KeyUseField = "lastUsedAt" | "lastDeprecatedUseAt";
+
+/** Issued keys and the activity log. Implemented per database. */
+export interface AccessRepository {
+  /**
+   * A value that changes whenever the set of usable issued keys does (one is
+   * created or revoked): cheap to read, so every API process can poll it.
+   */
+  keysVersion(): Promise<string>;
+  /** Every key not revoked (expired ones too: expiry is checked per request). */
+  activeKeys(): Promise<ActiveKey[]>;
+  /** Every issued key, newest first. */
+  listKeys(): Promise<ApiKey[]>;
+  /** Stores the key and its `key.created` event in one transaction. */
+  createKey(key: NewKeyRecord, audit: AuditContext): Promise<ApiKey>;
+  /**
+   * Revokes the key and records `key.revoked`, in one transaction; a key
+   * already revoked is answered as it is, with no second event. Null: no such key.
+   */
+  revokeKey(id: number, audit: AuditContext): Promise<ApiKey | null>;
+  /** Records a use of the key (lastUsedAt or lastDeprecatedUseAt). */
+  recordKeyUse(id: number, field: KeyUseField, at: Date): Promise<void>;
+  listAuditEvents(query: AuditEventQuery): Promise<AuditEvent[]>;
+}
+
+/** An ApiKey row as both databases return it. */
+export interface ApiKeyRow {
+  id: number | bigint;
+  name: string;
+  scope: string;
+  prefix: string;
+  createdAt: Date | string;
+  createdBy: string | null;
+  lastUsedAt: Date | string | null;
+  lastDeprecatedUseAt: Date | string | null;
+  expiresAt: Date | string | null;
+  revokedAt: Date | string | null;
+}
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+export function toApiKey(row: ApiKeyRow): ApiKey {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    scope: row.scope as Scope,
+    prefix: row.prefix,
+    createdAt: new Date(row.createdAt).toISOString(),
+    createdBy: row.createdBy,
+    lastUsedAt: iso(row.lastUsedAt),
+    lastDeprecatedUseAt: iso(row.lastDeprecatedUseAt),
+    expiresAt: iso(row.expiresAt),
+    revokedAt: iso(row.revokedAt),
+  };
+}

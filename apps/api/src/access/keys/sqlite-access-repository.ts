@@ -1,0 +1,121 @@
+import type Sqlite from "better-sqlite3";
+import type { ApiKey, AuditAction, AuditTargetType } from "@petstore/contract";
+import { sqliteTimestamp as timestamp } from "../../data/sqlite-timestamp.js";
+import { auditColumns, toAuditEvent, type AuditContext, type AuditEventRow } from "../audit.js";
+import { toApiKey, type AccessRepository, type ActiveKey, type ApiKeyRow, type KeyUseField } from "./access-repository.js";
+
+const KEY_COLUMNS = `"id", "name", "scope", "prefix", "createdAt", "createdBy", "lastUsedAt", "lastDeprecatedUseAt", "expiresAt", "revokedAt"`;
+const EVENT_COLUMNS = `"id", "at", "action", "actorKeyId", "actorName", "targetType", "targetId", "targetLabel", "requestId", "clientAddress"`;
+
+/**
+ * Issued keys and the activity log on SQLite: prepared better-sqlite3
+ * statements on the API's connection, as pets/sqlite-pet-repository.ts does.
+ */
+export function createSqliteAccessRepository(db: Sqlite.Database): AccessRepository {
+  let statements: ReturnType<typeof prepare> | undefined;
+  const prepared = () => (statements ??= prepare(db));
+  return {
+    async keysVersion() {
+      const row = prepared().version.get()!;
+      return `${row.total}:${row.maxId ?? 0}:${row.revoked}`;
+    },
+    async activeKeys() {
+      return prepared()
+        .active.all()
+        .map(
+          (row): ActiveKey => ({
+            id: row.id,
+            name: row.name,
+            scope: row.scope as ActiveKey["scope"],
+            secretDigest: row.secretDigest,
+            expiresAt: row.expiresAt === null ? null : new Date(row.expiresAt),
+          }),
+        );
+    },
+    async listKeys() {
+      return prepared().list.all().map(toApiKey);
+    },
+    async createKey(key, audit) {
+      return prepared().createKey.immediate(key, audit);
+    },
+    async revokeKey(id, audit) {
+      return prepared().revokeKey.immediate(id, audit);
+    },
+    async recordKeyUse(id, field, at) {
+      prepared().recordUse[field].run(timestamp(at), id);
+    },
+    async listAuditEvents({ take, before, action, targetType, targetId }) {
+      const filters: Array<[string, string | number | undefined]> = [
+        [`"id" < ?`, before],
+        [`"action" = ?`, action],
+        [`"targetType" = ?`, targetType],
+        [`"targetId" = ?`, targetId],
+      ];
+      const present = filters.filter((filter): filter is [string, string | number] => filter[1] !== undefined);
+      const where = present.map(([condition]) => condition);
+      const values = present.map(([, value]) => value);
+      const sql = `SELECT ${EVENT_COLUMNS} FROM "AuditEvent" ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY "id" DESC LIMIT ?`;
+      // At most 16 filter combinations: each is prepared once, on first use.
+      const statement = prepared().eventQueries.get(sql) ?? db.prepare<Array<string | number>, AuditEventRow>(sql);
+      prepared().eventQueries.set(sql, statement);
+      return statement.all(...values, take).map(toAuditEvent);
+    },
+  };
+}
+
+/** Inserts one audit event on the connection, inside the caller's transaction. */
+export function sqliteAuditInsert(db: Sqlite.Database) {
+  const insert = db.prepare<[string, string, string, string, string, number, string, string | null, string | null]>(
+    `INSERT INTO "AuditEvent" ("at", "action", "actorKeyId", "actorName", "targetType", "targetId", "targetLabel", "requestId", "clientAddress")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  return (at: Date, action: AuditAction, target: { type: AuditTargetType; id: number; label: string }, context: AuditContext) => {
+    const c = auditColumns(action, target, context);
+    insert.run(timestamp(at), c.action, c.actorKeyId, c.actorName, c.targetType, c.targetId, c.targetLabel, c.requestId, c.clientAddress);
+  };
+}
+
+function prepare(db: Sqlite.Database) {
+  const recordEvent = sqliteAuditInsert(db);
+  const insertKey = db.prepare<[string, string, string, string, string, string | null, string | null], ApiKeyRow>(
+    `INSERT INTO "ApiKey" ("name", "scope", "prefix", "secretDigest", "createdAt", "createdBy", "expiresAt")
+     VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING ${KEY_COLUMNS}`,
+  );
+  const byId = db.prepare<[number], ApiKeyRow>(`SELECT ${KEY_COLUMNS} FROM "ApiKey" WHERE "id" = ?`);
+  const revoke = db.prepare<[string, number], ApiKeyRow>(
+    `UPDATE "ApiKey" SET "revokedAt" = ? WHERE "id" = ? AND "revokedAt" IS NULL RETURNING ${KEY_COLUMNS}`,
+  );
+  const createKey = db.transaction((key: Parameters<AccessRepository["createKey"]>[0], audit: AuditContext): ApiKey => {
+    const now = new Date();
+    const created = toApiKey(
+      insertKey.get(key.name, key.scope, key.prefix, key.secretDigest, timestamp(now), key.createdBy, key.expiresAt && timestamp(key.expiresAt))!,
+    );
+    recordEvent(now, "key.created", { type: "key", id: created.id, label: created.name }, audit);
+    return created;
+  });
+  const revokeKey = db.transaction((id: number, audit: AuditContext): ApiKey | null => {
+    const now = new Date();
+    const revoked = revoke.get(timestamp(now), id);
+    if (!revoked) {
+      const existing = byId.get(id);
+      return existing ? toApiKey(existing) : null;
+    }
+    const key = toApiKey(revoked);
+    recordEvent(now, "key.revoked", { type: "key", id: key.id, label: key.name }, audit);
+    return key;
+  });
+  const recordUse = (field: KeyUseField) => db.prepare<[string, number]>(`UPDATE "ApiKey" SET "${field}" = ? WHERE "id" = ?`);
+  return {
+    version: db.prepare<[], { total: number; maxId: number | null; revoked: number }>(
+      `SELECT count(*) AS "total", max("id") AS "maxId", count("revokedAt") AS "revoked" FROM "ApiKey"`,
+    ),
+    active: db.prepare<[], { id: number; name: string; scope: string; secretDigest: string; expiresAt: string | null }>(
+      `SELECT "id", "name", "scope", "secretDigest", "expiresAt" FROM "ApiKey" WHERE "revokedAt" IS NULL`,
+    ),
+    list: db.prepare<[], ApiKeyRow>(`SELECT ${KEY_COLUMNS} FROM "ApiKey" ORDER BY "id" DESC`),
+    createKey,
+    revokeKey,
+    recordUse: { lastUsedAt: recordUse("lastUsedAt"), lastDeprecatedUseAt: recordUse("lastDeprecatedUseAt") },
+    eventQueries: new Map<string, Sqlite.Statement<Array<string | number>, AuditEventRow>>(),
+  };
+}
