@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decimalInteger, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, MAX_ID, NAME_MAX_LENGTH, positiveSafeInteger } from "./schemas.js";
+import { decimalInteger, MAX_ID, NAME_MAX_LENGTH, PageLimit, positiveSafeInteger } from "./schemas.js";
 
 /**
  * What a key may do, each scope covering the one before it: `read` lists and
@@ -121,16 +121,7 @@ export const AuditEvents = z.array(AuditEvent);
 
 export const ListAuditEventsQuery = z
   .object({
-    limit: decimalInteger(
-      "limit",
-      z
-        .number()
-        .int()
-        .min(LIMIT_MIN, `limit must be at least ${LIMIT_MIN}`)
-        .max(LIMIT_MAX, `limit must be at most ${LIMIT_MAX}`),
-    )
-      .optional()
-      .transform((value) => value ?? LIMIT_DEFAULT),
+    limit: PageLimit,
     /** Keyset pagination, newest first: only events with an id lower than this. */
     after: decimalInteger("after", z.number().int().min(1, "after must be at least 1").max(MAX_ID, `after must be at most ${MAX_ID}`)).optional(),
     action: AuditAction.optional(),

@@ -161,18 +161,21 @@ export const ErrorBody = z
   .describe("Every error response: the condition in `code`, words for people in `message`, and the HTTP status.");
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
+/** `limit` of a listing: a decimal integer 1..100 in the query, 20 when absent (the spec's listPets; the activity log alike). */
+export const PageLimit = decimalInteger(
+  "limit",
+  z
+    .number()
+    .int()
+    .min(LIMIT_MIN, `limit must be at least ${LIMIT_MIN}`)
+    .max(LIMIT_MAX, `limit must be at most ${LIMIT_MAX}`),
+)
+  .optional()
+  .transform((value) => value ?? LIMIT_DEFAULT);
+
 export const ListPetsQuery = z
   .object({
-    limit: decimalInteger(
-      "limit",
-      z
-        .number()
-        .int()
-        .min(LIMIT_MIN, `limit must be at least ${LIMIT_MIN}`)
-        .max(LIMIT_MAX, `limit must be at most ${LIMIT_MAX}`),
-    )
-      .optional()
-      .transform((value) => value ?? LIMIT_DEFAULT),
+    limit: PageLimit,
     status: PetStatus.optional(),
     /** Keyset pagination (extension): only pets with an id greater than this. */
     after: decimalInteger("after", z.number().int().min(0).max(MAX_ID, `after must be at most ${MAX_ID}`)).optional(),
