@@ -91,7 +91,8 @@ export function AddPetForm() {
     },
   });
 
-  const update = (field: keyof NewPetFormValues) => (value: string) => setValues({ ...values, [field]: value });
+  // From the current state, not the render's: two fields filled before a re-render (autofill, a fast script) must both stick.
+  const update = (field: keyof NewPetFormValues) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
 
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
