@@ -73,10 +73,12 @@ export function createApp({
   const docsPaths = new Set([OPENAPI_PATH.toLowerCase(), ACCESS_OPENAPI_PATH.toLowerCase()]);
   const issuedKeys = new IssuedKeys({
     repository: database.access,
+    runInBackground: database.inBackground,
     onRefreshFailed: (error) => logger.warn({ err: error }, "issued keys: refresh failed; retrying at the next request"),
   });
   const recordKeyUse = keyUseRecorder({
     repository: database.access,
+    runInBackground: database.inBackground,
     onFailed: (error) => logger.warn({ err: error }, "issued keys: recording a key's last use failed"),
   });
   // One Express layer for what every request meets first: each layer costs a

@@ -14,6 +14,8 @@ export interface IssuedKeysOptions {
   now?: () => number;
   /** Told of a background refresh that failed (the next request retries). */
   onRefreshFailed?: (error: unknown) => void;
+  /** Runs each read so that closing the database waits for it (`Database.inBackground`). */
+  runInBackground?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -36,9 +38,11 @@ export class IssuedKeys {
   private readonly repository: IssuedKeysOptions["repository"];
   private readonly now: () => number;
   private readonly onRefreshFailed: (error: unknown) => void;
+  private readonly runInBackground: <T>(work: () => Promise<T>) => Promise<T>;
 
-  constructor({ repository, now = Date.now, onRefreshFailed = () => {} }: IssuedKeysOptions) {
+  constructor({ repository, now = Date.now, onRefreshFailed = () => {}, runInBackground = (work) => work() }: IssuedKeysOptions) {
     this.repository = repository;
+    this.runInBackground = runInBackground;
     this.now = now;
     this.onRefreshFailed = onRefreshFailed;
   }
@@ -79,7 +83,7 @@ export class IssuedKeys {
 
   /** Reads the stamp, and the keys when it moved; one read at a time, shared by everyone waiting. */
   refresh(): Promise<void> {
-    this.inFlight ??= this.read().finally(() => (this.inFlight = undefined));
+    this.inFlight ??= this.runInBackground(() => this.read()).finally(() => (this.inFlight = undefined));
     return this.inFlight;
   }
 

@@ -7,6 +7,8 @@ export interface KeyUseOptions {
   repository: Pick<AccessRepository, "recordKeyUse">;
   now?: () => number;
   onFailed?: (error: unknown) => void;
+  /** Runs the write so that closing the database waits for it (`Database.inBackground`). */
+  runInBackground?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -15,14 +17,14 @@ export interface KeyUseOptions {
  * once, later ones at most once a minute, never a write per request. The
  * write is not waited for; one that fails is retried at the next use.
  */
-export function keyUseRecorder({ repository, now = Date.now, onFailed = () => {} }: KeyUseOptions) {
+export function keyUseRecorder({ repository, now = Date.now, onFailed = () => {}, runInBackground = (work) => work() }: KeyUseOptions) {
   const written: Record<KeyUseField, Map<number, number>> = { lastUsedAt: new Map(), lastDeprecatedUseAt: new Map() };
   return (keyId: number, field: KeyUseField): void => {
     const at = now();
     const last = written[field].get(keyId);
     if (last !== undefined && at - last < KEY_USE_WRITE_INTERVAL_MS) return;
     written[field].set(keyId, at);
-    repository.recordKeyUse(keyId, field, new Date(at)).catch((error: unknown) => {
+    runInBackground(() => repository.recordKeyUse(keyId, field, new Date(at))).catch((error: unknown) => {
       if (written[field].get(keyId) === at) written[field].delete(keyId);
       onFailed(error);
     });

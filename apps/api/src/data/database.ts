@@ -5,7 +5,7 @@ import { createPrismaAccessRepository } from "../access/keys/prisma-access-repos
 import { createSqliteAccessRepository } from "../access/keys/sqlite-access-repository.js";
 import { createPrismaPetRepository } from "../pets/prisma-pet-repository.js";
 import { createSqlitePetRepository } from "../pets/sqlite-pet-repository.js";
-
+import { createBackgroundWork } from "./background-work.js";
 
 // Re-exported for the package's `./database` entry (the bench opens databases with it).
 export { databaseProvider, sqliteFilePath, type DatabaseProvider };
@@ -19,6 +19,12 @@ export interface Database {
   isReady(): Promise<boolean>;
   /** PostgreSQL only: the connection pool's clients, for the metrics. */
   poolStats?(): PoolStats;
+  /**
+   * Runs database work that no request waits for (a key's last use, a key-set
+   * refresh); `close()` waits for it. Refused (rejects) once closing began.
+   */
+  inBackground<T>(work: () => Promise<T>): Promise<T>;
+  /** Waits for the background work in flight, then closes. */
   close(): Promise<void>;
 }
 
@@ -63,6 +69,8 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
     connection.exec(SQLITE_PRAGMAS);
     if (sqliteBusyTimeoutMs !== undefined) connection.pragma(`busy_timeout = ${Math.trunc(sqliteBusyTimeoutMs)}`);
     const ping = connection.prepare("SELECT 1");
+    const background = createBackgroundWork();
+    let closed: Promise<void> | undefined;
     return {
       provider: "sqlite",
       pets: createSqlitePetRepository(connection),
@@ -75,9 +83,8 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
           return false;
         }
       },
-      close: async () => {
-        connection.close();
-      },
+      inBackground: (work) => background.run(work),
+      close: () => (closed ??= background.drain().then(() => void connection.close())),
     };
   }
   const [{ PrismaClient }, { PrismaPg }, { default: pg }] = await Promise.all([
@@ -93,6 +100,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
   // the adapter listens only while it is connected, and closing outlives it.
   pool.on("error", () => {});
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const background = createBackgroundWork();
   let closed: Promise<void> | undefined;
   return {
     provider: "postgresql",
@@ -107,6 +115,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
       }
     },
     poolStats: () => ({ inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    close: () => (closed ??= prisma.$disconnect().then(() => pool.end())),
+    inBackground: (work) => background.run(work),
+    close: () => (closed ??= background.drain().then(() => prisma.$disconnect()).then(() => pool.end())),
   };
 }

@@ -68,10 +68,6 @@ describe.each(TEST_PROVIDERS)("staff access on %s", (provider) => {
     t = await createTestApp({}, provider);
   });
   afterEach(async () => {
-    // A key's first use is written in the background (access/key-use.ts): let it land before the pool
-    // closes. Closing mid-write hung pool.end() once on PostgreSQL (a known gap: the app has no drain for
-    // its background writes yet; see the closing note of session 11).
-    await new Promise((resolve) => setTimeout(resolve, 250));
     await t.close();
   });
 
@@ -260,6 +256,15 @@ describe.each(TEST_PROVIDERS)("staff access on %s", (provider) => {
     await api().get("/v1/pets/1").set("Authorization", auth).expect(404);
     await expect.poll(async () => (await stored()).lastDeprecatedUseAt, { timeout: 2_000 }).not.toBeNull();
     expect((await stored()).lastUsedAt).toBe(first.lastUsedAt);
+  });
+
+  it("closing the database waits for a key's first-use write, which no request waited for", async () => {
+    const { key, secret } = await issue("read");
+    await api().get("/v1/pets").set("Authorization", `Bearer ${secret}`).expect(200);
+    await t.database.close(); // at once: the write started by that request may still be in flight
+    const [row] = await runSql<{ lastUsedAt: unknown }>(t.config.databaseUrl, `SELECT "lastUsedAt" FROM "ApiKey" WHERE id = ${key.id}`);
+    expect(row?.lastUsedAt).not.toBeNull();
+    await expect(t.database.inBackground(async () => "late")).rejects.toThrow(/closing/);
   });
 
   it("no secret in the database, the logs, or any response but the create's", async () => {
