@@ -5,13 +5,18 @@ import { buildOpenApiDocument } from "./openapi.js";
 const servers = { production: "https://api.petstore.test/v1", staging: "https://staging.petstore.test/v1" };
 interface Operation {
   operationId: string;
+  tags?: string[];
+  description?: string;
+  requestBody?: { required?: boolean; description?: string; content: Record<string, { schema: unknown; example?: unknown }> };
   security?: Array<Record<string, string[]>>;
-  parameters?: Array<{ name: string; in: string; schema: Record<string, unknown> }>;
-  responses: Record<string, unknown>;
+  parameters?: Array<{ name: string; in: string; description?: string; example?: unknown; schema: Record<string, unknown> }>;
+  responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: unknown; example?: unknown }> }>;
 }
 const document = buildAccessOpenApiDocument(servers) as unknown as {
   servers: Array<{ url: string }>;
+  tags: Array<{ name: string }>;
   paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Record<string, unknown>>; headers: Record<string, unknown> };
 };
 
 describe("the access OpenAPI document", () => {
@@ -41,6 +46,43 @@ describe("the access OpenAPI document", () => {
     expect(keyId?.schema).toMatchObject({ type: "integer", format: "int64", minimum: 1 });
     const limit = document.paths["/audit-events"]?.["get"]?.parameters?.find((p) => p.name === "limit");
     expect(limit?.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 20 });
+  });
+
+  it("names its schemas, each once, and refers to them: no inline copy of ApiKey, Scope or AuditEvent", () => {
+    expect(Object.keys(document.components.schemas).sort()).toEqual(
+      ["ApiKey", "ApiKeys", "AuditEvent", "AuditEvents", "CreatedApiKey", "Error", "NewApiKey", "Scope", "Session"].sort(),
+    );
+    const text = JSON.stringify(document);
+    expect(document.components.schemas["ApiKeys"]?.["items"]).toEqual({ $ref: "#/components/schemas/ApiKey" });
+    expect(document.components.schemas["AuditEvents"]?.["items"]).toEqual({ $ref: "#/components/schemas/AuditEvent" });
+    expect((document.components.schemas["CreatedApiKey"]?.["properties"] as Record<string, unknown>)["key"]).toEqual({ $ref: "#/components/schemas/ApiKey" });
+    for (const owner of ["Session", "ApiKey", "NewApiKey"]) {
+      expect((document.components.schemas[owner]?.["properties"] as Record<string, unknown>)["scope"], owner).toEqual({ $ref: "#/components/schemas/Scope" });
+    }
+    // Every schema a response or body uses whole is a $ref; the enum of scopes is written once.
+    expect(text.split('"enum":["read","write","admin"]').length - 1).toBe(1);
+    for (const schema of Object.values(document.components.schemas)) expect(schema["example"]).toBeDefined();
+  });
+
+  it("words every operation, parameter, response and body, with an example body; tags each operation", () => {
+    const tags = new Set(document.tags.map((tag) => tag.name));
+    for (const item of Object.values(document.paths)) {
+      for (const op of Object.values(item)) {
+        expect(op.tags?.every((tag) => tags.has(tag)), op.operationId).toBe(true);
+        for (const parameter of op.parameters ?? []) expect(parameter.description, `${op.operationId} ${parameter.name}`).toMatch(/\w/);
+        for (const [status, response] of Object.entries(op.responses)) {
+          expect(response.description, `${op.operationId} ${status}`).toMatch(/\w/);
+          expect(response.description).not.toMatch(/^Extension/);
+          const media = response.content?.["application/json"];
+          if (media) expect(media.example, `${op.operationId} ${status} example`).toBeDefined();
+        }
+      }
+    }
+    expect(document.paths["/keys"]?.["post"]?.requestBody).toMatchObject({ required: true });
+    expect(document.paths["/keys/{keyId}/revoke"]?.["post"]?.requestBody).toMatchObject({ required: false });
+    expect(document.paths["/audit-events"]?.["get"]?.responses["200"]?.headers).toHaveProperty("Link");
+    expect(document.paths["/keys"]?.["get"]?.responses["403"]?.headers).toHaveProperty("WWW-Authenticate");
+    expect(Object.keys(document.components.headers)).not.toContain("Sunset");
   });
 
   it("leaves the interface's document with its three operations and no access path", () => {

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { decimalInteger, MAX_ID, NAME_MAX_LENGTH, PageLimit, positiveSafeInteger } from "./schemas.js";
+import { decimalInteger, LIMIT_MAX, MAX_ID, NAME_MAX_LENGTH, PageLimit, positiveSafeInteger } from "./schemas.js";
 
 /**
  * What a key may do, each scope covering the one before it: `read` lists and
  * reads pets, `write` also creates them, `admin` also manages keys and reads
  * the activity log.
  */
-export const Scope = z.enum(["read", "write", "admin"]);
+export const Scope = z.enum(["read", "write", "admin"]).describe("What a key may do: `read` pets, also `write` them, or also `admin` keys and the activity log.");
 export type Scope = z.infer<typeof Scope>;
 export const SCOPES = Scope.options;
 
@@ -20,7 +20,22 @@ export const ISSUED_KEY_PREFIX = "psk_";
 /** How many leading characters of a secret are kept, and shown, to recognise a key in lists. */
 export const KEY_PREFIX_LENGTH = 12;
 
-const dateTime = z.string().datetime({ offset: true });
+/** Longer than any ISO 8601 date-time with an offset and nanoseconds (35 characters). */
+export const DATE_TIME_MAX_LENGTH = 40;
+const dateTime = z.string().max(DATE_TIME_MAX_LENGTH).datetime({ offset: true });
+/** `configured-N` or an issued key's id in decimal. */
+const SESSION_KEY_ID_MAX_LENGTH = 32;
+const SessionKeyId = z.string().max(SESSION_KEY_ID_MAX_LENGTH);
+/** A key's name as shown (an issued key's, or `Configured key N`, or `Operator command`). */
+const KeyLabel = z.string().max(NAME_MAX_LENGTH);
+/** Longest address text: an IPv6 address with an embedded IPv4 address, and room for a zone. */
+const CLIENT_ADDRESS_MAX_LENGTH = 64;
+/** The `X-Request-Id` the API sets: a UUID. */
+const REQUEST_ID_MAX_LENGTH = 36;
+/** `psk_` and 43 base64url characters: 32 random bytes. */
+export const ISSUED_KEY_SECRET = /^psk_[A-Za-z0-9_-]{43}$/;
+/** listKeys answers at most this many keys, the newest: a store's staff and programs are far fewer. */
+export const LIST_KEYS_MAX = 1000;
 
 export const ApiKeyId = positiveSafeInteger("keyId");
 
@@ -38,19 +53,19 @@ export const ApiKey = z.object({
   name: KeyName,
   scope: Scope,
   /** The secret's first characters (`psk_` and 8 more), to recognise it. */
-  prefix: z.string(),
+  prefix: z.string().length(KEY_PREFIX_LENGTH),
   createdAt: dateTime,
   /** The name of the key that created it; null when the operator command did. */
-  createdBy: z.string().nullable(),
+  createdBy: KeyLabel.nullable(),
   /** Written at first use, then at most once a minute per key and API process. */
   lastUsedAt: dateTime.nullable(),
   /** The last call of a deprecated operation (`getPet`) with this key, written like `lastUsedAt`. */
   lastDeprecatedUseAt: dateTime.nullable(),
   expiresAt: dateTime.nullable(),
   revokedAt: dateTime.nullable(),
-});
+}).describe("An issued key as listed: never its secret, nor the secret's digest.");
 export type ApiKey = z.infer<typeof ApiKey>;
-export const ApiKeys = z.array(ApiKey);
+export const ApiKeys = z.array(ApiKey).max(LIST_KEYS_MAX).describe(`Issued keys, newest first (at most ${LIST_KEYS_MAX}).`);
 
 /** Request body of createKey. Unknown fields are stripped. */
 export const NewApiKey = z
@@ -59,27 +74,29 @@ export const NewApiKey = z
     scope: Scope,
     expiresAt: z
       .string({ invalid_type_error: "expiresAt must be an ISO 8601 date-time string" })
+      .max(DATE_TIME_MAX_LENGTH, `expiresAt must be at most ${DATE_TIME_MAX_LENGTH} characters`)
       .datetime({ offset: true, message: "expiresAt must be an ISO 8601 date-time, e.g. 2031-01-01T00:00:00Z" })
       .refine((value) => Date.parse(value) > Date.now(), "expiresAt must be in the future")
       .optional(),
   })
-  .strip();
+  .strip()
+  .describe("Request body of createKey: a name, a scope and an optional expiry in the future.");
 export type NewApiKey = z.infer<typeof NewApiKey>;
 
 /** The answer to createKey: the key, and its secret, shown this once. */
 export const CreatedApiKey = z.object({
   key: ApiKey,
-  secret: z.string(),
-});
+  secret: z.string().length(ISSUED_KEY_PREFIX.length + 43).regex(ISSUED_KEY_SECRET).describe("The key's secret, shown this once: send it as `Authorization: Bearer <secret>`."),
+}).describe("The answer to createKey: the key, and its secret, shown this once.");
 export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
 
 /** Who the caller's key is. `keyId` is an issued key's id in decimal, or `configured-N` for the N-th key of API_KEYS. */
 export const Session = z.object({
-  keyId: z.string(),
-  name: z.string(),
+  keyId: SessionKeyId,
+  name: KeyLabel,
   scope: Scope,
   expiresAt: dateTime.nullable(),
-});
+}).describe("The key a request was made with.");
 export type Session = z.infer<typeof Session>;
 
 export const KeyIdParams = z.object({
@@ -89,14 +106,14 @@ export const KeyIdParams = z.object({
 /** revokeKey takes no body; an empty JSON object is accepted too. */
 export const RevokeKeyBody = z.object({}).strip().optional();
 
-export const AuditAction = z.enum(["pet.created", "key.created", "key.revoked"]);
+export const AuditAction = z.enum(["pet.created", "key.created", "key.revoked"]).describe("What happened.");
 export type AuditAction = z.infer<typeof AuditAction>;
 export const AUDIT_ACTIONS = AuditAction.options;
-export const AuditTargetType = z.enum(["pet", "key"]);
+export const AuditTargetType = z.enum(["pet", "key"]).describe("What it happened to.");
 export type AuditTargetType = z.infer<typeof AuditTargetType>;
 
 /** Who did it: the key's id (as in a Session) and its name then. The operator command is `operator`. */
-export const AuditActor = z.object({ keyId: z.string(), name: z.string() });
+export const AuditActor = z.object({ keyId: SessionKeyId, name: KeyLabel });
 export type AuditActor = z.infer<typeof AuditActor>;
 
 /** One entry of the append-only activity log, written in the transaction of the change it records. */
@@ -109,15 +126,15 @@ export const AuditEvent = z.object({
     type: AuditTargetType,
     id: positiveSafeInteger("target.id"),
     /** The pet's or key's name when the event happened. */
-    label: z.string(),
+    label: KeyLabel,
   }),
   /** The `X-Request-Id` of the response that made the change; null for the operator command. */
-  requestId: z.string().nullable(),
+  requestId: z.string().max(REQUEST_ID_MAX_LENGTH).nullable(),
   /** The client's address as the API saw it (see TRUST_PROXY); null for the operator command. */
-  clientAddress: z.string().nullable(),
-});
+  clientAddress: z.string().max(CLIENT_ADDRESS_MAX_LENGTH).nullable(),
+}).describe("One entry of the append-only activity log.");
 export type AuditEvent = z.infer<typeof AuditEvent>;
-export const AuditEvents = z.array(AuditEvent);
+export const AuditEvents = z.array(AuditEvent).max(LIMIT_MAX).describe("A page of the activity log, newest first.");
 
 export const ListAuditEventsQuery = z
   .object({

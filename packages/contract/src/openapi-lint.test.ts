@@ -6,6 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { buildAccessOpenApiDocument } from "./access-openapi.js";
 import { buildOpenApiDocument } from "./openapi.js";
 
 // The gate client developers' CI would run on our document: Spectral's CLI with
@@ -49,13 +50,12 @@ async function lint(name: string, document: unknown): Promise<Finding[]> {
 const describeFindings = (findings: Finding[]) =>
   findings.map((f) => `${SEVERITY[f.severity]} ${f.code} at ${f.path.join(".")}: ${f.message}`).join("\n");
 
-// Every document the API serves (today one, /v1/openapi.json), as the API's default configuration builds it;
-// its servers are its only input (an http:// server URL is an error: owasp:api8:2023-no-server-http).
+// Every document the API serves, as the API's default configuration builds it; its servers are its only
+// input (an http:// server URL is an error: owasp:api8:2023-no-server-http).
+const servers = { production: "https://api.petstore.example/v1", staging: "https://staging.api.petstore.example/v1" };
 const servedDocuments = {
-  "/v1/openapi.json": buildOpenApiDocument({
-    production: "https://api.petstore.example/v1",
-    staging: "https://staging.api.petstore.example/v1",
-  }),
+  "/v1/openapi.json": buildOpenApiDocument(servers),
+  "/admin/v1/openapi.json": buildAccessOpenApiDocument(servers),
 };
 
 describe("OpenAPI lint gate: Spectral recommended + OWASP API Security Top 10 2023", () => {

@@ -1,8 +1,10 @@
 import {
   accessContract,
   type ApiKey,
+  ApiKeys,
   AuditEvents,
   CreatedApiKey,
+  LIST_KEYS_MAX,
   OPERATION_SCOPES,
   petstoreContract,
   SCOPES,
@@ -256,6 +258,24 @@ describe.each(TEST_PROVIDERS)("staff access on %s", (provider) => {
     await api().get("/v1/pets/1").set("Authorization", auth).expect(404);
     await expect.poll(async () => (await stored()).lastDeprecatedUseAt, { timeout: 2_000 }).not.toBeNull();
     expect((await stored()).lastUsedAt).toBe(first.lastUsedAt);
+  });
+
+  it(`listKeys answers the ${LIST_KEYS_MAX} newest keys, newest first, as its schema's maxItems says`, async () => {
+    const { key: oldest } = await issue("read");
+    // Straight into the table: LIST_KEYS_MAX creates through the API would only be slower.
+    const digits = "lpad(to_hex(n), 64, '0')";
+    await runSql(
+      t.config.databaseUrl,
+      t.config.databaseUrl.startsWith("file:")
+        ? `WITH RECURSIVE n(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM n WHERE n < ${LIST_KEYS_MAX})
+           INSERT INTO "ApiKey" ("name", "scope", "prefix", "secretDigest") SELECT 'bulk ' || n, 'read', 'psk_bulk0000', printf('%064x', n) FROM n`
+        : `INSERT INTO "ApiKey" ("name", "scope", "prefix", "secretDigest")
+           SELECT 'bulk ' || n, 'read', 'psk_bulk0000', ${digits} FROM generate_series(1, ${LIST_KEYS_MAX}) AS n`,
+    );
+    const listed = ApiKeys.parse((await api().get("/admin/v1/keys").set("Authorization", asAdmin).expect(200)).body);
+    expect(listed).toHaveLength(LIST_KEYS_MAX);
+    expect(listed[0]?.name).toBe(`bulk ${LIST_KEYS_MAX}`);
+    expect(listed.map((k) => k.id)).not.toContain(oldest.id);
   });
 
   it("closing the database waits for a key's first-use write, which no request waited for", async () => {

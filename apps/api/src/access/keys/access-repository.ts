@@ -42,6 +42,7 @@ export interface AccessRepository {
   /** Every key not revoked (expired ones too: expiry is checked per request). */
   activeKeys(): Promise<ActiveKey[]>;
   /** Every issued key, newest first. */
+  /** The LIST_KEYS_MAX newest keys, newest first. */
   listKeys(): Promise<ApiKey[]>;
   /** Stores the key and its `key.created` event in one transaction. */
   createKey(key: NewKeyRecord, audit: AuditContext): Promise<ApiKey>;

@@ -1,4 +1,4 @@
-import type { AuditAction, AuditTargetType } from "@petstore/contract";
+import { LIST_KEYS_MAX, type AuditAction, type AuditTargetType } from "@petstore/contract";
 import type { PrismaClient } from "../../generated/pg/client.js";
 import { auditColumns, toAuditEvent, type AuditContext } from "../audit.js";
 import { toApiKey, type AccessRepository, type ActiveKey } from "./access-repository.js";
@@ -46,7 +46,7 @@ export function createPrismaAccessRepository(prisma: PrismaClient): AccessReposi
       return rows.map((row): ActiveKey => ({ ...row, id: Number(row.id), scope: row.scope as ActiveKey["scope"] }));
     },
     async listKeys() {
-      return (await prisma.apiKey.findMany({ select: keyColumns, orderBy: { id: "desc" } })).map(toApiKey);
+      return (await prisma.apiKey.findMany({ select: keyColumns, orderBy: { id: "desc" }, take: LIST_KEYS_MAX })).map(toApiKey);
     },
     async createKey(key, audit) {
       return prisma.$transaction(async (tx) => {

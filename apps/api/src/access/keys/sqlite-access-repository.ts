@@ -1,5 +1,5 @@
 import type Sqlite from "better-sqlite3";
-import type { ApiKey, AuditAction, AuditTargetType } from "@petstore/contract";
+import { LIST_KEYS_MAX, type ApiKey, type AuditAction, type AuditTargetType } from "@petstore/contract";
 import { sqliteTimestamp as timestamp } from "../../data/sqlite-timestamp.js";
 import { auditColumns, toAuditEvent, type AuditContext, type AuditEventRow } from "../audit.js";
 import { toApiKey, type AccessRepository, type ActiveKey, type ApiKeyRow, type KeyUseField } from "./access-repository.js";
@@ -112,7 +112,7 @@ function prepare(db: Sqlite.Database) {
     active: db.prepare<[], { id: number; name: string; scope: string; secretDigest: string; expiresAt: string | null }>(
       `SELECT "id", "name", "scope", "secretDigest", "expiresAt" FROM "ApiKey" WHERE "revokedAt" IS NULL`,
     ),
-    list: db.prepare<[], ApiKeyRow>(`SELECT ${KEY_COLUMNS} FROM "ApiKey" ORDER BY "id" DESC`),
+    list: db.prepare<[], ApiKeyRow>(`SELECT ${KEY_COLUMNS} FROM "ApiKey" ORDER BY "id" DESC LIMIT ${LIST_KEYS_MAX}`),
     createKey,
     revokeKey,
     recordUse: { lastUsedAt: recordUse("lastUsedAt"), lastDeprecatedUseAt: recordUse("lastDeprecatedUseAt") },
