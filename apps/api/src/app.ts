@@ -53,7 +53,7 @@ export function createApp({
   const routes = contractRoutes(petstoreContract);
   const accessRoutes = contractRoutes(accessContract);
   const allRoutes = [...routes, ...accessRoutes];
-  const metrics = givenMetrics ?? createMetrics({ routes, database, stopState, enabled: config.metricsToken !== undefined });
+  const metrics = givenMetrics ?? createMetrics({ routes: allRoutes, database, stopState, enabled: config.metricsToken !== undefined });
   const abuseLimits = givenLimits ?? abuseLimitsFromConfig(config, logger, { onStoreFallback: metrics.limiterStoreFellBack });
   const headers = responseHeaderSets({
     production: config.nodeEnv === "production",

@@ -141,8 +141,13 @@ describe.each(TEST_PROVIDERS)("GET /metrics on %s", (provider) => {
     await api.get(`/v1/pets/${created.body.id}`).set("Authorization", bearer()).expect(200);
     await api.get("/v1/pets/999999").set("Authorization", bearer()).expect(404);
     await api.get("/no/such/path").expect(404);
+    await api.get("/admin/v1/keys").set("Authorization", bearer()).expect(200);
+    await api.post("/admin/v1/keys/7/revoke").set("Authorization", bearer()).expect(404);
 
     const found = series(await scrape(), "http_request");
+    // The access operations (/admin/v1) are labelled by their own names.
+    expect(found.get('http_requests_total{operation="listKeys",status="200"}')).toBe(1);
+    expect(found.get('http_requests_total{operation="revokeKey",status="404"}')).toBe(1);
     expect(found.get('http_requests_total{operation="createPet",status="201"}')).toBe(1);
     expect(found.get('http_requests_total{operation="createPet",status="400"}')).toBe(1);
     expect(found.get('http_requests_total{operation="listPets",status="200"}')).toBe(2);
