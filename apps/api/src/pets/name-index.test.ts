@@ -1,8 +1,8 @@
-import Sqlite from "better-sqlite3";
-import pg from "pg";
+import type Sqlite from "better-sqlite3";
+import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sqliteFilePath } from "../data/database-url.js";
-import { freshDatabase, TEST_PROVIDERS, type TestDatabase } from "../test/test-app.js";
+import { analysedPostgres, analysedSqlite, sqlitePlan } from "../test/analysed-databases.js";
+import { TEST_PROVIDERS } from "../test/test-app.js";
 import { nameKeyRange } from "./name-key.js";
 import { planNameSearch } from "./sqlite-pet-repository.js";
 
@@ -25,24 +25,17 @@ const pgSearch = (prefix: string, extra = "") => {
 };
 
 describe.runIf(TEST_PROVIDERS.includes("postgresql"))("PostgreSQL: a name search reads an index, never the whole range", () => {
-  let database: TestDatabase;
+  let database: Awaited<ReturnType<typeof analysedPostgres>>;
   let client: pg.Client;
 
   beforeAll(async () => {
-    database = await freshDatabase("postgresql");
-    client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    await client.query(
+    database = await analysedPostgres(
       `INSERT INTO "Pet" ("name", "nameKey", "categoryId", "status")
        SELECT ${NAME_SQL}, lower(${NAME_SQL}), 1, ${STATUS_SQL} FROM generate_series(1, ${ROWS}) AS n`,
     );
-    await client.query(`ANALYZE "Pet"`);
+    client = database.client;
   }, 60_000);
-
-  afterAll(async () => {
-    await client?.end();
-    await database?.remove();
-  });
+  afterAll(() => database?.close());
 
   const plan = async (query: string) => {
     const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`);
@@ -90,26 +83,19 @@ describe.runIf(TEST_PROVIDERS.includes("postgresql"))("PostgreSQL: a name search
 });
 
 describe("SQLite: a name search reads an index, never the whole range", () => {
-  let database: TestDatabase;
+  let database: Awaited<ReturnType<typeof analysedSqlite>>;
   let sqlite: Sqlite.Database;
 
   beforeAll(async () => {
-    database = await freshDatabase("sqlite");
-    sqlite = new Sqlite(sqliteFilePath(database.url));
-    const insert = sqlite.prepare(`INSERT INTO "Pet" ("name", "nameKey", "categoryId", "status") VALUES (?, ?, 1, ?)`);
-    sqlite.transaction(() => {
+    database = await analysedSqlite((db) => {
+      const insert = db.prepare(`INSERT INTO "Pet" ("name", "nameKey", "categoryId", "status") VALUES (?, ?, 1, ?)`);
       for (let n = 1; n <= ROWS; n++) insert.run(nameOf(n), nameOf(n).toLowerCase(), statusOf(n));
-    })();
-    sqlite.exec(`ANALYZE`);
+    });
+    sqlite = database.sqlite;
   }, 60_000);
+  afterAll(() => database?.close());
 
-  afterAll(async () => {
-    sqlite?.close();
-    await database?.remove();
-  });
-
-  const explain = (sql: string, params: unknown[]) =>
-    (sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((row) => row.detail).join("\n");
+  const explain = (sql: string, params: unknown[]) => sqlitePlan(sqlite, sql, params);
 
   it.each([undefined, "sold" as const])("a rare prefix is a range of Pet_nameKey_id_idx, sorted (status %s)", (status) => {
     const search = planNameSearch(sqlite, { take: 21, name: RARE, status });

@@ -1,8 +1,8 @@
-import Sqlite from "better-sqlite3";
-import pg from "pg";
+import type Sqlite from "better-sqlite3";
+import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sqliteFilePath } from "../data/database-url.js";
-import { freshDatabase, TEST_PROVIDERS, type TestDatabase } from "../test/test-app.js";
+import { analysedPostgres, analysedSqlite, sqlitePlan } from "../test/analysed-databases.js";
+import { TEST_PROVIDERS } from "../test/test-app.js";
 
 const ROWS = 100_000;
 // A store's history: most pets sold long ago, a few available or pending, some unset.
@@ -13,25 +13,18 @@ const FILTERED_PAGE = `SELECT "id", "name", "categoryId", "status" FROM "Pet" WH
 const FILTERED_PAGE_AFTER = `SELECT "id", "name", "categoryId", "status" FROM "Pet" WHERE "status" = 'available' AND "id" > 50000 ORDER BY "id" ASC LIMIT 101`;
 
 describe.runIf(TEST_PROVIDERS.includes("postgresql"))("PostgreSQL: the status+id index serves a filtered, limited list", () => {
-  let database: TestDatabase;
+  let database: Awaited<ReturnType<typeof analysedPostgres>>;
   let client: pg.Client;
 
   beforeAll(async () => {
-    database = await freshDatabase("postgresql");
-    client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    await client.query(
+    database = await analysedPostgres(
       `INSERT INTO "Pet" ("name", "categoryId", "status")
        SELECT 'pet ' || n, 1 + n % 10, ${STATUS_SQL}
        FROM generate_series(1, ${ROWS}) AS n`,
     );
-    await client.query(`ANALYZE "Pet"`);
+    client = database.client;
   }, 60_000);
-
-  afterAll(async () => {
-    await client?.end();
-    await database?.remove();
-  });
+  afterAll(() => database?.close());
 
   it("has a bigint id and a CHECK on status", async () => {
     const { rows } = await client.query(
@@ -53,28 +46,20 @@ describe.runIf(TEST_PROVIDERS.includes("postgresql"))("PostgreSQL: the status+id
 });
 
 describe("SQLite: the status+id index serves a filtered, limited list", () => {
-  let database: TestDatabase;
+  let database: Awaited<ReturnType<typeof analysedSqlite>>;
   let sqlite: Sqlite.Database;
 
   beforeAll(async () => {
-    database = await freshDatabase("sqlite");
-    sqlite = new Sqlite(sqliteFilePath(database.url));
-    const insert = sqlite.prepare(`INSERT INTO "Pet" ("name", "categoryId", "status") VALUES (?, ?, ?)`);
-    sqlite.transaction(() => {
+    database = await analysedSqlite((db) => {
+      const insert = db.prepare(`INSERT INTO "Pet" ("name", "categoryId", "status") VALUES (?, ?, ?)`);
       for (let n = 1; n <= ROWS; n++) insert.run(`pet ${n}`, 1 + (n % 10), statusOf(n));
-    })();
-    sqlite.exec(`ANALYZE`);
+    });
+    sqlite = database.sqlite;
   }, 60_000);
-
-  afterAll(async () => {
-    sqlite?.close();
-    await database?.remove();
-  });
+  afterAll(() => database?.close());
 
   it.each([FILTERED_PAGE, FILTERED_PAGE_AFTER])("uses Pet_status_id_idx, no temp b-tree: %s", (query) => {
-    const plan = (sqlite.prepare(`EXPLAIN QUERY PLAN ${query}`).all() as Array<{ detail: string }>)
-      .map((row) => row.detail)
-      .join("\n");
+    const plan = sqlitePlan(sqlite, query);
     expect(plan).toMatch(/SEARCH Pet USING (COVERING )?INDEX Pet_status_id_idx \(status=\?/);
     expect(plan).not.toContain("TEMP B-TREE");
   });

@@ -1,0 +1,43 @@
+import Sqlite from "better-sqlite3";
+import pg from "pg";
+import { sqliteFilePath } from "../data/database-url.js";
+import { freshDatabase } from "./test-app.js";
+
+/**
+ * Fresh migrated databases filled with many pets and analysed, for tests that
+ * read query plans: the planner picks an index only when the table is large
+ * and its statistics say so.
+ */
+export async function analysedPostgres(fillSql: string): Promise<{ client: pg.Client; close(): Promise<void> }> {
+  const database = await freshDatabase("postgresql");
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  await client.query(fillSql);
+  await client.query(`ANALYZE "Pet"`);
+  return {
+    client,
+    async close() {
+      await client.end();
+      await database.remove();
+    },
+  };
+}
+
+/** `fill` runs in one transaction. */
+export async function analysedSqlite(fill: (sqlite: Sqlite.Database) => void): Promise<{ sqlite: Sqlite.Database; close(): Promise<void> }> {
+  const database = await freshDatabase("sqlite");
+  const sqlite = new Sqlite(sqliteFilePath(database.url));
+  sqlite.transaction(() => fill(sqlite))();
+  sqlite.exec(`ANALYZE`);
+  return {
+    sqlite,
+    async close() {
+      sqlite.close();
+      await database.remove();
+    },
+  };
+}
+
+/** SQLite's plan of `sql`, a line a step. */
+export const sqlitePlan = (sqlite: Sqlite.Database, sql: string, params: unknown[] = []) =>
+  (sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((row) => row.detail).join("\n");
