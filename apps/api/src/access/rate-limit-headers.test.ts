@@ -1,20 +1,12 @@
 import { randomUUID } from "node:crypto";
 import request from "supertest";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expectError } from "../test/expect-error.js";
 import { REDIS_TEST_URL, redisUnavailable, requireOrSkip } from "../test/redis-server.js";
-import { bearer, createTestApp, type TestApp } from "../test/test-app.js";
+import { bearer, startsAppsClosedAfterEach, type TestApp } from "../test/test-app.js";
 import { RateLimitFields } from "./rate-limit-headers.js";
 
-const running: TestApp[] = [];
-async function start(env: Record<string, string>, keyPrefix?: string): Promise<TestApp> {
-  const t = await createTestApp(env, "sqlite", keyPrefix);
-  running.push(t);
-  return t;
-}
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((t) => t.close()));
-});
+const start = startsAppsClosedAfterEach();
 
 /** `"per-key";r=2;t=59` -> { policy: "per-key", r: 2, t: 59 } */
 function parseRateLimit(value: string | undefined) {

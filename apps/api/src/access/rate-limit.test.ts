@@ -3,14 +3,14 @@ import express from "express";
 import { Redis } from "ioredis";
 import { pino } from "pino";
 import request from "supertest";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requireApiKey } from "./api-key-check.js";
 import { sendError } from "../http/errors.js";
 import { createAbuseLimits, memoryLimiter, unlimited, type LimitName } from "./rate-limit.js";
 import { startApiProcess, waitUntilReady, type ApiProcess } from "../test/api-process.js";
 import { expectError } from "../test/expect-error.js";
 import { OwnRedisServer, REDIS_TEST_URL, redisServerMissing, redisUnavailable, requireOrSkip } from "../test/redis-server.js";
-import { bearer, createTestApp, freshDatabase, SECOND_TEST_KEY, TEST_KEY, type TestApp, type TestDatabase } from "../test/test-app.js";
+import { bearer, freshDatabase, SECOND_TEST_KEY, startsAppsClosedAfterEach, TEST_KEY, type TestApp, type TestDatabase } from "../test/test-app.js";
 
 const sha256 = (value: string) => createHash("sha256").update(value, "utf8").digest("hex");
 const get = (app: TestApp["app"], authorization?: string) => {
@@ -18,15 +18,7 @@ const get = (app: TestApp["app"], authorization?: string) => {
   return authorization === undefined ? call : call.set("Authorization", authorization);
 };
 
-const running: TestApp[] = [];
-async function start(env: Record<string, string>, keyPrefix?: string): Promise<TestApp> {
-  const t = await createTestApp(env, "sqlite", keyPrefix);
-  running.push(t);
-  return t;
-}
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((t) => t.close()));
-});
+const start = startsAppsClosedAfterEach();
 
 describe("memoryLimiter", () => {
   it("allows the limit per key per minute, then refuses with the seconds left in the window", async () => {

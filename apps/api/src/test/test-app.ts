@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { inject } from "vitest";
+import { afterEach, inject } from "vitest";
 import { createApp } from "../app.js";
 import { openDatabase } from "../data/database.js";
 import type { DatabaseProvider } from "../data/database-url.js";
@@ -80,3 +80,20 @@ export async function createTestApp(
   };
 }
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/**
+ * For suites that start several apps per test: `start(env)` is `createTestApp`
+ * on SQLite, and every app it started is closed after each test. Call it at
+ * the suite's top level.
+ */
+export function startsAppsClosedAfterEach(): (env: Record<string, string>, redisKeyPrefix?: string) => Promise<TestApp> {
+  const running: TestApp[] = [];
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((t) => t.close()));
+  });
+  return async (env, redisKeyPrefix) => {
+    const t = await createTestApp(env, "sqlite", redisKeyPrefix);
+    running.push(t);
+    return t;
+  };
+}
