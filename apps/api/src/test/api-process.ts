@@ -2,7 +2,9 @@ import { type Pet, Pets } from "@petstore/contract";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { afterEach } from "vitest";
 import { API_ROOT } from "../env.js";
+import { freshDatabase, TEST_KEY, type TestDatabase } from "./test-app.js";
 
 const MAIN = path.join(API_ROOT, "dist", "main.js");
 
@@ -94,4 +96,32 @@ export async function listAllPets(api: ApiProcess, headers: Record<string, strin
     next = /^<([^>]+)>; rel="next"$/.exec(response.headers.get("link") ?? "")?.[1] ?? null;
   }
   return pets;
+}
+
+/**
+ * For suites that run one built API per test on a fresh SQLite file:
+ * `start(env)` resolves once it is ready; after each test it is killed and
+ * its database removed. Call at the suite's top level.
+ */
+export function oneApiProcessPerTest(): { start: (env?: Record<string, string>) => Promise<ApiProcess>; databaseUrl: () => string } {
+  let api: ApiProcess | undefined;
+  let database: TestDatabase | undefined;
+  afterEach(async () => {
+    await api?.stop("SIGKILL");
+    await database?.remove();
+    api = undefined;
+    database = undefined;
+  });
+  return {
+    async start(env = {}) {
+      database = await freshDatabase("sqlite");
+      api = await startApiProcess({ API_KEYS: TEST_KEY, DATABASE_URL: database.url, ...env });
+      await waitUntilReady(api);
+      return api;
+    },
+    databaseUrl() {
+      if (!database) throw new Error("no API process started in this test");
+      return database.url;
+    },
+  };
 }

@@ -7,27 +7,13 @@
 import http from "node:http";
 import net from "node:net";
 import { ErrorBody, Pets } from "@petstore/contract";
-import { afterEach, describe, expect, it } from "vitest";
-import { startApiProcess, waitUntilReady, type ApiProcess } from "../api-process.js";
-import { freshDatabase, TEST_KEY, type TestDatabase } from "../test-app.js";
+import { describe, expect, it } from "vitest";
+import { oneApiProcessPerTest } from "../api-process.js";
+import { TEST_KEY } from "../test-app.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-let api: ApiProcess | undefined;
-let database: TestDatabase | undefined;
-afterEach(async () => {
-  await api?.stop("SIGKILL");
-  await database?.remove();
-  api = undefined;
-  database = undefined;
-});
-
-async function startApi(env: Record<string, string>): Promise<ApiProcess> {
-  database = await freshDatabase("sqlite");
-  api = await startApiProcess({ API_KEYS: TEST_KEY, DATABASE_URL: database.url, ...env });
-  await waitUntilReady(api);
-  return api;
-}
+const { start: startApi } = oneApiProcessPerTest();
 
 interface Answer {
   status: number;

@@ -7,28 +7,14 @@
 import net from "node:net";
 import { ErrorBody, Pet, Pets } from "@petstore/contract";
 import Sqlite from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sqliteFilePath } from "../../data/database-url.js";
-import { startApiProcess, waitUntilReady, type ApiProcess } from "../api-process.js";
-import { freshDatabase, TEST_KEY, type TestDatabase } from "../test-app.js";
+import { oneApiProcessPerTest } from "../api-process.js";
+import { TEST_KEY } from "../test-app.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-let api: ApiProcess | undefined;
-let database: TestDatabase | undefined;
-afterEach(async () => {
-  await api?.stop("SIGKILL");
-  await database?.remove();
-  api = undefined;
-  database = undefined;
-});
-
-async function startApi(env: Record<string, string> = {}): Promise<ApiProcess> {
-  database = await freshDatabase("sqlite");
-  api = await startApiProcess({ API_KEYS: TEST_KEY, DATABASE_URL: database.url, ...env });
-  await waitUntilReady(api);
-  return api;
-}
+const { start: startApi, databaseUrl } = oneApiProcessPerTest();
 
 interface RawAnswer {
   status: number;
@@ -174,7 +160,7 @@ describe("graceful shutdown", () => {
     expect(exit).toEqual({ code: 0, signal: null });
     const stoppedWithin = Date.now() - signalledAt;
 
-    const store = new Sqlite(sqliteFilePath(database!.url), { readonly: true });
+    const store = new Sqlite(sqliteFilePath(databaseUrl()), { readonly: true });
     const stored = store.prepare(`SELECT COUNT(*) AS n FROM "Pet" WHERE "name" LIKE 'in flight %'`).get() as { n: number };
     store.close();
     expect(stored.n).toBe(IN_FLIGHT);
