@@ -3,6 +3,7 @@ import { ButtonLink } from "../design-system/Button.js";
 import { Notice } from "../design-system/Notice.js";
 import { isWaitingOutOutage, LoadFailure } from "../layout/LoadFailure.js";
 import { petQueryKeys, usePetstoreClient } from "../api/petstore-client.js";
+import { useMayCall } from "../session/permissions.js";
 import { nextPageCursor } from "./next-page-cursor.js";
 import { toSearchParams } from "./pet-list-view.js";
 import styles from "./PetList.module.css";
@@ -17,6 +18,7 @@ function linkTo(view: ListPetsQuery): string {
 /** One page of pets for `view`, with its loading, empty and error states and the way to the next page. */
 export function PetList({ view, highlightedId }: { view: ListPetsQuery; highlightedId?: number | undefined }) {
   const petstore = usePetstoreClient();
+  const mayCreatePets = useMayCall("createPet");
   const listQuery = petstore.listPets.useQuery({
     queryKey: petQueryKeys.list(view),
     queryData: {
@@ -57,11 +59,11 @@ export function PetList({ view, highlightedId }: { view: ListPetsQuery; highligh
             <ButtonLink to={linkTo(firstPage)}>First page</ButtonLink>
           ) : filtered ? (
             <ButtonLink to={linkTo({ ...firstPage, status: undefined, name: undefined })}>Show all pets</ButtonLink>
-          ) : (
+          ) : mayCreatePets ? (
             <ButtonLink to="/pets/new" variant="primary">
               Add the first pet
             </ButtonLink>
-          )
+          ) : undefined
         }
       >
         <p>

@@ -1,0 +1,3 @@
+export function ActivityPage() {
+  return <h1>Activity</h1>;
+}

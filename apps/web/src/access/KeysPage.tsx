@@ -1,0 +1,3 @@
+export function KeysPage() {
+  return <h1>Keys</h1>;
+}
