@@ -29,6 +29,7 @@ export function useAccessClient(): AccessClient {
 
 /** Keys of every cached query about staff access, so a create or revoke refreshes what it changed. */
 export const accessQueryKeys = {
+  all: ["access"] as const,
   keys: ["access", "keys"] as const,
   events: ["access", "events"] as const,
   eventPage: (action: AuditAction | undefined, after: number | undefined) =>
