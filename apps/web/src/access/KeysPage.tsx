@@ -4,6 +4,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { accessQueryKeys, useAccessClient } from "../api/access-client.js";
 import { describeFailure, errorBodyOf } from "../api/api-errors.js";
 import { Button } from "../design-system/Button.js";
+import { focusFirstInvalid } from "../forms/focus-first-invalid.js";
 import { SelectField, TextField } from "../design-system/FormFields.js";
 import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
@@ -81,9 +82,7 @@ function NewKeyForm({ onCreated }: { onCreated: (created: CreatedApiKey) => void
     const validation = validateNewKey(values);
     if (!validation.success) {
       setFieldErrors(validation.errors);
-      const firstInvalid = NEW_KEY_FIELDS.find((field) => validation.errors[field] !== undefined);
-      const control = firstInvalid && event.currentTarget.elements.namedItem(firstInvalid);
-      if (control instanceof HTMLElement) control.focus();
+      focusFirstInvalid(event.currentTarget, NEW_KEY_FIELDS, validation.errors);
       return;
     }
     setFieldErrors({});
