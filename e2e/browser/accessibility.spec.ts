@@ -1,6 +1,6 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, petRows, test } from "./fixtures.js";
+import { expect, petRows, runSuffix, test } from "./fixtures.js";
 
 /** WCAG 2.1 A and AA rules axe can check automatically; a clean run is necessary, not sufficient. */
 async function wcagViolations(page: Page): Promise<string[]> {
@@ -19,13 +19,13 @@ test("sign-in, with and without a refused key, has no WCAG violations axe can fi
   expect(await wcagViolations(page)).toEqual([]);
 });
 
-// One test per viewport: five axe scans each, and a scan takes seconds on a busy 2-core machine.
+// One test per viewport: eight axe scans each, and a scan takes seconds on a busy 2-core machine.
 for (const [device, viewport] of [
   ["desktop", { width: 1280, height: 800 }],
   ["phone", { width: 390, height: 844 }],
 ] as const) {
   test(`the signed-in pages have no WCAG violations axe can find, on ${device}`, async ({ signedInPage: page }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(150_000);
     await page.setViewportSize(viewport);
     await page.goto("/pets");
     await expect(petRows(page).first()).toBeVisible();
@@ -48,6 +48,24 @@ for (const [device, viewport] of [
 
     await page.goto("/pets/abc");
     await expect(page.getByRole("heading", { level: 1 })).toContainText("not found");
+    expect(await wcagViolations(page)).toEqual([]);
+
+    // The admin pages: Keys with a new key's secret showing, its revoke dialog open, and Activity.
+    const keyName = `Axe ${device} ${runSuffix()}`;
+    await page.goto("/keys");
+    await page.getByLabel("Name").fill(keyName);
+    await page.getByRole("button", { name: "Create key" }).click();
+    await expect(page.getByLabel("New key")).toHaveValue(/^psk_/);
+    expect(await wcagViolations(page)).toEqual([]);
+
+    await page.getByRole("button", { name: `Revoke ${keyName}` }).click();
+    await expect(page.getByRole("alertdialog", { name: `Revoke ${keyName}?` })).toBeVisible();
+    expect(await wcagViolations(page)).toEqual([]);
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("alertdialog")).toHaveCount(0);
+
+    await page.goto("/activity");
+    await expect(page.getByRole("table", { name: "Activity" })).toBeVisible();
     expect(await wcagViolations(page)).toEqual([]);
   });
 }

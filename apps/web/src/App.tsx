@@ -1,6 +1,7 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { useState, type ReactNode } from "react";
+import { lazy, Suspense, useState, type ReactNode } from "react";
 import { Navigate, Route, Routes } from "react-router-dom";
+import { AccessClientProvider } from "./api/access-client.js";
 import { createQueryClient } from "./api/query-client.js";
 import { PetstoreClientProvider } from "./api/petstore-client.js";
 import { CreateRetrySleepContext, realSleep, type Sleep } from "./api/retry-create.js";
@@ -10,9 +11,18 @@ import { AddPetPage } from "./pets/AddPetPage.js";
 import { ImportPetsPage } from "./pets/ImportPetsPage.js";
 import { PetDetailPage } from "./pets/PetDetailPage.js";
 import { PetsPage } from "./pets/PetsPage.js";
+import { ADMIN_ONLY_MESSAGE, READ_ONLY_MESSAGE, RequireOperation } from "./session/permissions.js";
 import { RequireSession } from "./session/RequireSession.js";
 import { SessionProvider, useSession } from "./session/session.js";
 import { SignInPage } from "./session/SignInPage.js";
+
+// Admin pages: most staff never open them, so their code is fetched on the first visit, not with the app.
+const KeysPage = lazy(() => import("./access/KeysPage.js").then(({ KeysPage }) => ({ default: KeysPage })));
+const ActivityPage = lazy(() => import("./access/ActivityPage.js").then(({ ActivityPage }) => ({ default: ActivityPage })));
+
+function LoadingPage() {
+  return <p aria-busy="true">Loading…</p>;
+}
 
 /** React Router 7's behaviour, adopted now so the upgrade changes nothing. */
 export const ROUTER_FUTURE = { v7_startTransition: true, v7_relativeSplatPath: true } as const;
@@ -30,9 +40,43 @@ export function AppRoutes() {
       >
         <Route index element={<Navigate to="/pets" replace />} />
         <Route path="/pets" element={<PetsPage />} />
-        <Route path="/pets/new" element={<AddPetPage />} />
-        <Route path="/pets/import" element={<ImportPetsPage />} />
+        <Route
+          path="/pets/new"
+          element={
+            <RequireOperation operation="createPet" title="New pet" refusal={READ_ONLY_MESSAGE}>
+              <AddPetPage />
+            </RequireOperation>
+          }
+        />
+        <Route
+          path="/pets/import"
+          element={
+            <RequireOperation operation="createPet" title="Import pets" refusal={READ_ONLY_MESSAGE}>
+              <ImportPetsPage />
+            </RequireOperation>
+          }
+        />
         <Route path="/pets/:petId" element={<PetDetailPage />} />
+        <Route
+          path="/keys"
+          element={
+            <RequireOperation operation="listKeys" title="Keys" refusal={ADMIN_ONLY_MESSAGE}>
+              <Suspense fallback={<LoadingPage />}>
+                <KeysPage />
+              </Suspense>
+            </RequireOperation>
+          }
+        />
+        <Route
+          path="/activity"
+          element={
+            <RequireOperation operation="listAuditEvents" title="Activity" refusal={ADMIN_ONLY_MESSAGE}>
+              <Suspense fallback={<LoadingPage />}>
+                <ActivityPage />
+              </Suspense>
+            </RequireOperation>
+          }
+        />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>
@@ -46,7 +90,9 @@ function ApiProvider({ children, retryDelay, sleep }: { children: ReactNode } & 
   return (
     <QueryClientProvider client={client}>
       <PetstoreClientProvider readApiKey={readApiKey}>
-        <CreateRetrySleepContext.Provider value={sleep ?? realSleep}>{children}</CreateRetrySleepContext.Provider>
+        <AccessClientProvider readApiKey={readApiKey}>
+          <CreateRetrySleepContext.Provider value={sleep ?? realSleep}>{children}</CreateRetrySleepContext.Provider>
+        </AccessClientProvider>
       </PetstoreClientProvider>
     </QueryClientProvider>
   );

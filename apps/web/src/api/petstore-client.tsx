@@ -26,14 +26,19 @@ export type ApiKeySource = () => string | null;
  * module knows nothing of where the session keeps it.
  */
 export function createPetstoreClient(readApiKey: ApiKeySource) {
-  return initTsrReactQuery(petstoreContract, {
+  return initTsrReactQuery(petstoreContract, apiClientOptions(readApiKey));
+}
+
+/** What every client of the API shares (this one, and the staff-access one in access-client.tsx). */
+export function apiClientOptions(readApiKey: ApiKeySource) {
+  return {
     baseUrl: API_ORIGIN,
     baseHeaders: {
       // Read per request: the key changes when staff sign in or out.
       Authorization: () => bearer(readApiKey() ?? ""),
     },
     validateResponse: true,
-  });
+  };
 }
 
 export type PetstoreClient = ReturnType<typeof createPetstoreClient>;

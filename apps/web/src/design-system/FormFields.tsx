@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
+import { forwardRef, useId, type InputHTMLAttributes, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
 import styles from "./Field.module.css";
 
 interface FieldProps {
@@ -50,26 +50,23 @@ function FieldFrame({
   );
 }
 
-export function TextField({
-  label,
-  error,
-  hint,
-  optional,
-  ...inputProps
-}: FieldProps & Omit<InputHTMLAttributes<HTMLInputElement>, "id">) {
-  const id = useId();
-  return (
-    <FieldFrame id={id} label={label} error={error} hint={hint} optional={optional}>
-      <input
-        id={id}
-        className={styles.control}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(error && `${id}-error`, hint && `${id}-hint`)}
-        {...inputProps}
-      />
-    </FieldFrame>
-  );
-}
+export const TextField = forwardRef<HTMLInputElement, FieldProps & Omit<InputHTMLAttributes<HTMLInputElement>, "id">>(
+  function TextField({ label, error, hint, optional, ...inputProps }, ref) {
+    const id = useId();
+    return (
+      <FieldFrame id={id} label={label} error={error} hint={hint} optional={optional}>
+        <input
+          ref={ref}
+          id={id}
+          className={styles.control}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy(error && `${id}-error`, hint && `${id}-hint`)}
+          {...inputProps}
+        />
+      </FieldFrame>
+    );
+  },
+);
 
 export function SelectField({
   label,

@@ -1,16 +1,19 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { NavLink, Outlet, useLocation, useNavigate } from "react-router-dom";
+import { NavLink, Outlet, useLocation } from "react-router-dom";
 import { Button } from "../design-system/Button.js";
+import { useMayCall } from "../session/permissions.js";
 import { useSession } from "../session/session.js";
+import { useSignOut } from "../session/use-sign-out.js";
 import styles from "./AppShell.module.css";
 import { StatusMessageRegion } from "./status-message.js";
 
 /** The frame of every signed-in page: header, navigation, sign-out, and the page itself. */
 export function AppShell() {
-  const { signOut } = useSession();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
+  const { signedInAs } = useSession();
+  const signOut = useSignOut();
+  const mayCreatePets = useMayCall("createPet");
+  const mayManageKeys = useMayCall("listKeys");
+  const mayReadActivity = useMayCall("listAuditEvents");
   const { pathname } = useLocation();
   const main = useRef<HTMLElement>(null);
   const arrived = useRef(false);
@@ -21,13 +24,6 @@ export function AppShell() {
     if (arrived.current) main.current?.focus();
     arrived.current = true;
   }, [pathname]);
-
-  const handleSignOut = () => {
-    signOut();
-    // Pets fetched with this key must not be shown to whoever signs in next.
-    queryClient.clear();
-    navigate("/sign-in", { replace: true });
-  };
 
   return (
     <>
@@ -41,16 +37,37 @@ export function AppShell() {
             <NavLink to="/pets" end className={styles.navLink}>
               Pets
             </NavLink>
-            <NavLink to="/pets/new" className={styles.navLink}>
-              New pet
-            </NavLink>
-            <NavLink to="/pets/import" className={styles.navLink}>
-              Import pets
-            </NavLink>
+            {mayCreatePets && (
+              <>
+                <NavLink to="/pets/new" className={styles.navLink}>
+                  New pet
+                </NavLink>
+                <NavLink to="/pets/import" className={styles.navLink}>
+                  Import pets
+                </NavLink>
+              </>
+            )}
+            {mayManageKeys && (
+              <NavLink to="/keys" className={styles.navLink}>
+                Keys
+              </NavLink>
+            )}
+            {mayReadActivity && (
+              <NavLink to="/activity" className={styles.navLink}>
+                Activity
+              </NavLink>
+            )}
           </nav>
-          <Button variant="quiet" className={styles.signOut} onClick={handleSignOut}>
-            Sign out
-          </Button>
+          <div className={styles.account}>
+            {signedInAs && (
+              <p className={styles.signedInAs}>
+                Signed in as {signedInAs.name} ({signedInAs.scope})
+              </p>
+            )}
+            <Button variant="quiet" onClick={() => signOut()}>
+              Sign out
+            </Button>
+          </div>
         </div>
       </header>
       <main id="main" ref={main} tabIndex={-1} className={styles.main}>

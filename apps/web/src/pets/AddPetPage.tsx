@@ -6,6 +6,7 @@ import { describeFailure, errorBodyOf } from "../api/api-errors.js";
 import { petQueryKeys } from "../api/petstore-client.js";
 import { newIdempotencyKey, useCreatePetWithRetry } from "../api/retry-create.js";
 import { Button } from "../design-system/Button.js";
+import { focusFirstInvalid } from "../forms/focus-first-invalid.js";
 import { SelectField, TextField } from "../design-system/FormFields.js";
 import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
@@ -100,10 +101,7 @@ export function AddPetForm() {
     const validation = validateNewPet(values);
     if (!validation.success) {
       setFieldErrors(validation.errors);
-      // Take keyboard and screen-reader users straight to the first thing to fix.
-      const firstInvalid = NEW_PET_FIELDS.find((field) => validation.errors[field] !== undefined);
-      const control = firstInvalid && event.currentTarget.elements.namedItem(firstInvalid);
-      if (control instanceof HTMLElement) control.focus();
+      focusFirstInvalid(event.currentTarget, NEW_PET_FIELDS, validation.errors);
       return;
     }
     setFieldErrors({});

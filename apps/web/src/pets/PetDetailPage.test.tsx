@@ -1,6 +1,8 @@
 import { screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { errorResponse, jsonResponse, renderApp } from "../test/render-app.js";
+import { errorResponse, jsonResponse, renderApp, testSession } from "../test/render-app.js";
+
+const BELLA = { id: 2, name: "Bella", categoryId: 2, status: "pending" };
 
 describe("the pet page", () => {
   it("reads the pet through listPets, not the deprecated getPet, and shows it", async () => {
@@ -42,4 +44,39 @@ describe("the pet page", () => {
       expect(requests).toEqual([]);
     },
   );
+
+  it("tells an admin key who added the pet and when, from its pet.created event", async () => {
+    const added = {
+      id: 5,
+      at: "2026-11-24T09:30:00.000Z",
+      action: "pet.created",
+      actor: { keyId: "4", name: "Front desk" },
+      target: { type: "pet", id: 2, label: "Bella" },
+      requestId: "r-5",
+      clientAddress: "127.0.0.1",
+    };
+    const { requests } = renderApp(
+      "/pets/2",
+      (request) => jsonResponse(200, new URL(request.url).pathname === "/admin/v1/audit-events" ? [added] : [BELLA]),
+      { session: testSession("admin") },
+    );
+    expect(await screen.findByText(/^Added by Front desk on/)).toBeInTheDocument();
+    expect(screen.getByText(/^Added by/).querySelector("time")).toHaveAttribute("datetime", added.at);
+    const asked = requests.map((request) => new URL(request.url)).find((url) => url.pathname === "/admin/v1/audit-events");
+    expect(Object.fromEntries(asked!.searchParams)).toEqual({ action: "pet.created", targetType: "pet", targetId: "2", limit: "1" });
+  });
+
+  it("says so when no event records who added the pet", async () => {
+    renderApp("/pets/2", (request) => jsonResponse(200, new URL(request.url).pathname === "/admin/v1/audit-events" ? [] : [BELLA]), {
+      session: testSession("admin"),
+    });
+    expect(await screen.findByText(/Who added this pet is not recorded/)).toBeInTheDocument();
+  });
+
+  it.each(["read", "write"] as const)("shows a %s key nothing of who added the pet, and does not ask", async (scope) => {
+    const { requests } = renderApp("/pets/2", () => jsonResponse(200, [BELLA]), { session: testSession(scope) });
+    expect(await screen.findByRole("heading", { name: "Bella", level: 1 })).toBeInTheDocument();
+    expect(screen.queryByText(/Added by|added this pet/)).not.toBeInTheDocument();
+    expect(requests.map((request) => new URL(request.url).pathname)).toEqual(["/v1/pets"]);
+  });
 });

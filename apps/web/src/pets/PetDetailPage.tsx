@@ -1,11 +1,13 @@
 import { GetPetParams, type Pet } from "@petstore/contract";
 import { useParams } from "react-router-dom";
+import { AddedBy } from "../access/AddedBy.js";
 import { petQueryKeys, usePetstoreClient } from "../api/petstore-client.js";
 import { ButtonLink } from "../design-system/Button.js";
 import { Panel } from "../design-system/Panel.js";
 import { isWaitingOutOutage, LoadFailure } from "../layout/LoadFailure.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
 import { NotFound } from "../layout/NotFoundPage.js";
+import { useMayCall } from "../session/permissions.js";
 import styles from "./PetDetailPage.module.css";
 import { StatusBadge } from "./StatusBadge.js";
 
@@ -53,6 +55,7 @@ function PetDetail({ petId }: { petId: number }) {
 }
 
 function PetCard({ pet }: { pet: Pet }) {
+  const mayReadActivity = useMayCall("listAuditEvents");
   return (
     <div className={styles.page}>
       <h1>{pet.name}</h1>
@@ -69,6 +72,7 @@ function PetCard({ pet }: { pet: Pet }) {
             <StatusBadge status={pet.status} />
           </dd>
         </dl>
+        {mayReadActivity && <AddedBy petId={pet.id} className={styles.addedBy} />}
       </Panel>
       <div>
         <ButtonLink to="/pets">Back to pets</ButtonLink>

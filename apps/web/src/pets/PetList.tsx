@@ -1,10 +1,12 @@
-import type { ListPetsQuery } from "@petstore/contract";
+import { ListPetsQuery } from "@petstore/contract";
 import { ButtonLink } from "../design-system/Button.js";
 import { Notice } from "../design-system/Notice.js";
 import { isWaitingOutOutage, LoadFailure } from "../layout/LoadFailure.js";
 import { petQueryKeys, usePetstoreClient } from "../api/petstore-client.js";
-import { nextPageCursor } from "./next-page-cursor.js";
+import { useMayCall } from "../session/permissions.js";
+import { nextPageCursor } from "../api/next-page-cursor.js";
 import { toSearchParams } from "./pet-list-view.js";
+import pager from "../design-system/Pager.module.css";
 import styles from "./PetList.module.css";
 import { PetTable } from "./PetTable.js";
 
@@ -17,6 +19,7 @@ function linkTo(view: ListPetsQuery): string {
 /** One page of pets for `view`, with its loading, empty and error states and the way to the next page. */
 export function PetList({ view, highlightedId }: { view: ListPetsQuery; highlightedId?: number | undefined }) {
   const petstore = usePetstoreClient();
+  const mayCreatePets = useMayCall("createPet");
   const listQuery = petstore.listPets.useQuery({
     queryKey: petQueryKeys.list(view),
     queryData: {
@@ -57,11 +60,11 @@ export function PetList({ view, highlightedId }: { view: ListPetsQuery; highligh
             <ButtonLink to={linkTo(firstPage)}>First page</ButtonLink>
           ) : filtered ? (
             <ButtonLink to={linkTo({ ...firstPage, status: undefined, name: undefined })}>Show all pets</ButtonLink>
-          ) : (
+          ) : mayCreatePets ? (
             <ButtonLink to="/pets/new" variant="primary">
               Add the first pet
             </ButtonLink>
-          )
+          ) : undefined
         }
       >
         <p>
@@ -77,17 +80,17 @@ export function PetList({ view, highlightedId }: { view: ListPetsQuery; highligh
     );
   }
 
-  const nextAfter = nextPageCursor(headers.get("link"));
+  const nextAfter = nextPageCursor(headers.get("link"), ListPetsQuery.shape.after);
   const firstId = pets[0]?.id;
   const lastId = pets[pets.length - 1]?.id;
   return (
     <>
       <PetTable pets={pets} highlightedId={highlightedId} />
-      <div className={styles.pager}>
-        <p className={styles.summary}>
+      <div className={pager.pager}>
+        <p className={pager.summary}>
           {pets.length === 1 ? "1 pet" : `${pets.length} pets`}, ids {firstId}–{lastId}
         </p>
-        <div className={styles.pagerLinks}>
+        <div className={pager.pagerLinks}>
           {view.after !== undefined && <ButtonLink to={linkTo(firstPage)}>First page</ButtonLink>}
           {nextAfter !== undefined && <ButtonLink to={linkTo({ ...view, after: nextAfter })}>Next page</ButtonLink>}
         </div>

@@ -1,4 +1,5 @@
 import { type ErrorIssue, NewPet, PetStatus } from "@petstore/contract";
+import { fieldErrorsFromApiIssues, fieldErrorsFromSchema, type FieldErrors } from "../forms/contract-field-errors.js";
 
 /** What the form's controls hold: text, as typed. */
 export interface NewPetFormValues {
@@ -8,22 +9,10 @@ export interface NewPetFormValues {
 }
 
 export type NewPetField = keyof NewPetFormValues;
-export type NewPetFieldErrors = Partial<Record<NewPetField, string>>;
+export type NewPetFieldErrors = FieldErrors<NewPetField>;
 
 const FIELD_LABELS: Record<NewPetField, string> = { name: "Name", categoryId: "Category ID", status: "Status" };
 export const NEW_PET_FIELDS = Object.keys(FIELD_LABELS) as NewPetField[];
-
-function isNewPetField(value: unknown): value is NewPetField {
-  return typeof value === "string" && value in FIELD_LABELS;
-}
-
-/**
- * The contract's messages name the JSON field ("categoryId must be at least 1");
- * beside a control labelled "Category ID" the label reads better.
- */
-function inLabelTerms(field: NewPetField, message: string): string {
-  return message.startsWith(field) ? FIELD_LABELS[field] + message.slice(field.length) : message;
-}
 
 /**
  * Digits become a number for the schema to range-check; anything else is
@@ -51,20 +40,10 @@ export function parseNewPetValues(values: NewPetFormValues) {
 export function validateNewPet(values: NewPetFormValues): NewPetValidation {
   const result = parseNewPetValues(values);
   if (result.success) return { success: true, data: result.data };
-  const errors: NewPetFieldErrors = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0];
-    if (isNewPetField(field) && errors[field] === undefined) errors[field] = inLabelTerms(field, issue.message);
-  }
-  return { success: false, errors };
+  return { success: false, errors: fieldErrorsFromSchema(result.error.issues, FIELD_LABELS) };
 }
 
 /** Field errors out of the API's 400 `issues` (`body.<field>`); issues about anything else stay with the whole form. */
 export function fieldErrorsFromIssues(issues: readonly ErrorIssue[]): NewPetFieldErrors {
-  const errors: NewPetFieldErrors = {};
-  for (const { field: where, message } of issues) {
-    const field = where.startsWith("body.") ? where.slice("body.".length) : undefined;
-    if (isNewPetField(field) && errors[field] === undefined) errors[field] = inLabelTerms(field, message);
-  }
-  return errors;
+  return fieldErrorsFromApiIssues(issues, FIELD_LABELS);
 }

@@ -1,6 +1,6 @@
-import { LIMIT_MAX, type ListPetsQueryInput, type Pet } from "@petstore/contract";
+import { LIMIT_MAX, ListPetsQuery, type ListPetsQueryInput, type Pet } from "@petstore/contract";
 import { BYTE_ORDER_MARK, encodeCsv, guardFormula } from "./csv.js";
-import { nextPageCursor } from "./next-page-cursor.js";
+import { nextPageCursor } from "../api/next-page-cursor.js";
 
 /** The exported file's columns: the import reads the same names and ignores `id`. */
 export const EXPORT_HEADER = ["id", "name", "categoryId", "status"] as const;
@@ -70,7 +70,7 @@ export async function collectPets({ filters, fetchPage, signal, onProgress, wait
     if (page.status !== 200) throw new ExportFailedError(page.status);
     pets.push(...(page.body as Pet[]));
     onProgress?.(pets.length);
-    after = nextPageCursor(page.headers.get("link"));
+    after = nextPageCursor(page.headers.get("link"), ListPetsQuery.shape.after);
     if (after === undefined) return pets;
   }
 }

@@ -1,13 +1,13 @@
-import { screen } from "@testing-library/react";
+import { cleanup, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { errorResponse, jsonResponse, renderApp } from "../test/render-app.js";
+import { errorResponse, jsonResponse, renderApp, testSession } from "../test/render-app.js";
 
 const GOOD_KEY = "dev-petstore-key";
+const FRONT_DESK = testSession("read", "Front desk");
 
 function api(request: Request): Response {
-  return request.headers.get("authorization") === `Bearer ${GOOD_KEY}`
-    ? jsonResponse(200, [])
-    : errorResponse(401, "UNAUTHORIZED", "Invalid API key.");
+  if (request.headers.get("authorization") !== `Bearer ${GOOD_KEY}`) return errorResponse(401, "UNAUTHORIZED", "Invalid API key.");
+  return new URL(request.url).pathname === "/admin/v1/session" ? jsonResponse(200, FRONT_DESK) : jsonResponse(200, []);
 }
 
 describe("sign-in", () => {
@@ -56,7 +56,24 @@ describe("sign-in", () => {
     await user.click(screen.getByRole("button", { name: "Sign in" }));
     expect(await screen.findByRole("heading", { name: "Pets" })).toBeInTheDocument();
     expect(location.current).toBe("/pets?status=sold");
-    expect(Object.values(sessionStorage)).toEqual([GOOD_KEY]);
+    expect(sessionStorage.getItem("petstore.apiKey")).toBe(GOOD_KEY);
+    expect(JSON.parse(sessionStorage.getItem("petstore.session") ?? "null")).toEqual(FRONT_DESK);
+  });
+
+  it("asks the API who the key is and says so in the header, on every page, after a reload too", async () => {
+    const { user, requests } = renderApp("/pets", api, { signedIn: false });
+    await user.type(await screen.findByLabelText("API key"), GOOD_KEY);
+    await user.click(screen.getByRole("button", { name: "Sign in" }));
+    expect(await screen.findByText("Signed in as Front desk (read)")).toBeInTheDocument();
+    const asked = new URL(requests[0]!.url);
+    expect(asked.pathname).toBe("/admin/v1/session");
+    expect(requests[0]!.headers.get("authorization")).toBe(`Bearer ${GOOD_KEY}`);
+    cleanup();
+
+    // A reload: the tab's key and session are read back, without asking again.
+    const reloaded = renderApp("/pets/1", api, { signedIn: false });
+    expect(await screen.findByText("Signed in as Front desk (read)")).toBeInTheDocument();
+    expect(reloaded.requests.map((request) => new URL(request.url).pathname)).not.toContain("/admin/v1/session");
   });
 
   it("signs out from any signed-in page", async () => {

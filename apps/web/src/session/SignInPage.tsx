@@ -2,7 +2,8 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Navigate, useLocation, useNavigate } from "react-router-dom";
 import { describeFailure, isUnauthorized } from "../api/api-errors.js";
-import { bearer, usePetstoreClient } from "../api/petstore-client.js";
+import { useAccessClient } from "../api/access-client.js";
+import { bearer } from "../api/petstore-client.js";
 import { Button } from "../design-system/Button.js";
 import { TextField } from "../design-system/FormFields.js";
 import { Notice } from "../design-system/Notice.js";
@@ -32,7 +33,7 @@ export function SignInPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const queryClient = useQueryClient();
-  const petstore = usePetstoreClient();
+  const access = useAccessClient();
   const [apiKey, setApiKey] = useState("");
   const [checking, setChecking] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -51,15 +52,12 @@ export function SignInPage() {
     setProblem(null);
     setChecking(true);
     try {
-      // The cheapest authenticated call: a key is only kept once the API accepts it.
-      const response = await petstore.listPets.query({
-        query: { limit: 1 },
-        extraHeaders: { Authorization: bearer(candidate) },
-      });
+      // Any valid key may ask who it is; a key is only kept once the API accepts it.
+      const response = await access.getSession.query({ extraHeaders: { Authorization: bearer(candidate) } });
       if (response.status === 200) {
         // Nothing fetched with an earlier key may show through.
         queryClient.clear();
-        signIn(candidate);
+        signIn(candidate, response.body);
         navigate(returnToOf(location.state), { replace: true });
         return;
       }

@@ -1,4 +1,4 @@
-import type { ErrorIssue } from "@petstore/contract";
+import type { ErrorIssue, Scope, Session } from "@petstore/contract";
 import { render } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter, useLocation } from "react-router-dom";
@@ -7,6 +7,11 @@ import { AppProviders, AppRoutes, ROUTER_FUTURE } from "../App.js";
 import { storeApiKey } from "../session/api-key-storage.js";
 
 export const TEST_API_KEY = "test-key";
+
+/** Who TEST_API_KEY is, unless a test says otherwise: a key that may add pets but not manage keys. */
+export function testSession(scope: Scope = "write", name = "Test key"): Session {
+  return { keyId: "7", name, scope, expiresAt: null };
+}
 
 type ApiHandler = (request: Request) => Response | Promise<Response>;
 
@@ -60,12 +65,16 @@ function LocationProbe({ onChange }: { onChange: (url: string) => void }) {
 }
 
 /**
- * Renders the whole app at `path`, signed in unless told otherwise, over a
- * stubbed network. A create's waits between attempts take no time: `sleeps`
+ * Renders the whole app at `path`, signed in unless told otherwise (as
+ * `session`, testSession() by default), over a stubbed network. A create's waits between attempts take no time: `sleeps`
  * records how long each would have been.
  */
-export function renderApp(path: string, handler: ApiHandler, { signedIn = true } = {}) {
-  if (signedIn) storeApiKey(TEST_API_KEY);
+export function renderApp(
+  path: string,
+  handler: ApiHandler,
+  { signedIn = true, session = testSession() }: { signedIn?: boolean; session?: Session } = {},
+) {
+  if (signedIn) storeApiKey(TEST_API_KEY, session);
   const requests = stubNetwork(handler);
   const location = { current: path };
   const sleeps: number[] = [];

@@ -1,5 +1,8 @@
+import { ListAuditEventsQuery, ListPetsQuery } from "@petstore/contract";
 import { describe, expect, it } from "vitest";
-import { nextPageCursor } from "./next-page-cursor.js";
+import { nextPageCursor as nextPageCursorOf } from "./next-page-cursor.js";
+
+const nextPageCursor = (header: string | null) => nextPageCursorOf(header, ListPetsQuery.shape.after);
 
 describe("nextPageCursor", () => {
   it("reads `after` from the API's next link", () => {
@@ -16,5 +19,12 @@ describe("nextPageCursor", () => {
     expect(nextPageCursor(null)).toBeUndefined();
     expect(nextPageCursor('</v1/pets>; rel="successor-version"')).toBeUndefined();
     expect(nextPageCursor('</v1/pets?after=7.5>; rel="next"')).toBeUndefined();
+  });
+
+  it("checks the cursor with the operation's own schema", () => {
+    expect(nextPageCursorOf('</admin/v1/audit-events?limit=20&after=12>; rel="next"', ListAuditEventsQuery.shape.after)).toBe(12);
+    // Pets page from id 0; audit events never do.
+    expect(nextPageCursorOf('</v1/pets?after=0>; rel="next"', ListPetsQuery.shape.after)).toBe(0);
+    expect(nextPageCursorOf('</admin/v1/audit-events?after=0>; rel="next"', ListAuditEventsQuery.shape.after)).toBeUndefined();
   });
 });

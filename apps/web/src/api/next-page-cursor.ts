@@ -1,11 +1,15 @@
-import { ListPetsQuery } from "@petstore/contract";
+import type { z } from "zod";
+
+/** The contract's schema of an operation's `after` query (listPets, listAuditEvents). */
+export type CursorSchema = z.ZodType<number | undefined, z.ZodTypeDef, unknown>;
 
 /**
  * The `after` id of the API's `Link: <...>; rel="next"` header (RFC 8288), or
- * undefined on the last page. Following the server's link, rather than
- * computing the next id here, keeps the paging rule in one place: the API.
+ * undefined on the last page or for a cursor `cursor` (the operation's own
+ * schema) refuses. Following the server's link, rather than computing the
+ * next id here, keeps the paging rule in one place: the API.
  */
-export function nextPageCursor(linkHeader: string | null): number | undefined {
+export function nextPageCursor(linkHeader: string | null, cursor: CursorSchema): number | undefined {
   if (!linkHeader) return undefined;
   for (const link of linkHeader.split(/,(?=\s*<)/)) {
     const match = /^\s*<([^>]*)>(.*)$/.exec(link);
@@ -17,7 +21,7 @@ export function nextPageCursor(linkHeader: string | null): number | undefined {
     if (!isNext) continue;
     // The target is relative to the API; any base will do to read its query.
     const after = new URL(target, "http://api.invalid").searchParams.get("after");
-    const parsed = ListPetsQuery.shape.after.safeParse(after ?? undefined);
+    const parsed = cursor.safeParse(after ?? undefined);
     return parsed.success ? parsed.data : undefined;
   }
   return undefined;

@@ -1,0 +1,79 @@
+import type { AuditEvent } from "@petstore/contract";
+import { screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { jsonResponse, renderApp, testSession } from "../test/render-app.js";
+
+const ADMIN = testSession("admin", "Configured key 1");
+
+function auditEvent(id: number, action: AuditEvent["action"], target: AuditEvent["target"]): AuditEvent {
+  return {
+    id,
+    at: `2026-11-24T10:${String(id).padStart(2, "0")}:00.000Z`,
+    action,
+    actor: { keyId: "configured-1", name: "Configured key 1" },
+    target,
+    requestId: `request-${id}`,
+    clientAddress: "127.0.0.1",
+  };
+}
+
+const REVOKED = auditEvent(12, "key.revoked", { type: "key", id: 3, label: "Front desk" });
+const CREATED = auditEvent(11, "key.created", { type: "key", id: 3, label: "Front desk" });
+const PET = auditEvent(10, "pet.created", { type: "pet", id: 37, label: "Rex" });
+
+function rows() {
+  return within(screen.getByRole("table", { name: "Activity" }))
+    .getAllByRole("row")
+    .slice(1)
+    .map((row) => within(row).getAllByRole("cell").map((cell) => cell.textContent));
+}
+
+describe("the Activity page", () => {
+  it("shows the audit events as the API sends them, newest first: when, who, action, target", async () => {
+    renderApp("/activity", () => jsonResponse(200, [REVOKED, CREATED, PET]), { session: ADMIN });
+    const table = await screen.findByRole("table", { name: "Activity" });
+    expect(within(table).getAllByRole("columnheader").map((header) => header.textContent)).toEqual(["When", "Who", "Action", "Target"]);
+    expect(rows().map(([, who, action, target]) => [who, action, target])).toEqual([
+      ["Configured key 1", "key.revoked", "key Front desk"],
+      ["Configured key 1", "key.created", "key Front desk"],
+      ["Configured key 1", "pet.created", "pet Rex"],
+    ]);
+    expect(within(table).getAllByRole("time")[0]).toHaveAttribute("datetime", REVOKED.at);
+    expect(within(table).getByRole("link", { name: "Rex" })).toHaveAttribute("href", "/pets/37");
+  });
+
+  it("filters by action, kept in the URL, and follows the API's next link", async () => {
+    const { user, location, requests } = renderApp(
+      "/activity",
+      (request) => {
+        const query = new URL(request.url).searchParams;
+        if (query.get("after") === "11") return jsonResponse(200, [PET]);
+        return query.get("action") === "key.created"
+          ? jsonResponse(200, [CREATED])
+          : jsonResponse(200, [REVOKED, CREATED], { Link: '</admin/v1/audit-events?limit=20&after=11>; rel="next"' });
+      },
+      { session: ADMIN },
+    );
+    const next = await screen.findByRole("link", { name: "Next page" });
+    expect(next).toHaveAttribute("href", "/activity?after=11");
+    await user.click(next);
+    await waitFor(() => expect(rows().map((row) => row[2])).toEqual(["pet.created"]));
+    expect(location.current).toBe("/activity?after=11");
+    expect(screen.queryByRole("link", { name: "Next page" })).not.toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "First page" })).toHaveAttribute("href", "/activity");
+
+    await user.selectOptions(screen.getByLabelText("Action"), "key.created");
+    expect(location.current).toBe("/activity?action=key.created");
+    await waitFor(() => expect(rows().map((row) => row[2])).toEqual(["key.created"]));
+    const asked = new URL(requests.at(-1)!.url);
+    expect(asked.pathname).toBe("/admin/v1/audit-events");
+    expect(Object.fromEntries(asked.searchParams)).toEqual({ action: "key.created" });
+    expect(screen.getByLabelText("Action")).toHaveValue("key.created");
+  });
+
+  it("reads the filter from the URL and says when nothing matched", async () => {
+    const { requests } = renderApp("/activity?action=key.revoked&after=abc", () => jsonResponse(200, []), { session: ADMIN });
+    expect(await screen.findByText("No key.revoked events yet.")).toBeInTheDocument();
+    expect(Object.fromEntries(new URL(requests[0]!.url).searchParams)).toEqual({ action: "key.revoked" });
+  });
+});

@@ -1,0 +1,130 @@
+import { AUDIT_ACTIONS, AuditAction, ListAuditEventsQuery, type AuditEvent } from "@petstore/contract";
+import { Link, useNavigate, useSearchParams } from "react-router-dom";
+import { accessQueryKeys, useAccessClient } from "../api/access-client.js";
+import { nextPageCursor } from "../api/next-page-cursor.js";
+import { ButtonLink } from "../design-system/Button.js";
+import { SelectField } from "../design-system/FormFields.js";
+import { Notice } from "../design-system/Notice.js";
+import { Panel } from "../design-system/Panel.js";
+import { useDocumentTitle } from "../document/use-document-title.js";
+import { isWaitingOutOutage, LoadFailure } from "../layout/LoadFailure.js";
+import { activityLink, readActivityView, type ActivityView } from "./activity-view.js";
+import { When } from "./When.js";
+import table from "../design-system/DataTable.module.css";
+import formStyles from "../design-system/Form.module.css";
+import pager from "../design-system/Pager.module.css";
+import styles from "./ActivityPage.module.css";
+
+/** `/activity` (admin keys only): the audit log, newest first, filtered by action. */
+export function ActivityPage() {
+  const [searchParams] = useSearchParams();
+  const navigate = useNavigate();
+  const view = readActivityView(searchParams);
+  useDocumentTitle(view.action ? `Activity: ${view.action}` : "Activity");
+
+  return (
+    <div className={styles.page}>
+      <div>
+        <h1>Activity</h1>
+        <p className={formStyles.intro}>Who added pets and who created or revoked keys, newest first.</p>
+      </div>
+      <Panel aria-label="Activity log">
+        <div className={styles.filters}>
+          <SelectField
+            label="Action"
+            value={view.action ?? ""}
+            onChange={(event) => {
+              const action = AuditAction.safeParse(event.target.value);
+              // A new filter starts again from the newest event.
+              navigate(activityLink({ action: action.success ? action.data : undefined, after: undefined }));
+            }}
+          >
+            <option value="">All</option>
+            {AUDIT_ACTIONS.map((action) => (
+              <option key={action} value={action}>
+                {action}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+        <EventList view={view} />
+      </Panel>
+    </div>
+  );
+}
+
+function EventList({ view }: { view: ActivityView }) {
+  const access = useAccessClient();
+  const eventsQuery = access.listAuditEvents.useQuery({
+    queryKey: accessQueryKeys.eventPage(view.action, view.after),
+    queryData: {
+      query: {
+        ...(view.action ? { action: view.action } : {}),
+        ...(view.after !== undefined ? { after: view.after } : {}),
+      },
+    },
+  });
+
+  if (eventsQuery.isError || isWaitingOutOutage(eventsQuery)) {
+    return <LoadFailure title="The activity could not be loaded." query={eventsQuery} />;
+  }
+  if (eventsQuery.isPending) return <p aria-busy="true">Loading activity…</p>;
+
+  const { body: events, headers } = eventsQuery.data;
+  const firstPage = activityLink({ ...view, after: undefined });
+  if (events.length === 0) {
+    return (
+      <Notice tone="info" action={view.after !== undefined ? <ButtonLink to={firstPage}>First page</ButtonLink> : undefined}>
+        <p>{view.after !== undefined ? "No more events." : view.action ? `No ${view.action} events yet.` : "Nothing has happened yet."}</p>
+      </Notice>
+    );
+  }
+
+  const nextAfter = nextPageCursor(headers.get("link"), ListAuditEventsQuery.shape.after);
+  return (
+    <>
+      <EventTable events={events} />
+      <div className={pager.pager}>
+        <p className={pager.summary}>{events.length === 1 ? "1 event" : `${events.length} events`}</p>
+        <div className={pager.pagerLinks}>
+          {view.after !== undefined && <ButtonLink to={firstPage}>First page</ButtonLink>}
+          {nextAfter !== undefined && <ButtonLink to={activityLink({ ...view, after: nextAfter })}>Next page</ButtonLink>}
+        </div>
+      </div>
+    </>
+  );
+}
+
+function EventTable({ events }: { events: AuditEvent[] }) {
+  return (
+    <div className={table.scroller}>
+      <table className={table.table} aria-label="Activity">
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Who</th>
+            <th scope="col">Action</th>
+            <th scope="col">Target</th>
+          </tr>
+        </thead>
+        <tbody>
+          {events.map((event) => (
+            <tr key={event.id}>
+              <td>
+                <When at={event.at} />
+              </td>
+              <td>{event.actor.name}</td>
+              <td>
+                <code>{event.action}</code>
+              </td>
+              <td>
+                {event.target.type}{" "}
+                {event.target.type === "pet" ? <Link to={`/pets/${event.target.id}`}>{event.target.label}</Link> : event.target.label}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

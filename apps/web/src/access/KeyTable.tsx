@@ -1,0 +1,156 @@
+import type { ApiKey } from "@petstore/contract";
+import { useQueryClient } from "@tanstack/react-query";
+import { useRef, useState } from "react";
+import { accessQueryKeys, useAccessClient } from "../api/access-client.js";
+import { describeFailure } from "../api/api-errors.js";
+import { Button } from "../design-system/Button.js";
+import { ConfirmDialog } from "../design-system/ConfirmDialog.js";
+import { Notice } from "../design-system/Notice.js";
+import { isWaitingOutOutage, LoadFailure } from "../layout/LoadFailure.js";
+import { useShowStatusMessage } from "../layout/status-message.js";
+import { useSession } from "../session/session.js";
+import { useSignOut } from "../session/use-sign-out.js";
+import { keyStatus } from "./key-status.js";
+import { KEYS_PATH } from "./access-paths.js";
+import { When } from "./When.js";
+import table from "../design-system/DataTable.module.css";
+import styles from "./KeysPage.module.css";
+
+export const SELF_REVOKED_MESSAGE = "You revoked the key you were signed in with. Sign in with another key.";
+
+/** The issued keys, newest first, each active one with its Revoke button. */
+export function KeyTable() {
+  const access = useAccessClient();
+  const keysQuery = access.listKeys.useQuery({ queryKey: accessQueryKeys.keys });
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const tableRef = useRef<HTMLTableElement>(null);
+
+  if (keysQuery.isError || isWaitingOutOutage(keysQuery)) {
+    return <LoadFailure title="The keys could not be loaded." query={keysQuery} />;
+  }
+  if (keysQuery.isPending) return <p aria-busy="true">Loading keys…</p>;
+  const keys = keysQuery.data.body;
+  if (keys.length === 0) {
+    return (
+      <Notice tone="info">
+        <p>No keys have been issued yet.</p>
+      </Notice>
+    );
+  }
+
+  const now = Date.now();
+  return (
+    <>
+      <div className={table.scroller}>
+        <table ref={tableRef} tabIndex={-1} className={table.table} aria-label="Keys" aria-describedby="deprecated-use-note">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Scope</th>
+              <th scope="col">Prefix</th>
+              <th scope="col">Created</th>
+              <th scope="col">Expires</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Last getPet call</th>
+              <th scope="col">Status</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.map((key) => {
+              const status = keyStatus(key, now);
+              return (
+                <tr key={key.id}>
+                  <th scope="row">{key.name}</th>
+                  <td>{key.scope}</td>
+                  <td>
+                    <code>{key.prefix}</code>
+                  </td>
+                  <td>
+                    <When at={key.createdAt} />
+                    <span className={styles.by}> by {key.createdBy ?? "the operator command"}</span>
+                  </td>
+                  <td>
+                    <When at={key.expiresAt} never="Does not expire" />
+                  </td>
+                  <td>
+                    <When at={key.lastUsedAt} />
+                  </td>
+                  <td>
+                    <When at={key.lastDeprecatedUseAt} />
+                  </td>
+                  <td>{status}</td>
+                  <td>
+                    {status === "active" && (
+                      // The visible word starts the name (WCAG 2.5.3); the key's name tells the rows' buttons apart.
+                      <Button variant="secondary" aria-label={`Revoke ${key.name}`} onClick={() => setRevoking(key)}>
+                        Revoke
+                      </Button>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <p id="deprecated-use-note" className={styles.note}>
+        Last getPet call: the key's last use of the deprecated getPet operation, which is removed on 5 December 2030. Move
+        whoever still calls it to listPets.
+      </p>
+      {revoking && (
+        <RevokeKeyDialog
+          apiKey={revoking}
+          onClose={(revoked) => {
+            setRevoking(null);
+            // The row's button is gone with the key's status: the table keeps the focus.
+            if (revoked) tableRef.current?.focus();
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+/** Confirms a revoke; revoking the key this tab is signed in with signs out. */
+function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: (revoked: boolean) => void }) {
+  const access = useAccessClient();
+  const queryClient = useQueryClient();
+  const showStatusMessage = useShowStatusMessage();
+  const signOut = useSignOut();
+  const { signedInAs } = useSession();
+  const isOwnKey = signedInAs?.keyId === String(apiKey.id);
+  const revokeKey = access.revokeKey.useMutation({
+    onSuccess: async () => {
+      if (isOwnKey) {
+        signOut(SELF_REVOKED_MESSAGE);
+        return;
+      }
+      showStatusMessage(`Revoked the key ${apiKey.name}.`, KEYS_PATH);
+      await queryClient.invalidateQueries({ queryKey: accessQueryKeys.all });
+      onClose(true);
+    },
+  });
+
+  return (
+    <ConfirmDialog
+      title={`Revoke ${apiKey.name}?`}
+      confirmLabel="Revoke key"
+      busy={revokeKey.isPending}
+      onCancel={() => onClose(false)}
+      onConfirm={() => revokeKey.mutate({ params: { keyId: apiKey.id }, body: {} })}
+    >
+      <p>
+        Whoever uses the key {apiKey.name} ({apiKey.prefix}…) is refused from now on. This cannot be undone.
+        {isOwnKey && " It is the key you are signed in with: you will be signed out."}
+      </p>
+      {revokeKey.isError && (
+        <Notice tone="error" role="alert">
+          <p>The key was not revoked. {describeFailure(revokeKey.error)}</p>
+        </Notice>
+      )}
+    </ConfirmDialog>
+  );
+}

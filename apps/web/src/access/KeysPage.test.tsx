@@ -1,0 +1,177 @@
+import type { ApiKey } from "@petstore/contract";
+import { screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { jsonResponse, renderApp, testSession } from "../test/render-app.js";
+import { SELF_REVOKED_MESSAGE } from "./KeyTable.js";
+
+const ADMIN = testSession("admin", "Ops lead");
+const SECRET = `psk_${"A".repeat(43)}`;
+
+function issuedKey(id: number, name: string, changes: Partial<ApiKey> = {}): ApiKey {
+  return {
+    id,
+    name,
+    scope: "read",
+    prefix: `psk_${String(id).padStart(8, "x")}`,
+    createdAt: "2026-11-20T09:00:00.000Z",
+    createdBy: "Configured key 1",
+    lastUsedAt: null,
+    lastDeprecatedUseAt: null,
+    expiresAt: null,
+    revokedAt: null,
+    ...changes,
+  };
+}
+
+/** The access API's key operations over an in-memory list, as the server answers them; anything else is an empty list. */
+function keysApi(initial: ApiKey[]) {
+  const keys = [...initial];
+  const handler = async (request: Request) => {
+    const { pathname } = new URL(request.url);
+    if (request.method === "GET" && pathname === "/admin/v1/keys") return jsonResponse(200, keys);
+    if (request.method === "POST" && pathname === "/admin/v1/keys") {
+      const body = (await request.json()) as { name: string; scope: ApiKey["scope"]; expiresAt?: string };
+      const key = issuedKey(100 + keys.length, body.name, { scope: body.scope, expiresAt: body.expiresAt ?? null });
+      keys.unshift(key);
+      return jsonResponse(201, { key, secret: SECRET });
+    }
+    const revoke = /^\/admin\/v1\/keys\/(\d+)\/revoke$/.exec(pathname);
+    if (request.method === "POST" && revoke) {
+      const index = keys.findIndex((key) => key.id === Number(revoke[1]));
+      keys[index] = { ...keys[index]!, revokedAt: "2026-11-24T10:00:00.000Z" };
+      return jsonResponse(200, keys[index]);
+    }
+    return jsonResponse(200, []);
+  };
+  return { keys, handler };
+}
+
+function keyRow(name: string) {
+  const row = within(screen.getByRole("table", { name: "Keys" })).getByRole("rowheader", { name }).closest("tr");
+  if (!row) throw new Error(`no row for ${name}`);
+  return row;
+}
+
+const cellTexts = (row: HTMLElement) => within(row).getAllByRole("cell").map((cell) => cell.textContent);
+
+describe("the Keys page", () => {
+  it("lists the keys with their scope, prefix, use and status; only active keys can be revoked", async () => {
+    const { handler } = keysApi([
+      issuedKey(3, "Front desk", { lastDeprecatedUseAt: "2026-11-23T08:00:00.000Z", lastUsedAt: "2026-11-23T08:00:00.000Z" }),
+      issuedKey(2, "Old intake", { scope: "write", expiresAt: "2026-01-01T00:00:00.000Z" }),
+      issuedKey(1, "Leaver", { revokedAt: "2026-11-01T00:00:00.000Z" }),
+    ]);
+    renderApp("/keys", handler, { session: ADMIN });
+    const table = await screen.findByRole("table", { name: "Keys" });
+    expect(within(table).getAllByRole("columnheader").map((header) => header.textContent)).toEqual([
+      "Name",
+      "Scope",
+      "Prefix",
+      "Created",
+      "Expires",
+      "Last used",
+      "Last getPet call",
+      "Status",
+      "Actions",
+    ]);
+    const frontDesk = cellTexts(keyRow("Front desk"));
+    expect(frontDesk.slice(0, 2)).toEqual(["read", "psk_xxxxxxx3"]);
+    expect(frontDesk[2]).toContain("by Configured key 1");
+    expect(frontDesk[3]).toBe("Does not expire");
+    expect(frontDesk[6]).toBe("active");
+    expect(within(keyRow("Front desk")).getAllByRole("time").map((time) => time.getAttribute("datetime"))).toEqual([
+      "2026-11-20T09:00:00.000Z",
+      "2026-11-23T08:00:00.000Z",
+      "2026-11-23T08:00:00.000Z",
+    ]);
+    expect(cellTexts(keyRow("Old intake"))[6]).toBe("expired");
+    expect(cellTexts(keyRow("Leaver"))[5]).toBe("Never");
+    expect(cellTexts(keyRow("Leaver"))[6]).toBe("revoked");
+    expect(screen.getAllByRole("button", { name: /^Revoke / }).map((button) => button.getAttribute("aria-label"))).toEqual([
+      "Revoke Front desk",
+    ]);
+  });
+
+  it("checks the new key with the contract, beside each field, and sends nothing", async () => {
+    const { user, requests } = renderApp("/keys", keysApi([]).handler, { session: ADMIN });
+    expect(await screen.findByText("No keys have been issued yet.")).toBeInTheDocument();
+    await user.type(screen.getByLabelText("Expires"), "2001-01-01");
+    await user.click(screen.getByRole("button", { name: "Create key" }));
+    expect(screen.getByLabelText("Name")).toHaveAccessibleDescription(expect.stringContaining("Name must not be empty"));
+    expect(screen.getByLabelText("Name")).toHaveFocus();
+    expect(screen.getByLabelText("Expires")).toHaveAccessibleDescription(expect.stringContaining("Expires must be in the future"));
+    expect(requests.filter((request) => request.method === "POST")).toEqual([]);
+  });
+
+  it("creates a key, shows its secret once in New key, copies it, and lists the key without a reload", async () => {
+    const { user, requests } = renderApp("/keys", keysApi([]).handler, { session: ADMIN });
+    await user.type(await screen.findByLabelText("Name"), "  Front desk ");
+    await user.selectOptions(screen.getByLabelText("Scope"), "read");
+    await user.click(screen.getByRole("button", { name: "Create key" }));
+
+    const secret = await screen.findByLabelText("New key");
+    expect(secret).toHaveValue(SECRET);
+    expect(secret).toHaveAttribute("readonly");
+    expect(secret).toHaveFocus();
+    expect(secret).toHaveAccessibleDescription(expect.stringContaining("It will not be shown again"));
+    const post = requests.find((request) => request.method === "POST");
+    expect(await post?.json()).toEqual({ name: "Front desk", scope: "read" });
+    expect(screen.getByRole("status")).toHaveTextContent("Created the key Front desk.");
+    expect(within(await screen.findByRole("table", { name: "Keys" })).getByRole("rowheader", { name: "Front desk" })).toBeInTheDocument();
+    expect(screen.getByLabelText("Name")).toHaveValue("");
+
+    await user.click(screen.getByRole("button", { name: "Copy" }));
+    expect(await navigator.clipboard.readText()).toBe(SECRET);
+    expect(screen.getByRole("status")).toHaveTextContent("Copied the key for Front desk.");
+  });
+
+  it("sends the chosen expiry day as the midnight that ends it", async () => {
+    const { user, requests } = renderApp("/keys", keysApi([]).handler, { session: ADMIN });
+    await user.type(await screen.findByLabelText("Name"), "Temp");
+    await user.type(screen.getByLabelText("Expires"), "2031-03-04");
+    await user.click(screen.getByRole("button", { name: "Create key" }));
+    await screen.findByLabelText("New key");
+    const post = requests.find((request) => request.method === "POST");
+    expect(await post?.json()).toEqual({ name: "Temp", scope: "read", expiresAt: new Date(2031, 2, 5).toISOString() });
+  });
+
+  it("revokes after an alertdialog confirms; Escape cancels; the table updates", async () => {
+    const { handler } = keysApi([issuedKey(3, "Front desk")]);
+    const { user, requests } = renderApp("/keys", handler, { session: ADMIN });
+    const revoke = await screen.findByRole("button", { name: "Revoke Front desk" });
+
+    await user.click(revoke);
+    const dialog = screen.getByRole("alertdialog", { name: "Revoke Front desk?" });
+    expect(dialog).toHaveAccessibleDescription(expect.stringContaining("This cannot be undone."));
+    expect(within(dialog).getByRole("button", { name: "Cancel" })).toHaveFocus();
+    await user.tab();
+    expect(within(dialog).getByRole("button", { name: "Revoke key" })).toHaveFocus();
+    await user.tab();
+    expect(within(dialog).getByRole("button", { name: "Cancel" })).toHaveFocus();
+    await user.keyboard("{Escape}");
+    expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument();
+    expect(revoke).toHaveFocus();
+    expect(requests.filter((request) => request.method === "POST")).toEqual([]);
+
+    await user.click(revoke);
+    await user.click(screen.getByRole("button", { name: "Revoke key" }));
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
+    const post = requests.find((request) => request.method === "POST");
+    expect(new URL(post!.url).pathname).toBe("/admin/v1/keys/3/revoke");
+    await waitFor(() => expect(cellTexts(keyRow("Front desk"))[6]).toBe("revoked"));
+    expect(screen.queryByRole("button", { name: "Revoke Front desk" })).not.toBeInTheDocument();
+    expect(screen.getByRole("status")).toHaveTextContent("Revoked the key Front desk.");
+  });
+
+  it("revoking the key this tab is signed in with signs out", async () => {
+    const own = issuedKey(7, "Ops lead", { scope: "admin" });
+    const { user, location } = renderApp("/keys", keysApi([own]).handler, { session: { ...ADMIN, keyId: "7" } });
+    await user.click(await screen.findByRole("button", { name: "Revoke Ops lead" }));
+    expect(screen.getByRole("alertdialog")).toHaveTextContent("you will be signed out");
+    await user.click(screen.getByRole("button", { name: "Revoke key" }));
+    expect(await screen.findByRole("heading", { name: "Sign in" })).toBeInTheDocument();
+    expect(location.current).toBe("/sign-in");
+    expect(screen.getByRole("alert")).toHaveTextContent(SELF_REVOKED_MESSAGE);
+    expect(sessionStorage.length).toBe(0);
+  });
+});

@@ -1,0 +1,185 @@
+import { SCOPES, type CreatedApiKey } from "@petstore/contract";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { accessQueryKeys, useAccessClient } from "../api/access-client.js";
+import { describeFailure, errorBodyOf } from "../api/api-errors.js";
+import { Button } from "../design-system/Button.js";
+import { focusFirstInvalid } from "../forms/focus-first-invalid.js";
+import { SelectField, TextField } from "../design-system/FormFields.js";
+import { Notice } from "../design-system/Notice.js";
+import { Panel } from "../design-system/Panel.js";
+import { useDocumentTitle } from "../document/use-document-title.js";
+import { useShowStatusMessage } from "../layout/status-message.js";
+import { KEYS_PATH } from "./access-paths.js";
+import { KeyTable } from "./KeyTable.js";
+import {
+  keyFieldErrorsFromIssues,
+  NEW_KEY_FIELDS,
+  validateNewKey,
+  type NewKeyFieldErrors,
+  type NewKeyFormValues,
+} from "./new-key-form.js";
+import formStyles from "../design-system/Form.module.css";
+import styles from "./KeysPage.module.css";
+
+/** `/keys` (admin keys only): the issued keys, a form to issue one, and revoking. */
+export function KeysPage() {
+  useDocumentTitle("Keys");
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  return (
+    <div className={styles.page}>
+      <div>
+        <h1>Keys</h1>
+        <p className={formStyles.intro}>
+          Issue each person or service a key of its own, with no more scope than it needs; revoke it when it is no longer
+          needed. The store's configured keys are not listed here.
+        </p>
+      </div>
+      <Panel aria-labelledby="create-key-heading">
+        <div className={styles.panelBody}>
+          <h2 id="create-key-heading">Create a key</h2>
+          <NewKeyForm onCreated={setCreated} />
+          {created && <NewKeySecret created={created} />}
+        </div>
+      </Panel>
+      <Panel aria-label="Issued keys">
+        <KeyTable />
+      </Panel>
+    </div>
+  );
+}
+
+const EMPTY_FORM: NewKeyFormValues = { name: "", scope: "read", expiresAt: "" };
+
+/** Checks the input with the contract's NewApiKey before anything is sent. */
+function NewKeyForm({ onCreated }: { onCreated: (created: CreatedApiKey) => void }) {
+  const access = useAccessClient();
+  const queryClient = useQueryClient();
+  const showStatusMessage = useShowStatusMessage();
+  const [values, setValues] = useState<NewKeyFormValues>(EMPTY_FORM);
+  const [fieldErrors, setFieldErrors] = useState<NewKeyFieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const createKey = access.createKey.useMutation({
+    onSuccess: async ({ body }) => {
+      setValues(EMPTY_FORM);
+      onCreated(body);
+      showStatusMessage(`Created the key ${body.key.name}.`, KEYS_PATH);
+      await queryClient.invalidateQueries({ queryKey: accessQueryKeys.all });
+    },
+    onError: (error) => {
+      const body = errorBodyOf(error);
+      const serverFieldErrors = body?.status === 400 ? keyFieldErrorsFromIssues(body.issues ?? []) : {};
+      if (Object.keys(serverFieldErrors).length > 0) setFieldErrors(serverFieldErrors);
+      else setFormError(`The key was not created. ${describeFailure(error)}`);
+    },
+  });
+
+  const update = (field: keyof NewKeyFormValues) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
+
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setFormError(null);
+    const validation = validateNewKey(values);
+    if (!validation.success) {
+      setFieldErrors(validation.errors);
+      focusFirstInvalid(event.currentTarget, NEW_KEY_FIELDS, validation.errors);
+      return;
+    }
+    setFieldErrors({});
+    createKey.mutate({ body: validation.data });
+  };
+
+  return (
+    <form className={`${formStyles.form} ${styles.newKeyForm}`} onSubmit={handleSubmit} noValidate>
+      {formError && (
+        <Notice tone="error" role="alert">
+          <p>{formError}</p>
+        </Notice>
+      )}
+      <TextField
+        label="Name"
+        name="name"
+        autoComplete="off"
+        value={values.name}
+        onChange={(event) => update("name")(event.target.value)}
+        error={fieldErrors.name}
+        hint="Who or what will use it, e.g. Front desk."
+      />
+      <SelectField
+        label="Scope"
+        name="scope"
+        value={values.scope}
+        onChange={(event) => update("scope")(event.target.value)}
+        error={fieldErrors.scope}
+        hint="read: list and read pets. write: also add them. admin: also keys and activity."
+      >
+        {SCOPES.map((scope) => (
+          <option key={scope} value={scope}>
+            {scope}
+          </option>
+        ))}
+      </SelectField>
+      <TextField
+        label="Expires"
+        name="expiresAt"
+        type="date"
+        optional
+        value={values.expiresAt}
+        onChange={(event) => update("expiresAt")(event.target.value)}
+        error={fieldErrors.expiresAt}
+        hint="Optional: the key works through this day (your time zone). Leave it empty for a key that does not expire."
+      />
+      <div>
+        <Button type="submit" disabled={createKey.isPending} aria-busy={createKey.isPending || undefined}>
+          Create key
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * The secret of the key just created: the only time anyone sees it (the API
+ * keeps its digest only). Focus moves to it, so it can be copied at once.
+ */
+function NewKeySecret({ created }: { created: CreatedApiKey }) {
+  const field = useRef<HTMLInputElement>(null);
+  const showStatusMessage = useShowStatusMessage();
+  useEffect(() => {
+    field.current?.focus();
+    field.current?.select();
+  }, [created]);
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(created.secret);
+      showStatusMessage(`Copied the key for ${created.key.name}.`, KEYS_PATH);
+    } catch {
+      showStatusMessage("The key could not be copied here: select it and copy it yourself.", KEYS_PATH, "info");
+    }
+  };
+
+  return (
+    <Notice tone="success">
+      <p>
+        <strong>
+          {created.key.name} ({created.key.scope})
+        </strong>{" "}
+        can sign in with this key.
+      </p>
+      <div className={styles.secret}>
+        <TextField
+          ref={field}
+          label="New key"
+          readOnly
+          value={created.secret}
+          spellCheck={false}
+          hint="It will not be shown again: copy it now and hand it over safely."
+        />
+        <Button variant="secondary" onClick={() => void copy()}>
+          Copy
+        </Button>
+      </div>
+    </Notice>
+  );
+}

@@ -1,0 +1,3 @@
+/** Where the admin pages live; the status messages they show belong to these pages. */
+export const KEYS_PATH = "/keys";
+export const ACTIVITY_PATH = "/activity";

@@ -1,0 +1,38 @@
+import { accessContract, type AuditAction } from "@petstore/contract";
+import { initTsrReactQuery } from "@ts-rest/react-query/v5";
+import { createContext, useContext, useState, type ReactNode } from "react";
+import { apiClientOptions, type ApiKeySource } from "./petstore-client.js";
+
+/**
+ * The staff-access operations (`/admin/v1`: the session, issued keys, the
+ * activity log), typed and parsed by the contract like the pets client. It
+ * needs no provider of its own: its hooks use the app's query client.
+ */
+export function createAccessClient(readApiKey: ApiKeySource) {
+  return initTsrReactQuery(accessContract, apiClientOptions(readApiKey));
+}
+
+export type AccessClient = ReturnType<typeof createAccessClient>;
+
+const AccessClientContext = createContext<AccessClient | null>(null);
+
+export function AccessClientProvider({ readApiKey, children }: { readApiKey: ApiKeySource; children: ReactNode }) {
+  const [client] = useState(() => createAccessClient(readApiKey));
+  return <AccessClientContext.Provider value={client}>{children}</AccessClientContext.Provider>;
+}
+
+export function useAccessClient(): AccessClient {
+  const client = useContext(AccessClientContext);
+  if (!client) throw new Error("useAccessClient must be used inside <AccessClientProvider>");
+  return client;
+}
+
+/** Keys of every cached query about staff access, so a create or revoke refreshes what it changed. */
+export const accessQueryKeys = {
+  all: ["access"] as const,
+  keys: ["access", "keys"] as const,
+  events: ["access", "events"] as const,
+  eventPage: (action: AuditAction | undefined, after: number | undefined) =>
+    ["access", "events", "page", action ?? "all", after ?? 0] as const,
+  petCreated: (petId: number) => ["access", "events", "pet.created", petId] as const,
+};
