@@ -84,4 +84,13 @@ describe("sign-in", () => {
     expect(sessionStorage.length).toBe(0);
     expect(screen.queryByRole("alert")).not.toBeInTheDocument();
   });
+
+  it("after a sign-out, whoever signs in next starts at the pets list, not on the page the last person left", async () => {
+    const { user, location } = renderApp("/pets/new", api);
+    await user.click(await screen.findByRole("button", { name: "Sign out" }));
+    await user.type(await screen.findByLabelText("API key"), GOOD_KEY);
+    await user.click(screen.getByRole("button", { name: "Sign in" }));
+    expect(await screen.findByRole("heading", { name: "Pets" })).toBeInTheDocument();
+    expect(location.current).toBe("/pets");
+  });
 });

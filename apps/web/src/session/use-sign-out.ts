@@ -1,4 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
+import { startTransition } from "react";
 import { useNavigate } from "react-router-dom";
 import { useSession } from "./session.js";
 
@@ -8,9 +9,14 @@ export function useSignOut(): (reason?: string) => void {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return (reason) => {
-    signOut(reason);
+    // One transition for both: the router navigates in a transition (v7_startTransition), so a sign-out
+    // outside it would render first, on the page being left, and RequireSession would note that page
+    // for whoever signs in next.
+    startTransition(() => {
+      navigate("/sign-in", { replace: true });
+      signOut(reason);
+    });
     // What was fetched with this key must not be shown to whoever signs in next.
     queryClient.clear();
-    navigate("/sign-in", { replace: true });
   };
 }
