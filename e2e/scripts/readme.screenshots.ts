@@ -26,3 +26,20 @@ test("the pet list at phone width", async ({ signedInPage: page }) => {
   await expect(petRows(page).first()).toBeVisible();
   await page.screenshot({ path: `${SCREENSHOTS}pet-list-phone.png` });
 });
+
+test("the Keys page, just after issuing a key", async ({ signedInPage: page }) => {
+  await page.getByRole("link", { name: "Keys" }).click();
+  await page.getByLabel("Name").fill("Front desk");
+  await page.getByLabel("Scope").selectOption("read");
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.getByLabel("New key")).toHaveValue(/^psk_/);
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: `${SCREENSHOTS}keys-page.png`, fullPage: true });
+});
+
+test("the Activity page", async ({ signedInPage: page }) => {
+  await page.getByRole("link", { name: "Activity" }).click();
+  await expect(page.getByRole("table")).toBeVisible();
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: `${SCREENSHOTS}activity-page.png`, fullPage: true });
+});
