@@ -19,7 +19,8 @@
  *
  * Options: --targets=api,express,baseline --scenarios=getPet,... --requests=N
  * (default 20000) --warmup=N (default 3000) --rounds=N (default 3) --rows=N
- * (default 10000) --postgres (PostgreSQL instead of SQLite) --cpu-prof (API
+ * (default 10000) --api-env=K=V[,K=V] (extra environment for the API, e.g.
+ * METRICS_TOKEN= to price a feature) --postgres (PostgreSQL instead of SQLite) --cpu-prof (API
  * under node --cpu-prof, profiles in bench/results/cpu-<stamp>/)
  * Env: BENCH_API_MAIN (another build of the API), BENCH_PG_URL.
  */
@@ -57,6 +58,12 @@ const requests = Number(option("requests") ?? 20_000);
 const warmup = Number(option("warmup") ?? 3_000);
 const rounds = Number(option("rounds") ?? 3);
 const rows = Number(option("rows") ?? 10_000);
+const apiEnv = Object.fromEntries(
+  (option("api-env") ?? "")
+    .split(",")
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+) as Record<string, string>;
 const provider = postgres ? "postgresql" : "sqlite";
 
 const work = mkdtempSync(path.join(tmpdir(), "petstore-cpu-"));
@@ -77,9 +84,13 @@ async function start(target: Target, databaseUrl: string, name: string): Promise
       PRISMA_HIDE_UPDATE_MESSAGE: "1",
       // No load balancer to drain for: stop at once on SIGTERM.
       SHUTDOWN_DRAIN_MS: "0",
+      ...apiEnv,
     });
   }
-  const nodeArgs = cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
+  const nodeArgs = [
+    ...(target === "api" ? API_COMMAND.nodeArgs : []),
+    ...(cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=${name}.cpuprofile`] : []),
+  ];
   return startServer(SCRIPTS[target], env, {
     nodeArgs,
     cwd: target === "api" ? API_COMMAND.cwd : work,

@@ -34,6 +34,8 @@
  *   rss-floor <provider> <x>                  API peak RSS over the floor's (goal <= 1.5)
  *   name-p99 <provider> rare|shared <x>       a name search's p99 over plain listPets' at the largest dataset
  *                                             (goal at 1M: rare <= 1.5, shared <= 3)
+ *   cpu-floor <provider> <scenario> <x>       the floor's server CPU µs per request over the API's (paired; the
+ *                                             second opinion, little moved by other processes on the server's core)
  *   generator-busy <provider> <x>             wrk's busiest run: CPU time over wall time on its core (under 1: it waited for the server)
  *   ratio <scenario> <x>, growth list p99 1M/10k <x>   as before
  *   export-10k <seconds>                      the web app's Export CSV of 10,000 pets in Chromium (goal <= 15)
@@ -472,7 +474,12 @@ function apiEnv(databaseUrl: string, extra: Record<string, string> = {}): Record
  */
 function startKind(kind: ServerKind, databaseUrl: string, name: string, logFile: string): Promise<RunningServer> {
   if (kind === "api") {
-    return startServer(API_COMMAND.script, apiEnv(databaseUrl), { nodeArgs: apiNodeArgs(`api-${name}`), cwd: API_COMMAND.cwd, logFile, cpu: SERVER_CPU });
+    return startServer(API_COMMAND.script, apiEnv(databaseUrl), {
+      nodeArgs: [...API_COMMAND.nodeArgs, ...apiNodeArgs(`api-${name}`)],
+      cwd: API_COMMAND.cwd,
+      logFile,
+      cpu: SERVER_CPU,
+    });
   }
   return startServer(SCRIPTS[kind], { API_KEYS: API_KEY, DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: POOL_SIZE }, { cwd: outDir, logFile, cpu: SERVER_CPU });
 }
@@ -558,6 +565,7 @@ try {
         // Not pinned: Chromium needs both cores.
         startApi: (corsOrigin) =>
           startServer(API_COMMAND.script, apiEnv(`file:${file}`, { CORS_ORIGIN: corsOrigin }), {
+            nodeArgs: API_COMMAND.nodeArgs,
             cwd: API_COMMAND.cwd,
             logFile: path.join(work, "api-web.log"),
           }),
@@ -572,10 +580,11 @@ try {
     }
   }
 
-  const report = renderReport(web);
-  writeFileSync(path.join(outDir, "report.md"), report);
+  // The figures first: a run of twenty minutes must not be lost to a fault in the report.
   const elapsedSeconds = Math.round((Date.now() - started) / 1000);
   writeFileSync(path.join(outDir, "results.json"), JSON.stringify({ options, elapsedSeconds, results, logFigures, plans, web }, null, 2));
+  const report = renderReport(web);
+  writeFileSync(path.join(outDir, "report.md"), report);
   writeFileSync(path.join(RESULTS, "latest.md"), report);
   console.log(report);
   log(`report: ${path.relative(process.cwd(), path.join(outDir, "report.md"))} (${elapsedSeconds} s)`);
@@ -629,13 +638,22 @@ function peakOf(provider: Provider, kind: ServerKind, rows: number): number {
 }
 
 /**
- * `a`'s req/s over `b`'s, paired by round: the median over the rounds of the
+ * The server's CPU time per request in a run (µs): its core's busy share over
+ * its rate. Unlike req/s, another process on the server's core does not move
+ * it much: the second opinion inside the bench (cpu.ts is the other).
+ */
+function cpuUsPerRequest(result: LoadResult): number {
+  return (result.serverBusy * 1e6) / result.requestsPerSecond;
+}
+
+/**
+ * `a`'s req/s (or another figure) over `b`'s, paired by round: the median over the rounds of the
  * two runs of one round (of an even number, the mean of the middle two).
  */
-function pairedRatio(a: Row | undefined, b: Row | undefined): number {
+function pairedRatio(a: Row | undefined, b: Row | undefined, figure: (result: LoadResult) => number = (result) => result.requestsPerSecond): number {
   if (!a || !b) return NaN;
   const ratios = a.rounds
-    .map((run, i) => run.result.requestsPerSecond / (b.rounds[i]?.result.requestsPerSecond ?? NaN))
+    .map((run, i) => figure(run.result) / (b.rounds[i] ? figure(b.rounds[i].result) : NaN))
     .filter(Number.isFinite)
     .sort((x, y) => x - y);
   if (ratios.length === 0) return NaN;
@@ -705,15 +723,15 @@ function renderReport(web: WebResult | string | undefined): string {
   lines.push(
     "## Every run",
     "",
-    "One row per target and scenario, the figures as above (median of the rounds); core busy: CPU time over wall time of the server (every thread) and of wrk in the median round, sampled every 100 ms; errors: the warm-up's and every round's.",
+    "One row per target and scenario, the figures as above (median of the rounds); core busy: CPU time over wall time of the server (every thread) and of wrk in the median round, sampled every 100 ms; server CPU µs/request: the server's busy share over its req/s in that round; errors: the warm-up's and every round's.",
     "",
   );
-  lines.push("| database | rows | scenario | target | req/s | p50 ms | p99 ms | server core busy | wrk core busy | errors | peak RSS MB |");
-  lines.push("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|");
+  lines.push("| database | rows | scenario | target | req/s | p50 ms | p99 ms | server core busy | wrk core busy | server CPU µs/request | errors | peak RSS MB |");
+  lines.push("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
   const errorsOf = (row: Row) => bad(row.warmup) + row.rounds.reduce((total, run) => total + bad(run.result), 0);
   for (const row of results) {
     lines.push(
-      `| ${row.provider} | ${label(row.rows)} | \`${row.scenario}\` | ${row.target} | ${fmt(row.result.requestsPerSecond)} | ${row.result.p50Ms.toFixed(2)} | ${row.result.p99Ms.toFixed(2)} | ${percent(row.result.serverBusy)} | ${percent(row.result.generatorBusy)} | ${errorsOf(row)} | ${fmt(row.peakRssMb)} |`,
+      `| ${row.provider} | ${label(row.rows)} | \`${row.scenario}\` | ${row.target} | ${fmt(row.result.requestsPerSecond)} | ${row.result.p50Ms.toFixed(2)} | ${row.result.p99Ms.toFixed(2)} | ${percent(row.result.serverBusy)} | ${percent(row.result.generatorBusy)} | ${fmt(cpuUsPerRequest(row.result))} | ${errorsOf(row)} | ${fmt(row.peakRssMb)} |`,
     );
   }
   lines.push("", "## Rounds", "", "req/s of each round, in round order (results.json has each run's position in its round):", "");
@@ -758,6 +776,14 @@ function renderReport(web: WebResult | string | undefined): string {
         const value = worst(perDataset(scenario, a, b), Math.min);
         if (value !== "n/a") lines.push(`${name} ${provider} ${scenario} ${value}`);
       }
+    }
+    // The floor's CPU per request over the API's: what ratio-floor would be if each server had its core to itself.
+    for (const scenario of options.scenarios) {
+      const ratios = options.datasets.map((rows) =>
+        pairedRatio(find(provider, "express", rows, scenario), find(provider, "api", rows, scenario), cpuUsPerRequest),
+      );
+      const value = worst(ratios, Math.min);
+      if (value !== "n/a") lines.push(`cpu-floor ${provider} ${scenario} ${value}`);
     }
     for (const scenario of options.scenarios) {
       const value = worst(perDataset(scenario, "api", "baseline").map((ratio) => 1 / ratio), Math.min);

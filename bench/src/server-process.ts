@@ -23,18 +23,22 @@ export interface RunningServer {
 
 /**
  * How production starts the API: its package's `start` script, which must be
- * `node <file>` (run from the package's folder). The bench runs that file with
- * the same Node and working directory, without a package manager in between,
+ * `node [--flag ...] <file>` (run from the package's folder). The bench runs
+ * that file with those flags, the same Node and working directory, without a package manager in between,
  * so the process it measures (CPU, RSS) is the server itself.
  * `BENCH_API_MAIN` (another build's main.js, for before/after figures) runs
  * from its package's folder the same way.
  */
-export function productionApiCommand(apiRoot: string, otherMain = process.env["BENCH_API_MAIN"]): { script: string; cwd: string } {
-  if (otherMain) return { script: path.resolve(otherMain), cwd: path.resolve(path.dirname(otherMain), "..") };
+export function productionApiCommand(apiRoot: string, otherMain = process.env["BENCH_API_MAIN"]): { script: string; nodeArgs: string[]; cwd: string } {
   const { scripts } = JSON.parse(readFileSync(path.join(apiRoot, "package.json"), "utf8")) as { scripts?: Record<string, string> };
-  const match = /^node ([^\s]+)$/.exec(scripts?.["start"] ?? "");
-  if (!match) throw new Error(`apps/api's start script is ${JSON.stringify(scripts?.["start"])}, not "node <file>": update productionApiCommand`);
-  return { script: path.join(apiRoot, match[1]!), cwd: apiRoot };
+  const words = (scripts?.["start"] ?? "").trim().split(/\s+/);
+  const script = words.at(-1) ?? "";
+  const nodeArgs = words.slice(1, -1);
+  if (words[0] !== "node" || words.length < 2 || script.startsWith("-") || !nodeArgs.every((arg) => arg.startsWith("--"))) {
+    throw new Error(`apps/api's start script is ${JSON.stringify(scripts?.["start"])}, not "node [--flag ...] <file>": update productionApiCommand`);
+  }
+  if (otherMain) return { script: path.resolve(otherMain), nodeArgs, cwd: path.resolve(path.dirname(otherMain), "..") };
+  return { script: path.join(apiRoot, script), nodeArgs, cwd: apiRoot };
 }
 
 export interface StartOptions {
