@@ -10,17 +10,21 @@
  * <µs/request>` lines, then the median per target and scenario and the API/floor
  * ratio of the floor's CPU over the API's (comparable to `ratio-floor`).
  *
- * The API runs as in production: NODE_ENV=production, LOG_LEVEL=info to
- * /dev/null, METRICS_TOKEN set, rate-limit counting on (a limit high enough
- * never to refuse the run).
+ * The API runs as in production, as run.ts starts it: its `start` script's
+ * file, NODE_ENV=production, LOG_LEVEL=info to a file, METRICS_TOKEN set,
+ * rate-limit counting on (a limit high enough never to refuse the run). The
+ * load comes from autocannon in this process: a server's CPU time per request
+ * does not depend on how fast the generator is, so this is a second opinion
+ * on run.ts's wrk figures that another process's load moves much less.
  *
  * Options: --targets=api,express,baseline --scenarios=getPet,... --requests=N
  * (default 20000) --warmup=N (default 3000) --rounds=N (default 3) --rows=N
- * (default 10000) --postgres (PostgreSQL instead of SQLite) --cpu-prof (API
+ * (default 10000) --api-env=K=V[,K=V] (extra environment for the API, e.g.
+ * METRICS_TOKEN= to price a feature) --postgres (PostgreSQL instead of SQLite) --cpu-prof (API
  * under node --cpu-prof, profiles in bench/results/cpu-<stamp>/)
  * Env: BENCH_API_MAIN (another build of the API), BENCH_PG_URL.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -29,15 +33,15 @@ import autocannon from "autocannon";
 import { migrateDatabase } from "@petstore/api/migrate";
 import { API_ONLY_SCENARIOS, SCENARIOS, scenarioPath, type Scenario } from "./scenarios.js";
 import { seedPostgres, seedSqlite } from "./seed.js";
-import { peakRssMb, startServer, stopServer, type RunningServer } from "./server-process.js";
+import { cpuNs, peakRssMb, productionApiCommand, startServer, stopServer, type RunningServer } from "./server-process.js";
 
 const BENCH_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const API_ROOT = path.dirname(createRequire(import.meta.url).resolve("@petstore/api/package.json"));
-const API_MAIN = process.env["BENCH_API_MAIN"] ?? path.join(API_ROOT, "dist", "main.js");
+const API_COMMAND = productionApiCommand(API_ROOT);
 const PG_URL = process.env["BENCH_PG_URL"] ?? "postgresql://postgres@127.0.0.1:5432/petstore_bench";
 const API_KEY = "bench-petstore-key-0123456789abcdefgh"; // production wants >= 32 characters
 const SCRIPTS = {
-  api: API_MAIN,
+  api: API_COMMAND.script,
   express: path.join(BENCH_ROOT, "dist", "express-floor-server.js"),
   baseline: path.join(BENCH_ROOT, "dist", "baseline-server.js"),
 } as const;
@@ -54,24 +58,17 @@ const requests = Number(option("requests") ?? 20_000);
 const warmup = Number(option("warmup") ?? 3_000);
 const rounds = Number(option("rounds") ?? 3);
 const rows = Number(option("rows") ?? 10_000);
+const apiEnv = Object.fromEntries(
+  (option("api-env") ?? "")
+    .split(",")
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+) as Record<string, string>;
 const provider = postgres ? "postgresql" : "sqlite";
 
 const work = mkdtempSync(path.join(tmpdir(), "petstore-cpu-"));
 const profDir = path.join(BENCH_ROOT, "results", `cpu-${new Date().toISOString().replace(/[:.]/g, "-").slice(0, 19)}`);
 if (cpuProf) mkdirSync(profDir, { recursive: true });
-
-/** CPU time of every thread of `pid`, in ns. */
-function cpuNs(pid: number): number {
-  let total = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return total;
-}
 
 async function start(target: Target, databaseUrl: string, name: string): Promise<RunningServer> {
   const env: Record<string, string> = { API_KEYS: API_KEY, DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: "10" };
@@ -82,14 +79,24 @@ async function start(target: Target, databaseUrl: string, name: string): Promise
       SEED: "false",
       METRICS_TOKEN: "bench-metrics-token-0123456789abcdef",
       RATE_LIMIT_PER_MIN: "100000000",
+      AUTH_FAILURES_PER_MIN: "60",
       CHECKPOINT_DISABLE: "1",
       PRISMA_HIDE_UPDATE_MESSAGE: "1",
       // No load balancer to drain for: stop at once on SIGTERM.
       SHUTDOWN_DRAIN_MS: "0",
+      ...apiEnv,
     });
   }
-  const nodeArgs = cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
-  return startServer(SCRIPTS[target], env, { nodeArgs, cwd: work });
+  const nodeArgs = [
+    ...(target === "api" ? API_COMMAND.nodeArgs : []),
+    ...(cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=${name}.cpuprofile`] : []),
+  ];
+  return startServer(SCRIPTS[target], env, {
+    nodeArgs,
+    cwd: target === "api" ? API_COMMAND.cwd : work,
+    // One file per server, deleted with the work folder: the figures need the writes, not the lines.
+    logFile: path.join(work, `${name}.log`),
+  });
 }
 
 let created = 0;

@@ -42,13 +42,18 @@ export interface LoadJob {
   maxId: number;
 }
 
+/** One wrk run (load.ts); latencies in ms, to the µs. */
 export interface LoadResult {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
   total: number;
+  /** Responses with a status of 400 or above (wrk's count). */
   non2xx: number;
+  /** Connect, read and write errors. */
   errors: number;
   timeouts: number;
-  statusCodes: Record<string, number>;
+  /** CPU time over wall time during the run (1 = a whole core): wrk's and the server's, sampled (load.ts). */
+  generatorBusy: number;
+  serverBusy: number;
 }
