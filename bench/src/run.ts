@@ -122,12 +122,12 @@ if (options.targets.includes("api-issued") && !options.targets.includes("api")) 
   process.exit(2);
 }
 
-/** What wrk loads: the three servers, and the API again with an issued key. */
 /** Under this, the baseline did not reach much more than the API: wrk, not the API, may be what was measured. */
 const MIN_HEADROOM = 2;
 /** A server core busier than this under wrk had the core to itself, near enough; under it, the report warns. */
 const CONTENDED_BELOW = 0.8;
 
+/** What wrk loads: the three servers, and the API again with an issued key. */
 const TARGETS = ["api", "api-issued", "express", "baseline"] as const;
 type Target = (typeof TARGETS)[number];
 /** The processes: api-issued is the api process. */
