@@ -122,10 +122,12 @@ if (options.targets.includes("api-issued") && !options.targets.includes("api")) 
   process.exit(2);
 }
 
-/** What wrk loads: the three servers, and the API again with an issued key. */
 /** Under this, the baseline did not reach much more than the API: wrk, not the API, may be what was measured. */
 const MIN_HEADROOM = 2;
+/** A server core busier than this under wrk had the core to itself, near enough; under it, the report warns. */
+const CONTENDED_BELOW = 0.8;
 
+/** What wrk loads: the three servers, and the API again with an issued key. */
 const TARGETS = ["api", "api-issued", "express", "baseline"] as const;
 type Target = (typeof TARGETS)[number];
 /** The processes: api-issued is the api process. */
@@ -261,7 +263,8 @@ let failures = 0;
 /** Counts the turns (warm-ups and rounds) of the whole run, for the rotation of targetOrder. */
 let turn = 0;
 
-const bad = (result: LoadResult) => result.non2xx + result.errors + result.timeouts;
+/** Failed responses; a run with no answer at all counts as one (wrk's 10 s timeout outlasts a 2 s run, so a stalled server shows no timeout). */
+const bad = (result: LoadResult) => result.non2xx + result.errors + result.timeouts + (result.total === 0 ? 1 : 0);
 
 /** One request of the scenario, to show what a failing run was answered. */
 async function sampleAnswer(job: LoadJob): Promise<string> {
@@ -279,7 +282,9 @@ async function countFailures(result: LoadResult, job: LoadJob, what: string): Pr
   if (bad(result) === 0) return;
   failures += bad(result);
   const sample = await sampleAnswer(job).catch((error: unknown) => `no answer (${String(error)})`);
-  log(`  FAILED ${what}: ${result.non2xx} responses >= 400, ${result.errors} socket errors, ${result.timeouts} timeouts; one request now: ${sample}`);
+  log(
+    `  FAILED ${what}: ${result.total === 0 ? "no response in the whole run; " : ""}${result.non2xx} responses >= 400, ${result.errors} socket errors, ${result.timeouts} timeouts; one request now: ${sample}`,
+  );
 }
 
 /**
@@ -817,6 +822,15 @@ function renderReport(web: WebResult | string | undefined): string {
   if (results.some((r) => r.provider === "postgresql")) lines.push(`growth list p99 1M/10k (postgresql) ${growth("postgresql")}`);
   if (web !== undefined && typeof web !== "string") lines.push(`export-${label(web.exportedPets)} ${web.exportSeconds.toFixed(1)}`);
   lines.push("```", "");
+  // A measured read whose server had its core less than 80 % of the time: something else ran on core 1.
+  // (createPet's servers wait for the fsync: their cores are never full.)
+  const runs = results.filter((r) => r.scenario !== "createPet").flatMap((r) => r.rounds.map((run) => run.result));
+  const contended = runs.filter((result) => result.serverBusy < CONTENDED_BELOW);
+  if (contended.length > 0) {
+    const warning = `WARNING: in ${contended.length} of ${runs.length} measured reads the server's core was under ${CONTENDED_BELOW * 100} % busy while wrk waited: other processes ran on core 1 (a shared machine, or another bench); req/s and its ratios are unreliable there, cpu-floor less so.`;
+    lines.push(warning, "");
+    log(warning);
+  }
   if (lowHeadroom.length > 0) {
     const generatorBusy = worst(results.flatMap((r) => r.rounds.map((run) => run.result.generatorBusy)), Math.max);
     const warning =
