@@ -127,10 +127,13 @@ export function requireApiKey({
   return (req, res, next) => {
     const header = req.headers.authorization;
     const token = bearerToken(header);
-    const keyIndex = token === undefined ? -1 : matchKey(token);
+    const tokenDigest = token === undefined ? undefined : secretDigest(token);
+    const keyIndex = tokenDigest === undefined ? -1 : matchKey(tokenDigest);
     if (keyIndex !== -1) return admit(configured[keyIndex] as Caller, req, res, next);
-    if (token === undefined || !issuedKeys || !token.startsWith(ISSUED_KEY_PREFIX)) return refuse(req, next, header, token);
-    const digest = secretDigest(token).toString("hex");
+    if (token === undefined || tokenDigest === undefined || !issuedKeys || !token.startsWith(ISSUED_KEY_PREFIX)) {
+      return refuse(req, next, header, token);
+    }
+    const digest = tokenDigest.toString("hex");
     const checkIssued = () => {
       const key = issuedKeys.find(digest);
       if (key) admit(issuedCaller(key, digest), req, res, next);

@@ -20,14 +20,15 @@ export function secretDigest(secret: string): Buffer {
 }
 
 /**
- * Returns the index of the secret in `secrets` that `presented` matches, or -1.
- * Every secret is compared, in constant time, so timing reveals neither a
- * secret's content nor its length nor its position.
+ * Returns the index of the secret in `secrets` whose digest `presented` (a
+ * `secretDigest`) matches, or -1. Every secret is compared, in constant time,
+ * so timing reveals neither a secret's content nor its length nor its position.
+ * It takes the digest, not the secret, so that a caller that goes on to look
+ * the secret up elsewhere (issued keys) hashes it once.
  */
-export function secretMatcher(secrets: readonly string[]): (presented: string) => number {
+export function secretMatcher(secrets: readonly string[]): (presented: Buffer) => number {
   const digests = secrets.map(secretDigest);
-  return (presented) => {
-    const candidate = secretDigest(presented);
+  return (candidate) => {
     let match = -1;
     digests.forEach((expected, index) => {
       if (timingSafeEqual(expected, candidate) && match === -1) match = index;
