@@ -18,7 +18,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
-import type { Browser } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 
 const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "apps", "web");
 const SYSTEM_CHROMIUM = "/usr/bin/chromium";
@@ -116,8 +116,7 @@ export async function measureWeb<S extends Api>({ work, startApi, stopApi, apiKe
     try {
       for (let i = 0; i < SAMPLES; i++) {
         const context = await browser.newContext();
-        await context.addInitScript((key: string) => {
-          sessionStorage.setItem("petstore.apiKey", key);
+        await context.addInitScript(() => {
           const w = window as unknown as { __firstTableRow?: number };
           const observer = new MutationObserver(() => {
             if (document.querySelector("table tbody tr")) {
@@ -126,9 +125,11 @@ export async function measureWeb<S extends Api>({ work, startApi, stopApi, apiKe
             }
           });
           observer.observe(document, { childList: true, subtree: true });
-        }, apiKey);
+        });
         const page = await context.newPage();
-        await page.goto(`${webUrl}/pets`);
+        await signIn(page, webUrl, apiKey);
+        // Timed: a signed-in tab reloading the list, as a member of staff opens it again.
+        await page.reload();
         await page.locator("table tbody tr").first().waitFor({ timeout: 15_000 });
         samplesMs.push(await page.evaluate(() => (window as unknown as { __firstTableRow: number }).__firstTableRow));
         await context.close();
@@ -151,10 +152,8 @@ export async function measureWeb<S extends Api>({ work, startApi, stopApi, apiKe
 async function timeExport(browser: Browser, webUrl: string, apiKey: string, rows: number): Promise<number> {
   const context = await browser.newContext({ acceptDownloads: true });
   try {
-    await context.addInitScript((key: string) => sessionStorage.setItem("petstore.apiKey", key), apiKey);
     const page = await context.newPage();
-    await page.goto(`${webUrl}/pets`);
-    await page.locator("table tbody tr").first().waitFor({ timeout: 15_000 });
+    await signIn(page, webUrl, apiKey);
     const downloading = page.waitForEvent("download", { timeout: 120_000 });
     const started = Date.now();
     await page.getByRole("button", { name: "Export CSV" }).click();
@@ -165,4 +164,16 @@ async function timeExport(browser: Browser, webUrl: string, apiKey: string, rows
   } finally {
     await context.close();
   }
+}
+
+/**
+ * Through the sign-in form, as a person does: the app keeps the key together
+ * with who it is (getSession's answer), so a key alone in sessionStorage is a
+ * signed-out tab.
+ */
+async function signIn(page: Page, webUrl: string, apiKey: string): Promise<void> {
+  await page.goto(`${webUrl}/pets`);
+  await page.getByLabel("API key").fill(apiKey);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.locator("table tbody tr").first().waitFor({ timeout: 15_000 });
 }
