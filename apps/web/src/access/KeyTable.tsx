@@ -66,7 +66,7 @@ export function KeyTable() {
                   <th scope="row">{key.name}</th>
                   <td>{key.scope}</td>
                   <td>
-                    <code>{key.prefix}</code>
+                    <code className={styles.prefix}>{key.prefix}</code>
                   </td>
                   <td>
                     <When at={key.createdAt} />

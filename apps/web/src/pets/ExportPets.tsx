@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { usePetstoreClient } from "../api/petstore-client.js";
 import { Button } from "../design-system/Button.js";
 import { Notice } from "../design-system/Notice.js";
+import { ProgressBar } from "../design-system/ProgressBar.js";
 import { collectPets, exportFileName, petsToCsv, saveTextFile } from "./pet-export.js";
 import styles from "./ExportPets.module.css";
 
@@ -51,14 +52,7 @@ export function ExportPets({ view }: { view: Pick<ListPetsQuery, "status" | "nam
     <div className={styles.export}>
       {state.kind === "running" ? (
         <>
-          <div
-            role="progressbar"
-            aria-label="Export progress"
-            aria-valuetext={`${state.collected} pets so far`}
-            className={styles.progressTrack}
-          >
-            <div className={styles.progressFill} />
-          </div>
+          <ProgressBar label="Export progress" valueText={`${state.collected} pets so far`} />
           <span className={styles.count} aria-hidden="true">
             {state.collected} pets
           </span>

@@ -8,6 +8,7 @@ import { CreateRetrySleepContext, newIdempotencyKey, useCreatePetWithRetry } fro
 import { Button } from "../design-system/Button.js";
 import { TextAreaField, TextField } from "../design-system/FormFields.js";
 import { Notice } from "../design-system/Notice.js";
+import { ProgressBar } from "../design-system/ProgressBar.js";
 import { Panel } from "../design-system/Panel.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
 import { useShowStatusMessage } from "../layout/status-message.js";
@@ -270,20 +271,9 @@ function readText(file: File): Promise<string> {
 }
 
 function ImportProgress({ done, total }: { done: number; total: number }) {
-  const percent = total === 0 ? 100 : Math.round((done / total) * 100);
   return (
     <div className={styles.progress}>
-      <div
-        role="progressbar"
-        aria-label="Import progress"
-        aria-valuemin={0}
-        aria-valuemax={total}
-        aria-valuenow={done}
-        aria-valuetext={`${done} of ${total} rows`}
-        className={styles.progressTrack}
-      >
-        <div className={styles.progressFill} style={{ width: `${percent}%` }} />
-      </div>
+      <ProgressBar label="Import progress" value={done} max={total} valueText={`${done} of ${total} rows`} />
       <span aria-hidden="true">
         {done} of {total}
       </span>
