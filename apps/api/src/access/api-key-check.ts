@@ -127,12 +127,11 @@ export function requireApiKey({
   return (req, res, next) => {
     const header = req.headers.authorization;
     const token = bearerToken(header);
-    const tokenDigest = token === undefined ? undefined : secretDigest(token);
-    const keyIndex = tokenDigest === undefined ? -1 : matchKey(tokenDigest);
+    if (token === undefined) return refuse(req, next, header, token);
+    const tokenDigest = secretDigest(token);
+    const keyIndex = matchKey(tokenDigest);
     if (keyIndex !== -1) return admit(configured[keyIndex] as Caller, req, res, next);
-    if (token === undefined || tokenDigest === undefined || !issuedKeys || !token.startsWith(ISSUED_KEY_PREFIX)) {
-      return refuse(req, next, header, token);
-    }
+    if (!issuedKeys || !token.startsWith(ISSUED_KEY_PREFIX)) return refuse(req, next, header, token);
     const digest = tokenDigest.toString("hex");
     const checkIssued = () => {
       const key = issuedKeys.find(digest);
