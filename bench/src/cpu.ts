@@ -17,6 +17,15 @@
  * does not depend on how fast the generator is, so this is a second opinion
  * on run.ts's wrk figures that another process's load moves much less.
  *
+ * --issued: the API only, one process per round, an issued `psk_` key (made by
+ * `keys create`) against a configured one: after a warm-up of each, PAIRS pairs of
+ * SLICE requests alternate the two keys (configured first in even pairs, issued
+ * first in odd ones), so both meet the same moments of the machine; prints
+ * `cpu-issued <provider> <scenario> <x>`, the median over the pairs of the
+ * configured key's CPU per request over the issued key's (comparable to
+ * run.ts's `ratio-issued`: above 1, the issued key is cheaper). Options
+ * --pairs=N (default 8) --slice=N (default 5000).
+ *
  * Options: --targets=api,express,baseline --scenarios=getPet,... --requests=N
  * (default 20000) --warmup=N (default 3000) --rounds=N (default 3) --rows=N
  * (default 10000) --api-env=K=V[,K=V] (extra environment for the API, e.g.
@@ -32,6 +41,7 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { migrateDatabase } from "@petstore/api/migrate";
 import { API_ONLY_SCENARIOS, SCENARIOS, scenarioPath, type Scenario } from "./scenarios.js";
+import { createIssuedKey } from "./issued-key.js";
 import { seedPostgres, seedSqlite } from "./seed.js";
 import { cpuNs, peakRssMb, productionApiCommand, startServer, stopServer, type RunningServer } from "./server-process.js";
 
@@ -51,7 +61,10 @@ const argv = process.argv.slice(2);
 const option = (name: string) => argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 const postgres = argv.includes("--postgres");
 const cpuProf = argv.includes("--cpu-prof");
-const targets = (option("targets") ?? "api,express").split(",") as Target[];
+const issued = argv.includes("--issued");
+const targets = issued ? (["api"] as Target[]) : ((option("targets") ?? "api,express").split(",") as Target[]);
+const pairs = Number(option("pairs") ?? 8);
+const slice = Number(option("slice") ?? 5_000);
 // By default the scenarios every server serves; a name search only when asked for.
 const scenarios = SCENARIOS.filter((s) => option("scenarios")?.split(",").includes(s) ?? !API_ONLY_SCENARIOS.has(s));
 const requests = Number(option("requests") ?? 20_000);
@@ -100,7 +113,7 @@ async function start(target: Target, databaseUrl: string, name: string): Promise
 }
 
 let created = 0;
-function load(url: string, scenario: Scenario, amount: number): Promise<autocannon.Result> {
+function load(url: string, scenario: Scenario, amount: number, apiKey = API_KEY): Promise<autocannon.Result> {
   const request: autocannon.Request =
     scenario === "getPet"
       ? { method: "GET", setupRequest: (req) => ({ ...req, path: `/v1/pets/${1 + Math.floor(Math.random() * rows)}` }) }
@@ -118,7 +131,7 @@ function load(url: string, scenario: Scenario, amount: number): Promise<autocann
     url,
     connections: 10,
     amount,
-    headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
     requests: [request],
   });
 }
@@ -134,6 +147,17 @@ if (postgres) {
   await migrateDatabase(`file:${template}`);
   seedSqlite(template, rows);
 }
+
+/** The server's CPU µs per request over `amount` requests with `apiKey`; throws on any non-2xx or error. */
+async function cpuPerRequest(server: RunningServer, scenario: Scenario, amount: number, apiKey: string): Promise<number> {
+  const before = cpuNs(server.child.pid!);
+  const result = await load(server.url, scenario, amount, apiKey);
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${scenario}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return (cpuNs(server.child.pid!) - before) / 1000 / result.requests.total;
+}
+
+const issuedKey = issued ? createIssuedKey(API_ROOT, postgres ? PG_URL : `file:${template}`) : "";
+const issuedRatios = new Map<Scenario, number[]>();
 
 const results = new Map<string, number[]>();
 const peaks = new Map<Target, number[]>();
@@ -153,7 +177,7 @@ try {
       const server = await start(target, databaseUrl, `${target}-${round}`);
       const { url, child } = server;
       try {
-        for (const scenario of scenarios) {
+        for (const scenario of issued ? [] : scenarios) {
           await load(url, scenario, warmup);
           const before = cpuNs(child.pid!);
           const result = await load(url, scenario, requests);
@@ -162,6 +186,18 @@ try {
           console.log(`cpu ${provider} ${target} ${scenario} ${usPerRequest.toFixed(1)}`);
           const key = `${target} ${scenario}`;
           results.set(key, [...(results.get(key) ?? []), usPerRequest]);
+        }
+        for (const scenario of issued ? scenarios : []) {
+          await load(url, scenario, warmup);
+          await load(url, scenario, warmup, issuedKey);
+          for (let pair = 0; pair < pairs; pair++) {
+            const order = pair % 2 === 0 ? [API_KEY, issuedKey] : [issuedKey, API_KEY];
+            const cpu = new Map<string, number>();
+            for (const key of order) cpu.set(key, await cpuPerRequest(server, scenario, slice, key));
+            const ratio = cpu.get(API_KEY)! / cpu.get(issuedKey)!;
+            console.log(`cpu ${provider} api ${scenario} pair ${pair + 1}: configured ${cpu.get(API_KEY)!.toFixed(1)}, issued ${cpu.get(issuedKey)!.toFixed(1)} µs/request`);
+            issuedRatios.set(scenario, [...(issuedRatios.get(scenario) ?? []), ratio]);
+          }
         }
         peaks.set(target, [...(peaks.get(target) ?? []), peakRssMb(child.pid!)]);
       } finally {
@@ -173,13 +209,18 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
-console.log(`\nmedian CPU µs/request over ${rounds} rounds of ${requests} (${provider}, ${rows} rows)`);
-for (const scenario of scenarios) {
-  const figures = targets.map((target) => median(results.get(`${target} ${scenario}`) ?? [NaN]));
-  const ratio = targets.includes("express") && targets.includes("api")
-    ? median(results.get(`express ${scenario}`)!) / median(results.get(`api ${scenario}`)!)
-    : NaN;
-  console.log(`${scenario.padEnd(38)} ${targets.map((t, i) => `${t} ${figures[i]!.toFixed(1)}`).join("  ")}  floor/api ${ratio.toFixed(2)}`);
+if (issued) {
+  console.log(`\nconfigured ÷ issued CPU per request, median over ${rounds} × ${pairs} pairs of ${slice} requests (${provider}, ${rows} rows)`);
+  for (const [scenario, ratios] of issuedRatios) console.log(`cpu-issued ${provider} ${scenario} ${median(ratios).toFixed(3)}`);
+} else {
+  console.log(`\nmedian CPU µs/request over ${rounds} rounds of ${requests} (${provider}, ${rows} rows)`);
+  for (const scenario of scenarios) {
+    const figures = targets.map((target) => median(results.get(`${target} ${scenario}`) ?? [NaN]));
+    const ratio = targets.includes("express") && targets.includes("api")
+      ? median(results.get(`express ${scenario}`)!) / median(results.get(`api ${scenario}`)!)
+      : NaN;
+    console.log(`${scenario.padEnd(38)} ${targets.map((t, i) => `${t} ${figures[i]!.toFixed(1)}`).join("  ")}  floor/api ${ratio.toFixed(2)}`);
+  }
+  for (const [target, values] of peaks) console.log(`peak RSS ${target} ${median(values).toFixed(0)} MB`);
+  if (cpuProf) console.log(`profiles in ${profDir}`);
 }
-for (const [target, values] of peaks) console.log(`peak RSS ${target} ${median(values).toFixed(0)} MB`);
-if (cpuProf) console.log(`profiles in ${profDir}`);

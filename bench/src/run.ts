@@ -57,7 +57,6 @@
  *   --api-env=K=V[,K=V]     extra environment for the API (e.g. LOG_LEVEL=warn to price per-request logs)
  * Env: BENCH_API_MAIN (another build of the API), BENCH_PG_URL, BENCH_PG_ADMIN_URL.
  */
-import { execFileSync } from "node:child_process";
 import { copyFileSync, createReadStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { loadavg, tmpdir } from "node:os";
@@ -69,6 +68,7 @@ import { API_ONLY_SCENARIOS, SCENARIOS, scenarioPath, type LoadJob, type LoadRes
 import { measureWeb, type WebResult } from "./web.js";
 import { migrateDatabase } from "@petstore/api/migrate";
 import { ensureLoadGenerator, runLoad, SERVER_CPU } from "./load.js";
+import { createIssuedKey } from "./issued-key.js";
 import { peakRssMb, productionApiCommand, resetPeakRss, startServer, stopServer, type RunningServer } from "./server-process.js";
 
 const BENCH_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -185,23 +185,6 @@ const WRK = (() => {
     process.exit(2);
   }
 })();
-
-/**
- * An issued key (scope write: createPet needs it, reads are covered), made by
- * the operator command on the database DATABASE_URL names, as an operator
- * would. Returns the `psk_` secret it prints once.
- */
-function createIssuedKey(databaseUrl: string): string {
-  const secret = execFileSync(process.execPath, [path.join(API_ROOT, "dist", "keys-command.js"), "create", "--name", "bench issued key", "--scope", "write"], {
-    cwd: API_ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    stdio: ["ignore", "pipe", "pipe"],
-  })
-    .toString()
-    .trim();
-  if (!secret.startsWith("psk_")) throw new Error(`keys create printed no psk_ secret: ${secret.slice(0, 80)}`);
-  return secret;
-}
 
 // ---- one server, every scenario -------------------------------------------
 
@@ -517,7 +500,7 @@ try {
     log(`sqlite: seeded ${label(rows)} pets in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
     plans[`sqlite ${label(rows)}`] = explainSqlite(template);
     // In the template, so every server's copy (and the web measurement's) has the key.
-    const issuedKey = createIssuedKey(`file:${template}`);
+    const issuedKey = createIssuedKey(API_ROOT, `file:${template}`);
     const fileOf = (kind: ServerKind) => path.join(work, `${kind}-${rows}.db`);
     const order = serverOrder(turn);
     for (const kind of order) copyFileSync(template, fileOf(kind));
@@ -542,7 +525,7 @@ try {
   if (options.postgres && options.targets.includes("postgresql")) {
     if (await ensurePostgresDatabase()) {
       // Issued keys live beside the pets, which seeding truncates: one key serves every dataset.
-      const issuedKey = createIssuedKey(PG_BENCH_URL);
+      const issuedKey = createIssuedKey(API_ROOT, PG_BENCH_URL);
       for (const rows of options.datasets) {
         await seedPostgresMigrated(rows);
         plans[`postgresql ${label(rows)}`] = await explainPostgres(PG_BENCH_URL);
