@@ -149,10 +149,10 @@ if (postgres) {
 }
 
 /** The server's CPU µs per request over `amount` requests with `apiKey`; throws on any non-2xx or error. */
-async function cpuPerRequest(server: RunningServer, scenario: Scenario, amount: number, apiKey: string): Promise<number> {
+async function cpuPerRequest(server: RunningServer, target: Target, scenario: Scenario, amount: number, apiKey = API_KEY): Promise<number> {
   const before = cpuNs(server.child.pid!);
   const result = await load(server.url, scenario, amount, apiKey);
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${scenario}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target} ${scenario}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return (cpuNs(server.child.pid!) - before) / 1000 / result.requests.total;
 }
 
@@ -177,23 +177,20 @@ try {
       const server = await start(target, databaseUrl, `${target}-${round}`);
       const { url, child } = server;
       try {
-        for (const scenario of issued ? [] : scenarios) {
+        for (const scenario of scenarios) {
           await load(url, scenario, warmup);
-          const before = cpuNs(child.pid!);
-          const result = await load(url, scenario, requests);
-          const usPerRequest = (cpuNs(child.pid!) - before) / 1000 / result.requests.total;
-          if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target} ${scenario}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-          console.log(`cpu ${provider} ${target} ${scenario} ${usPerRequest.toFixed(1)}`);
-          const key = `${target} ${scenario}`;
-          results.set(key, [...(results.get(key) ?? []), usPerRequest]);
-        }
-        for (const scenario of issued ? scenarios : []) {
-          await load(url, scenario, warmup);
+          if (!issued) {
+            const usPerRequest = await cpuPerRequest(server, target, scenario, requests);
+            console.log(`cpu ${provider} ${target} ${scenario} ${usPerRequest.toFixed(1)}`);
+            const key = `${target} ${scenario}`;
+            results.set(key, [...(results.get(key) ?? []), usPerRequest]);
+            continue;
+          }
           await load(url, scenario, warmup, issuedKey);
           for (let pair = 0; pair < pairs; pair++) {
             const order = pair % 2 === 0 ? [API_KEY, issuedKey] : [issuedKey, API_KEY];
             const cpu = new Map<string, number>();
-            for (const key of order) cpu.set(key, await cpuPerRequest(server, scenario, slice, key));
+            for (const key of order) cpu.set(key, await cpuPerRequest(server, target, scenario, slice, key));
             const ratio = cpu.get(API_KEY)! / cpu.get(issuedKey)!;
             console.log(`cpu ${provider} api ${scenario} pair ${pair + 1}: configured ${cpu.get(API_KEY)!.toFixed(1)}, issued ${cpu.get(issuedKey)!.toFixed(1)} µs/request`);
             issuedRatios.set(scenario, [...(issuedRatios.get(scenario) ?? []), ratio]);
