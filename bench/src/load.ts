@@ -15,7 +15,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import { scenarioPath, type LoadJob, type LoadResult } from "./scenarios.js";
+import { scenarioPath, type LoadJob, type LoadResult, type Scenario, type SliceSum } from "./scenarios.js";
 import { processCpuNs } from "./server-process.js";
 
 /** The cores: wrk on the first, the server under test on the second (database servers are not pinned). */
@@ -61,11 +61,23 @@ export const ADMISSION_HOLD_MS = 100;
 const luaString = (value: string) => JSON.stringify(value); // a JSON string literal is a valid Lua string literal for ASCII
 
 /**
+ * With a reference key, the key a request carries alternates every slice
+ * between the job's key and the reference, within one run on the same
+ * connections: both keys meet the same moments of the machine, where two
+ * separate 2 s runs met different ones (a neighbour's burst on the shared host
+ * moves a 2 s run by 10-20 %; decision 018). A slice is long enough for many
+ * requests after its first `connections` (which keySliceSums leaves out):
+ * createPet waits ~40 ms for its commit, so its slices are longer.
+ */
+export const keySliceMs = (scenario: Scenario): number => (scenario === "createPet" ? 250 : 100);
+
+/**
  * The Lua script of one run: the request (fixed, or built per request for
  * getPet's random id and createPet's unique body) and a `done()` that prints
  * the summary as one JSON line, so nothing parses wrk's text.
  */
 export function wrkScript(job: LoadJob, runTag: string): string {
+  if (job.referenceKey !== undefined) return keySlicedScript(job, runTag);
   const lines = [`wrk.headers["Authorization"] = ${luaString(`Bearer ${job.apiKey}`)}`];
   if (job.scenario === "getPet") {
     lines.push(
@@ -85,18 +97,121 @@ export function wrkScript(job: LoadJob, runTag: string): string {
   } else {
     lines.push(`wrk.method = "GET"`, `wrk.path = ${luaString(scenarioPath(job.scenario))}`);
   }
-  lines.push(
-    // One hold per connection: the first `connections` requests are each connection's first (a second waits for a first's answer).
-    `local held = ${job.connections}`,
-    `function delay() if held > 0 then held = held - 1 return ${ADMISSION_HOLD_MS} end return 0 end`,
-    "function done(summary, latency, requests)",
-    "  local e = summary.errors",
-    `  io.write(string.format('BENCH_RESULT {"requests":%d,"durationUs":%d,"p50Us":%d,"p99Us":%d,"status":%d,"connect":%d,"read":%d,"write":%d,"timeout":%d}\\n',`,
-    "    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), e.status, e.connect, e.read, e.write, e.timeout))",
-    "end",
-  );
+  lines.push(...admissionHold(job), ...printSummary());
   return `${lines.join("\n")}\n`;
 }
+
+/** One hold per connection: the first `connections` requests are each connection's first (a second waits for a first's answer). */
+const admissionHold = (job: LoadJob) => [
+  `local held = ${job.connections}`,
+  `function delay() if held > 0 then held = held - 1 return ${ADMISSION_HOLD_MS} end return 0 end`,
+];
+
+/** `done()`: the summary as one JSON line; `extra` runs first (the key slices' line). */
+const printSummary = (extra: string[] = []) => [
+  "function done(summary, latency, requests)",
+  ...extra,
+  "  local e = summary.errors",
+  `  io.write(string.format('BENCH_RESULT {"requests":%d,"durationUs":%d,"p50Us":%d,"p99Us":%d,"status":%d,"connect":%d,"read":%d,"write":%d,"timeout":%d}\\n',`,
+  "    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), e.status, e.connect, e.read, e.write, e.timeout))",
+  "end",
+];
+
+/**
+ * The key-sliced script: slice n (n = 0, 1, ... from the first request after
+ * the hold, keySliceMs each, on CLOCK_MONOTONIC through LuaJIT's ffi) carries
+ * the reference key when n is even and `referenceFirst`, or odd and not. Per
+ * slice it counts the requests sent and notes when the `connections`-th was
+ * sent; `done()` prints them (`BENCH_SLICES count@ms,...`) for keySliceSums.
+ */
+function keySlicedScript(job: LoadJob, runTag: string): string {
+  const build =
+    job.scenario === "getPet"
+      ? `wrk.format("GET", "/v1/pets/" .. math.random(1, ${job.maxId}), headers)`
+      : job.scenario === "createPet"
+        ? `wrk.format("POST", "/v1/pets", headers, '{"name":"bench ${runTag}-' .. sent .. '","categoryId":' .. (1 + sent % 10) .. ',"status":"available"}')`
+        : `wrk.format("GET", ${luaString(scenarioPath(job.scenario))}, headers)`;
+  const sliceMs = keySliceMs(job.scenario);
+  const [evenKey, oddKey] = job.referenceFirst ? [job.referenceKey!, job.apiKey] : [job.apiKey, job.referenceKey!];
+  return `${[
+    'local ffi = require("ffi")',
+    'ffi.cdef[[ typedef struct { long tv_sec; long tv_nsec; } bench_timespec; int clock_gettime(int clock, bench_timespec *now); ]]',
+    'local clock = ffi.new("bench_timespec")',
+    "local function nowMs() ffi.C.clock_gettime(1, clock) return tonumber(clock.tv_sec) * 1000 + tonumber(clock.tv_nsec) / 1e6 end",
+    `function init(args) math.randomseed(${Math.floor(Math.random() * 2 ** 31)}) end`,
+    // Built at the first request: by then wrk.headers holds the Host that wrk's own init added.
+    "local headersOf = nil",
+    "local function keyHeaders(key)",
+    "  local headers = {}",
+    "  for name, value in pairs(wrk.headers) do headers[name] = value end",
+    '  headers["Authorization"] = "Bearer " .. key',
+    ...(job.scenario === "createPet" ? ['  headers["Content-Type"] = "application/json"'] : []),
+    "  return headers",
+    "end",
+    "local startMs = nil",
+    "local sent = 0",
+    "local verified = false",
+    // Globals: done() runs in another Lua state and reads them with thread:get.
+    "sliceCounts = {}",
+    "sliceCleanFromMs = {}",
+    ...admissionHold(job),
+    "function request()",
+    // wrk builds one request at start-up to check it (script_verify_request): not sent, so not counted.
+    `  if not verified then verified = true local headers = wrk.headers return ${build} end`,
+    "  local now = nowMs()",
+    `  if not startMs then startMs = now headersOf = { [0] = keyHeaders(${luaString(evenKey)}), [1] = keyHeaders(${luaString(oddKey)}) } end`,
+    `  local slice = math.floor((now - startMs) / ${sliceMs})`,
+    "  local count = (sliceCounts[slice] or 0) + 1",
+    "  sliceCounts[slice] = count",
+    `  if count == ${job.connections} then sliceCleanFromMs[slice] = now - startMs - slice * ${sliceMs} end`,
+    "  sent = sent + 1",
+    "  local headers = headersOf[slice % 2]",
+    `  return ${build}`,
+    "end",
+    "local threads = {}",
+    "function setup(thread) table.insert(threads, thread) end",
+    ...printSummary([
+      "  local counts = threads[1]:get(\"sliceCounts\")",
+      "  local cleanFrom = threads[1]:get(\"sliceCleanFromMs\")",
+      "  local slices = {}",
+      "  local last = -1",
+      "  for slice in pairs(counts) do if slice > last then last = slice end end",
+      '  for slice = 0, last do slices[#slices + 1] = (counts[slice] or 0) .. "@" .. string.format("%.3f", cleanFrom[slice] or -1) end',
+      '  io.write("BENCH_SLICES " .. table.concat(slices, ",") .. "\\n")',
+    ]),
+  ].join("\n")}\n`;
+}
+
+/**
+ * The two keys' requests and time from the slices of a key-sliced run. A
+ * slice's first `connections` requests are sent as the previous slice's
+ * requests are answered, so the server is still working for the other key:
+ * each slice counts from its `connections`-th request to its end (a slice that
+ * never got that far counts nothing). The first slice follows the idle hold
+ * and the last is cut short by the end of the run: both are dropped, and the
+ * rest taken in whole pairs, so each key has as many slices.
+ */
+export function keySliceSums(
+  slices: readonly { count: number; cleanFromMs: number }[],
+  { connections, referenceFirst, sliceMs }: { connections: number; referenceFirst: boolean; sliceMs: number },
+): { key: SliceSum; reference: SliceSum } {
+  const sums: [SliceSum, SliceSum] = [
+    { requests: 0, ms: 0 },
+    { requests: 0, ms: 0 },
+  ];
+  const pairs = Math.floor((slices.length - 2) / 2);
+  for (let slice = 1; slice <= 2 * pairs; slice++) {
+    const { count, cleanFromMs } = slices[slice]!;
+    if (count <= connections || cleanFromMs < 0) continue;
+    sums[slice % 2]!.requests += count - connections;
+    sums[slice % 2]!.ms += sliceMs - cleanFromMs;
+  }
+  const [even, odd] = sums;
+  return referenceFirst ? { key: odd, reference: even } : { key: even, reference: odd };
+}
+
+/** Requests per second of a key's slices (NaN without any). */
+export const sliceRate = ({ requests, ms }: SliceSum): number => (ms > 0 ? (requests * 1000) / ms : NaN);
 
 interface WrkSummary {
   requests: number;
@@ -163,8 +278,20 @@ export function runLoad(wrk: string, job: LoadJob, scriptDir: string, serverPid:
       const line = out.split("\n").find((l) => l.startsWith("BENCH_RESULT "));
       if (code !== 0 || !line) return reject(new Error(`wrk exited ${code} without a result: ${(err || out).slice(-1000)}`));
       const summary = JSON.parse(line.slice("BENCH_RESULT ".length)) as WrkSummary;
+      const slicesLine = out.split("\n").find((l) => l.startsWith("BENCH_SLICES "));
+      const keySlices =
+        job.referenceKey === undefined
+          ? undefined
+          : keySliceSums(
+              (slicesLine?.slice("BENCH_SLICES ".length).split(",") ?? []).map((slice) => {
+                const [count, cleanFromMs] = slice.split("@").map(Number) as [number, number];
+                return { count, cleanFromMs };
+              }),
+              { connections: job.connections, referenceFirst: job.referenceFirst ?? false, sliceMs: keySliceMs(job.scenario) },
+            );
       resolve({
-        requestsPerSecond: summary.requests / (summary.durationUs / 1e6 - ADMISSION_HOLD_MS / 1000),
+        requestsPerSecond: keySlices ? sliceRate(keySlices.key) : summary.requests / (summary.durationUs / 1e6 - ADMISSION_HOLD_MS / 1000),
+        ...(keySlices && { keySlices }),
         p50Ms: summary.p50Us / 1000,
         p99Ms: summary.p99Us / 1000,
         total: summary.requests,

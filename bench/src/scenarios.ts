@@ -40,11 +40,23 @@ export interface LoadJob {
   durationSeconds: number;
   /** getPet picks ids uniformly in 1..maxId (every one exists). */
   maxId: number;
+  /** Another key to alternate with `apiKey` slice by slice in the same run (load.ts, keySliceMs); `referenceFirst`: it takes the first slice. */
+  referenceKey?: string;
+  referenceFirst?: boolean;
+}
+
+/** Requests counted in one key's slices of a key-sliced run, and the time they were counted over. */
+export interface SliceSum {
+  requests: number;
+  ms: number;
 }
 
 /** One wrk run (load.ts); latencies in ms, to the µs. */
 export interface LoadResult {
+  /** With a reference key: `apiKey`'s rate over its slices (load.ts, keySliceSums). */
   requestsPerSecond: number;
+  /** With a reference key: the requests and time counted in each key's slices. */
+  keySlices?: { key: SliceSum; reference: SliceSum };
   p50Ms: number;
   p99Ms: number;
   total: number;
