@@ -27,6 +27,26 @@ export interface ApiKeyCheckOptions {
   routes?: readonly ContractRoute[];
 }
 
+/** A request target in origin form of printable ASCII without `#`: its path is everything before `?`. */
+const PLAIN_TARGET = /^\/[\x21\x22\x24-\x7e]*$/;
+
+/**
+ * The path the router matched the request by. For a plain target, the
+ * original URL up to its query: `req.baseUrl + req.path` would parse the
+ * shortened URL under this check's mount path again, replacing the parse the
+ * router keeps, so that the router parses the whole URL once more after the
+ * check (measured: 5 % of an issued key's name search). Any other target (an
+ * absolute form, a fragment, a byte the URL parser rewrites) goes through
+ * Express's own parse, so the scope check always sees the path the route was
+ * chosen by.
+ */
+function routedPath(req: Request): string {
+  const url = req.originalUrl;
+  if (!PLAIN_TARGET.test(url)) return req.baseUrl + req.path;
+  const query = url.indexOf("?");
+  return query === -1 ? url : url.slice(0, query);
+}
+
 /** The 403 of a valid key whose scope does not cover the operation (RFC 6750 section 3.1). */
 function insufficientScope(caller: Caller, operation: string, needed: Scope): HttpError {
   return new HttpError(
@@ -86,7 +106,7 @@ export function requireApiKey({
     setCaller(res, caller);
     // A configured key is admin, which covers everything: its hot path matches no route.
     if (caller.issuedKeyId !== undefined) {
-      const route = routeOf(req.method, req.baseUrl + req.path);
+      const route = routeOf(req.method, routedPath(req));
       if (route) {
         const needed = OPERATION_SCOPES[route.operation as OperationName] as Scope | undefined;
         if (needed && !scopeCovers(caller.scope, needed)) return next(insufficientScope(caller, route.operation, needed));

@@ -14,6 +14,8 @@ import {
 } from "@petstore/contract";
 import Sqlite from "better-sqlite3";
 import { readdirSync, readFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import pg from "pg";
 import request from "supertest";
@@ -114,6 +116,35 @@ describe.each(TEST_PROVIDERS)("staff access on %s", (provider) => {
     }
     // Configured keys are admin: everything is allowed.
     for (const send of Object.values(SAMPLE_REQUESTS)) expect([200, 201, 404]).toContain((await send(api(), asAdmin)).status);
+  });
+
+  it("enforces a read key's scope however the request target is written (absolute form, fragment, case, trailing slash)", async () => {
+    const { secret } = await issue("read");
+    const server = t.app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    const { port } = server.address() as AddressInfo;
+    // node:http sends the target as given: supertest would normalise it.
+    const post = (target: string) =>
+      new Promise<number>((resolve, reject) => {
+        const body = JSON.stringify({ name: "Scoped", categoryId: 1 });
+        const req = httpRequest(
+          { host: "127.0.0.1", port, method: "POST", path: target, headers: { authorization: `Bearer ${secret}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+          (res) => {
+            res.resume();
+            res.on("end", () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on("error", reject);
+        req.end(body);
+      });
+    try {
+      for (const target of [`http://127.0.0.1:${port}/v1/pets`, "/v1/pets#fragment", "/V1/PETS", "/v1/pets/", "/v1/pets?x=1"]) {
+        expect(await post(target), target).toBe(403);
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect((await api().get("/v1/pets").set("Authorization", asAdmin)).body).toEqual([]);
   });
 
   it("a 403 stores nothing: a read key's createPet adds no pet and no event", async () => {
