@@ -10,8 +10,8 @@
  *             `api-issued`, with an issued `psk_` key made by the operator command
  *             alternating with the configured key every 100 ms (createPet 250 ms) within
  *             runs twice as long (load.ts, keySliceMs): its req/s is the issued key's slices', and
- *             ratio-issued compares them with the configured key's slices of the same runs,
- *             every round's slices pooled
+ *             ratio-issued compares them with the configured key's slices of the same run
+ *             (the median over the rounds)
  *   express   the Express floor (express-floor-server.ts): a bare Express 4 app
  *             doing the API's work by hand; on PostgreSQL it makes the API's Prisma calls
  *   baseline  the node:http baseline (baseline-server.ts): the driver's limit
@@ -70,7 +70,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { explainPostgres, explainSqlite, seedPostgres, seedSqlite, trimPostgres } from "./seed.js";
-import { API_ONLY_SCENARIOS, SCENARIOS, scenarioPath, type LoadJob, type LoadResult, type Scenario, type SliceSum } from "./scenarios.js";
+import { API_ONLY_SCENARIOS, SCENARIOS, scenarioPath, type LoadJob, type LoadResult, type Scenario } from "./scenarios.js";
 import { measureWeb, type WebResult } from "./web.js";
 import { migrateDatabase } from "@petstore/api/migrate";
 import { ensureLoadGenerator, keySliceMs, runLoad, SERVER_CPU, sliceRate } from "./load.js";
@@ -661,23 +661,16 @@ function pairedRatio(a: Row | undefined, b: Row | undefined, figure: (result: Lo
 }
 
 /**
- * The issued key's req/s over the configured key's in the key-sliced runs of api-issued,
- * every round's slices pooled: a slow moment weighs on both keys within a round, and
- * pooling weighs each slice alike where a median of five rounds would keep one round's.
+ * The issued key's req/s over the configured key's in each key-sliced run of api-issued, the
+ * median over the rounds: like every other ratio of the report, one round's burst does not decide it.
  */
 function issuedOverConfigured(issued: Row | undefined): number {
-  if (!issued) return NaN;
-  const pooled = (pick: (slices: { key: SliceSum; reference: SliceSum }) => SliceSum) =>
-    sliceRate(
-      issued.rounds.reduce(
-        (sum, { result }) => {
-          const slices = result.keySlices && pick(result.keySlices);
-          return slices ? { requests: sum.requests + slices.requests, ms: sum.ms + slices.ms } : sum;
-        },
-        { requests: 0, ms: 0 },
-      ),
-    );
-  return pooled((slices) => slices.key) / pooled((slices) => slices.reference);
+  return issued ? medianOf(issued.rounds.map(({ result }) => inRunRatio(result))) : NaN;
+}
+
+/** A key-sliced run's key rate over its reference key's (NaN for a plain run). */
+function inRunRatio(result: LoadResult): number {
+  return result.keySlices ? sliceRate(result.keySlices.key) / sliceRate(result.keySlices.reference) : NaN;
 }
 
 /** The median of the finite values (of an even number, the mean of the middle two); NaN when there are none. */
@@ -701,7 +694,7 @@ function renderReport(web: WebResult | string | undefined): string {
       `The ratios (vs express floor, vs baseline, headroom, and the lines at the end) are paired: the median over the rounds of the one's req/s over the other's in the same round. ` +
       `**api**: the built API started as its \`start\` script does, NODE_ENV=production, LOG_LEVEL=info to a file, metrics on, rate-limit counting on (a budget never reached); ` +
       `**api (issued)**: the same process, sent an issued \`psk_\` key (scope write, made with \`keys create\`) and the configured key in turn, the key changing every ${keySliceMs("getPet")} ms (createPet: ${keySliceMs("createPet")} ms) of a run twice as long as the others'; ` +
-      `its req/s is the issued key's slices' (median of the rounds) and **issued ÷ configured** the issued key's requests per second of its slices over the configured key's, every round's slices pooled ` +
+      `its req/s is the issued key's slices' (median of the rounds) and **issued ÷ configured** the issued key's requests per second of its slices over the configured key's in the same run, the median over the rounds ` +
       `(each slice counted once its first ${options.connections} requests, one per connection, have been sent, when the other key's requests have been answered; the first slice, after the idle hold, and the last, cut short, left out). ` +
       `**express**: the Express floor, a bare Express 4 app doing the same work by hand (SQLite: the API's prepared statements; PostgreSQL: the API's Prisma calls), one pino line per request to a file. ` +
       `**baseline**: node:http + the driver (prepared better-sqlite3 statements; a \`pg\` Pool with the same SQL); also the generator's headroom: it must reach several times the API's rate.`,
@@ -774,8 +767,7 @@ function renderReport(web: WebResult | string | undefined): string {
         const perRound = (row: Row | undefined) => row?.rounds.map((run) => fmt(run.result.requestsPerSecond)).join(", ") ?? "";
         const ratios =
           api && floor ? api.rounds.map((run, i) => (run.result.requestsPerSecond / (floor.rounds[i]?.result.requestsPerSecond ?? NaN)).toFixed(2)).join(", ") : "";
-        const issuedRatios =
-          issued?.rounds.map(({ result }) => (result.keySlices ? sliceRate(result.keySlices.key) / sliceRate(result.keySlices.reference) : NaN).toFixed(2)).join(", ") ?? "";
+        const issuedRatios = issued?.rounds.map(({ result }) => inRunRatio(result).toFixed(2)).join(", ") ?? "";
         lines.push(`| ${provider} | ${label(rows)} | \`${scenario}\` | ${perRound(api)} | ${perRound(issued)} | ${perRound(floor)} | ${perRound(base)} | ${ratios} | ${issuedRatios} |`);
       }
     }
