@@ -9,6 +9,7 @@ import { keyUseRecorder } from "./access/key-use.js";
 import { createAccessRouter } from "./access/keys/access-router.js";
 import { API_PREFIX, contractRoutes } from "./http/contract-routes.js";
 import { deprecationHeaders } from "./http/deprecation-headers.js";
+import { matchRoutes } from "./http/matched-route.js";
 import { methodNotAllowed } from "./http/method-not-allowed.js";
 import { crossOrigin } from "./http/cross-origin.js";
 import type { Database } from "./data/database.js";
@@ -53,7 +54,7 @@ export function createApp({
   const routes = contractRoutes(petstoreContract);
   const accessRoutes = contractRoutes(accessContract);
   const allRoutes = [...routes, ...accessRoutes];
-  const metrics = givenMetrics ?? createMetrics({ routes: allRoutes, database, stopState, enabled: config.metricsToken !== undefined });
+  const metrics = givenMetrics ?? createMetrics({ database, stopState, enabled: config.metricsToken !== undefined });
   const abuseLimits = givenLimits ?? abuseLimitsFromConfig(config, logger, { onStoreFallback: metrics.limiterStoreFellBack });
   const headers = responseHeaderSets({
     production: config.nodeEnv === "production",
@@ -85,6 +86,8 @@ export function createApp({
   // walk of the app's stack and a `next` per request. In the order a request meets them.
   app.use(
     series(
+      // The contract operation, matched once: the metrics, the deprecation headers and the scope check read it.
+      matchRoutes(allRoutes),
       metrics.observeRequests,
       requestLogging(app, logger),
       // Every response starts as an API response; the docs and the admin app set their own when they answer.
@@ -106,7 +109,6 @@ export function createApp({
       onRejected: metrics.limitRejected,
       issuedKeys,
       recordKeyUse,
-      routes: allRoutes,
     }),
   );
   app.use(onlyFor(underApi, jsonBodyParsers(allRoutes)));

@@ -1,7 +1,7 @@
 import { ISSUED_KEY_PREFIX, OPERATION_SCOPES, scopeCovers, type OperationName, type Scope } from "@petstore/contract";
 import type { Request, RequestHandler, Response, NextFunction } from "express";
 import { HttpError } from "../http-error.js";
-import { routeMatcher, type ContractRoute } from "../http/contract-routes.js";
+import { matchedRoute } from "../http/matched-route.js";
 import { bearerToken, secretDigest, secretMatcher } from "./bearer.js";
 import { setCaller, type Caller } from "./caller.js";
 import { rateLimited, refuseCredential } from "./credential-failures.js";
@@ -23,28 +23,6 @@ export interface ApiKeyCheckOptions {
   issuedKeys?: IssuedKeys | undefined;
   /** Records an issued key's use (throttled); required with issuedKeys. */
   recordKeyUse?: RecordKeyUse | undefined;
-  /** The operations behind the check, to find the scope each needs (an unknown path needs none: it is a 404 or 405). */
-  routes?: readonly ContractRoute[];
-}
-
-/** A request target in origin form of printable ASCII without `#`: its path is everything before `?`. */
-const PLAIN_TARGET = /^\/[\x21\x22\x24-\x7e]*$/;
-
-/**
- * The path the router matched the request by. For a plain target, the
- * original URL up to its query: `req.baseUrl + req.path` would parse the
- * shortened URL under this check's mount path again, replacing the parse the
- * router keeps, so that the router parses the whole URL once more after the
- * check (measured: 5 % of an issued key's name search). Any other target (an
- * absolute form, a fragment, a byte the URL parser rewrites) goes through
- * Express's own parse, so the scope check always sees the path the route was
- * chosen by.
- */
-function routedPath(req: Request): string {
-  const url = req.originalUrl;
-  if (!PLAIN_TARGET.test(url)) return req.baseUrl + req.path;
-  const query = url.indexOf("?");
-  return query === -1 ? url : url.slice(0, query);
 }
 
 /** The 403 of a valid key whose scope does not cover the operation (RFC 6750 section 3.1). */
@@ -72,7 +50,6 @@ export function requireApiKey({
   onRejected,
   issuedKeys,
   recordKeyUse,
-  routes = [],
 }: ApiKeyCheckOptions): RequestHandler {
   const matchKey = secretMatcher(apiKeys);
   const perKey = new RateLimitFields("per-key", requestsPerKey);
@@ -90,7 +67,6 @@ export function requireApiKey({
       actor: { keyId, name },
     };
   });
-  const routeOf = routeMatcher(routes);
   const issuedCallers = new WeakMap<ActiveKey, Caller>();
   const issuedCaller = (key: ActiveKey, keyDigest: string): Caller => {
     let found = issuedCallers.get(key);
@@ -102,11 +78,13 @@ export function requireApiKey({
     return found;
   };
 
-  const admit = (caller: Caller, req: Request, res: Response, next: NextFunction) => {
+  const admit = (caller: Caller, res: Response, next: NextFunction) => {
     setCaller(res, caller);
-    // A configured key is admin, which covers everything: its hot path matches no route.
+    // A configured key is admin, which covers everything. An issued key's operation is the one matched at the
+    // top of the app (http/matched-route.ts), from the whole target, as the router will route it; an unknown
+    // path or method needs no scope: it is a 404 or 405.
     if (caller.issuedKeyId !== undefined) {
-      const route = routeOf(req.method, routedPath(req));
+      const route = matchedRoute(res);
       if (route) {
         const needed = OPERATION_SCOPES[route.operation as OperationName] as Scope | undefined;
         if (needed && !scopeCovers(caller.scope, needed)) return next(insufficientScope(caller, route.operation, needed));
@@ -150,12 +128,12 @@ export function requireApiKey({
     if (token === undefined) return refuse(req, next, header, token);
     const tokenDigest = secretDigest(token);
     const keyIndex = matchKey(tokenDigest);
-    if (keyIndex !== -1) return admit(configured[keyIndex] as Caller, req, res, next);
+    if (keyIndex !== -1) return admit(configured[keyIndex] as Caller, res, next);
     if (!issuedKeys || !token.startsWith(ISSUED_KEY_PREFIX)) return refuse(req, next, header, token);
     const digest = tokenDigest.toString("hex");
     const checkIssued = () => {
       const key = issuedKeys.find(digest);
-      if (key) admit(issuedCaller(key, digest), req, res, next);
+      if (key) admit(issuedCaller(key, digest), res, next);
       else refuse(req, next, header, token);
     };
     const pending = issuedKeys.whenFresh();

@@ -1,10 +1,11 @@
 import type { RequestHandler } from "express";
-import { routeMatcher, type ContractRoute } from "./contract-routes.js";
+import type { ContractRoute } from "./contract-routes.js";
+import { matchedRoute } from "./matched-route.js";
 
 /**
  * `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and the successor `Link` on
- * every response of a deprecated route. Mount it before the key check, so a
- * 401 carries them too.
+ * every response of a deprecated route (the one `matchRoutes` found). Mount
+ * it before the key check, so a 401 carries them too.
  */
 export function deprecationHeaders(routes: readonly ContractRoute[]): RequestHandler {
   const headersByRoute = new Map<ContractRoute, (readonly [string, string])[]>();
@@ -17,9 +18,8 @@ export function deprecationHeaders(routes: readonly ContractRoute[]): RequestHan
       ["Link", `<${deprecation.successor}>; rel="successor-version"`],
     ]);
   }
-  const routeOf = routeMatcher([...headersByRoute.keys()]);
-  return (req, res, next) => {
-    const route = routeOf(req.method, req.path);
+  return (_req, res, next) => {
+    const route = matchedRoute(res);
     const headers = route && headersByRoute.get(route);
     if (headers) for (const [name, value] of headers) res.setHeader(name, value);
     next();

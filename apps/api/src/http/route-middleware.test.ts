@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { thingsContract } from "../test/things-contract.js";
 import { contractRoutes } from "./contract-routes.js";
 import { deprecationHeaders } from "./deprecation-headers.js";
+import { matchRoutes } from "./matched-route.js";
 import { sendError } from "./errors.js";
 import { methodNotAllowed } from "./method-not-allowed.js";
 
@@ -11,7 +12,7 @@ const routes = contractRoutes(thingsContract);
 
 describe("middleware built from the route facts", () => {
   const app = express();
-  app.use(deprecationHeaders(routes));
+  app.use(matchRoutes(routes), deprecationHeaders(routes));
   app.get("/v9/things/:id", (_req, res) => {
     res.send("ok");
   });

@@ -2,11 +2,10 @@ import net from "node:net";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../app.js";
-import { contractRoutes } from "../http/contract-routes.js";
 import { openDatabase } from "../data/database.js";
 import { readConfig } from "../env.js";
 import { createLogger } from "./logger.js";
-import { createMetrics, operationMatcher } from "./metrics.js";
+import { createMetrics } from "./metrics.js";
 import { createStopSwitch } from "./shutdown.js";
 import { expectError } from "../test/expect-error.js";
 import { bearer, createTestApp, freshDatabase, TEST_KEY, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
@@ -25,37 +24,16 @@ function series(text: string, prefix = ""): Map<string, number> {
   return found;
 }
 
-describe("operationMatcher", () => {
-  const operationOf = operationMatcher(contractRoutes());
-  it.each([
-    ["GET", "/v1/pets", "listPets"],
-    ["HEAD", "/v1/pets", "listPets"],
-    ["GET", "/v1/pets/", "listPets"],
-    ["GET", "/V1/Pets", "listPets"],
-    ["POST", "/v1/pets", "createPet"],
-    ["GET", "/v1/pets/7", "getPet"],
-    ["GET", "/v1/pets/not-an-id", "getPet"],
-    ["PUT", "/v1/pets", "unmatched"],
-    ["OPTIONS", "/v1/pets", "unmatched"],
-    ["POST", "/v1/pets/7", "unmatched"],
-    ["GET", "/v1/pets/7/toys", "unmatched"],
-    ["GET", "/v1/petsx", "unmatched"],
-    ["GET", "/metrics", "unmatched"],
-  ])("%s %s -> %s", (method, path, operation) => {
-    expect(operationOf(method, path)).toBe(operation);
-  });
-});
-
 it("petstore_shutting_down reads the stop state at scrape time: 0, then 1 once the process is stopping", async () => {
   const stopSwitch = createStopSwitch();
-  const metrics = createMetrics({ routes: contractRoutes(), database: { isReady: async () => true }, stopState: stopSwitch, enabled: false });
+  const metrics = createMetrics({ database: { isReady: async () => true }, stopState: stopSwitch, enabled: false });
   expect(series(await metrics.registry.metrics(), "petstore_shutting_down").get("petstore_shutting_down")).toBe(0);
   stopSwitch.stop();
   expect(series(await metrics.registry.metrics(), "petstore_shutting_down").get("petstore_shutting_down")).toBe(1);
 });
 
 it("limiterStoreFellBack and limitRejected move their counters (present at 0 before)", async () => {
-  const metrics = createMetrics({ routes: contractRoutes(), database: { isReady: async () => true }, enabled: false });
+  const metrics = createMetrics({ database: { isReady: async () => true }, enabled: false });
   const before = series(await metrics.registry.metrics(), "petstore_");
   expect(before.get("petstore_limiter_store_fallbacks_total")).toBe(0);
   expect(before.get('petstore_limit_rejections_total{limit="requests_per_key"}')).toBe(0);

@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import { routeMatcher, type ContractRoute } from "../http/contract-routes.js";
+import { matchedRoute } from "../http/matched-route.js";
 import type { Database } from "../data/database.js";
 import type { LimitName } from "../access/rate-limit.js";
 import { NEVER_STOPPING, type StopState } from "./shutdown.js";
@@ -17,7 +17,7 @@ const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
 export interface Metrics {
   /** This app's own registry: tests build many apps in one process, so nothing goes in prom-client's global one. */
   readonly registry: Registry;
-  /** Counts and times every response by contract operation and status. Mount it first. */
+  /** Counts and times every response by contract operation and status. Mount it first, after `matchRoutes`. */
   observeRequests: RequestHandler;
   /** A request refused with 429 by an abuse limit. */
   limitRejected(limit: LimitName): void;
@@ -26,7 +26,6 @@ export interface Metrics {
 }
 
 export interface MetricsOptions {
-  routes: readonly ContractRoute[];
   database: Pick<Database, "isReady" | "poolStats">;
   /** Read at scrape time for `petstore_shutting_down`; never stopping when not given. */
   stopState?: StopState;
@@ -38,7 +37,7 @@ export interface MetricsOptions {
   enabled: boolean;
 }
 
-export function createMetrics({ routes, database, stopState = NEVER_STOPPING, enabled }: MetricsOptions): Metrics {
+export function createMetrics({ database, stopState = NEVER_STOPPING, enabled }: MetricsOptions): Metrics {
   const registry = new Registry();
   const registers = [registry];
   if (enabled) collectDefaultMetrics({ register: registry });
@@ -101,7 +100,6 @@ export function createMetrics({ routes, database, stopState = NEVER_STOPPING, en
     });
   }
 
-  const operationOf = operationMatcher(routes);
   // One counter child and one histogram child per (operation, status), looked up
   // by a string key: `inc(labels)` / `observe(labels, v)` hash a labels object on every call.
   const seriesOf = new Map<string, { counter: ReturnType<typeof requests.labels>; timer: ReturnType<typeof duration.labels> }>();
@@ -116,8 +114,8 @@ export function createMetrics({ routes, database, stopState = NEVER_STOPPING, en
     found.timer.observe(seconds);
   };
   const observeRequests: RequestHandler = (req, res, next) => {
-    // Matched here, before any router rewrites req.url, and before the key check, so a 401 is labelled too.
-    const operation = operationOf(req.method, req.path);
+    // Matched at the top (http/matched-route.ts), before the key check, so a 401 is labelled too.
+    const operation = matchedRoute(res)?.operation ?? UNMATCHED;
     const started = performance.now();
     // A response the client abandoned never finishes and is not counted. `finish` fires once: `on` spares `once`'s wrapper.
     res.on("finish", () => observe(operation, res.statusCode, (performance.now() - started) / 1000));
@@ -130,10 +128,4 @@ export function createMetrics({ routes, database, stopState = NEVER_STOPPING, en
     limitRejected: (limit) => limitRejections.inc({ limit }),
     limiterStoreFellBack: () => storeFallbacks.inc(),
   };
-}
-
-/** The contract operation a method and path name (see `routeMatcher`), or UNMATCHED. */
-export function operationMatcher(routes: readonly ContractRoute[]): (method: string, path: string) => string {
-  const routeOf = routeMatcher(routes);
-  return (method, path) => routeOf(method, path)?.operation ?? UNMATCHED;
 }
