@@ -9,7 +9,7 @@
  *             twice per round: with a configured key (API_KEYS) and, as the target
  *             `api-issued`, with an issued `psk_` key made by the operator command
  *             alternating with the configured key every 100 ms (createPet 250 ms) within
- *             runs twice as long (load.ts, keySliceMs): its req/s is the issued key's slices', and
+ *             runs 4 times as long (--quick: twice; load.ts, keySliceMs): its req/s is the issued key's slices', and
  *             ratio-issued compares them with the configured key's slices of the same run
  *             (the median over the rounds)
  *   express   the Express floor (express-floor-server.ts): a bare Express 4 app
@@ -51,6 +51,7 @@
  * Options:
  *   --quick                 10k rows, SQLite only, 2 rounds of 2 s, 1 s warm-up (smoke check)
  *   --rounds=N              measured rounds per scenario (default 5; --quick 2)
+ *   --issued-length=N       api-issued's runs are N times --duration (default 4; --quick 2)
  *   --duration=S --warmup=S whole seconds of one target's measured run in a round / of its
  *                           warm-up per scenario (default 2 / 2; --quick 2 / 1)
  *   --connections=N         wrk connections (default 32, one thread)
@@ -99,6 +100,9 @@ const options = {
   durationSeconds: Number(option("duration") ?? 2),
   warmupSeconds: Number(option("warmup") ?? (quick ? 1 : 2)),
   rounds: Number(option("rounds") ?? (quick ? 2 : 5)),
+  // api-issued's runs are this many times --duration: each key has half of a run, and the issued-over-configured
+  // ratio (goal within 5 %) needs more of it than a plain run's req/s does: a 4 s run's ratio moves ~1.7 % (sd) here.
+  issuedLength: Number(option("issued-length") ?? (quick ? 2 : 4)),
   // One wrk thread keeps 32 connections busy: enough that a server on its core never waits for the next request.
   connections: Number(option("connections") ?? 32),
   datasets: (option("datasets") ?? (quick ? "10000" : "10000,1000000")).split(",").map(Number),
@@ -114,14 +118,14 @@ const options = {
       .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
   ) as Record<string, string>,
 };
-const unknown = argv.filter((arg) => !/^--(quick|no-postgres|no-web|cpu-prof|(duration|warmup|rounds|connections|datasets|targets|scenarios|api-env)=.+)$/.test(arg));
+const unknown = argv.filter((arg) => !/^--(quick|no-postgres|no-web|cpu-prof|(duration|warmup|rounds|issued-length|connections|datasets|targets|scenarios|api-env)=.+)$/.test(arg));
 if (unknown.length > 0) {
   console.error(`bench: unknown option(s) ${unknown.join(" ")}; see bench/src/run.ts`);
   process.exit(2);
 }
 const wholeSeconds = (value: number) => Number.isInteger(value) && value >= 1;
-if (!wholeSeconds(options.rounds) || !wholeSeconds(options.durationSeconds) || !wholeSeconds(options.warmupSeconds)) {
-  console.error("bench: --rounds, --duration and --warmup must be whole numbers >= 1 (wrk runs whole seconds)");
+if (![options.rounds, options.durationSeconds, options.warmupSeconds, options.issuedLength].every(wholeSeconds)) {
+  console.error("bench: --rounds, --duration, --warmup and --issued-length must be whole numbers >= 1 (wrk runs whole seconds)");
   process.exit(2);
 }
 if (options.targets.includes("api-issued") && !options.targets.includes("api")) {
@@ -385,8 +389,8 @@ async function benchDataset(servers: Started[], provider: Provider, rows: number
     const runs = new Map<Target, RoundRun[]>(loaded.map(({ target }) => [target, []]));
     for (let round = 1; round <= options.rounds; round++) {
       for (const [index, target] of inOrder(turn + round - 1).filter(serves).entries()) {
-        // Twice as long: in a key-sliced run each key has half the time, so each gets as much as a plain run's.
-        const roundJob = job(target, scenario, options.durationSeconds * (target.target === "api-issued" ? 2 : 1), round);
+        // Longer: in a key-sliced run each key has half the time (options.issuedLength).
+        const roundJob = job(target, scenario, options.durationSeconds * (target.target === "api-issued" ? options.issuedLength : 1), round);
         const result = await runLoad(WRK, roundJob, work, target.server.child.pid!);
         sent(target.target, result);
         await countFailures(result, roundJob, `${where} ${target.target} ${scenario} round ${round}`);
@@ -497,7 +501,7 @@ try {
   log(
     `plan: per database and dataset, ${options.scenarios.length} scenarios × ${targetOrder(0).length} targets × ` +
       `(${options.warmupSeconds} s warm-up + ${options.rounds} rounds × ${options.durationSeconds} s), ` +
-      `about ${options.scenarios.length * (targetOrder(0).length * (options.warmupSeconds + options.rounds * options.durationSeconds) + (targetOrder(0).includes("api-issued") ? options.rounds * options.durationSeconds : 0))} s of load (api-issued's rounds twice as long)`,
+      `about ${options.scenarios.length * (targetOrder(0).length * (options.warmupSeconds + options.rounds * options.durationSeconds) + (targetOrder(0).includes("api-issued") ? (options.issuedLength - 1) * options.rounds * options.durationSeconds : 0))} s of load (api-issued's rounds ${options.issuedLength}× as long)`,
   );
   // SQLite: one migrated template, seeded per dataset, copied fresh for each server.
   const migrated = path.join(work, "migrated.db");
@@ -693,7 +697,7 @@ function renderReport(web: WebResult | string | undefined): string {
       `A target's req/s is the median of its rounds' (of two, the mean); its p50/p99 are those of the round with the median req/s (of two, the slower); errors count the warm-up's and every round's. ` +
       `The ratios (vs express floor, vs baseline, headroom, and the lines at the end) are paired: the median over the rounds of the one's req/s over the other's in the same round. ` +
       `**api**: the built API started as its \`start\` script does, NODE_ENV=production, LOG_LEVEL=info to a file, metrics on, rate-limit counting on (a budget never reached); ` +
-      `**api (issued)**: the same process, sent an issued \`psk_\` key (scope write, made with \`keys create\`) and the configured key in turn, the key changing every ${keySliceMs("getPet")} ms (createPet: ${keySliceMs("createPet")} ms) of a run twice as long as the others'; ` +
+      `**api (issued)**: the same process, sent an issued \`psk_\` key (scope write, made with \`keys create\`) and the configured key in turn, the key changing every ${keySliceMs("getPet")} ms (createPet: ${keySliceMs("createPet")} ms) of a run ${options.issuedLength} times as long as the others'; ` +
       `its req/s is the issued key's slices' (median of the rounds) and **issued ÷ configured** the issued key's requests per second of its slices over the configured key's in the same run, the median over the rounds ` +
       `(each slice counted once its first ${options.connections} requests, one per connection, have been sent, when the other key's requests have been answered; the first slice, after the idle hold, and the last, cut short, left out). ` +
       `**express**: the Express floor, a bare Express 4 app doing the same work by hand (SQLite: the API's prepared statements; PostgreSQL: the API's Prisma calls), one pino line per request to a file. ` +
