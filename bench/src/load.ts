@@ -72,6 +72,20 @@ const luaString = (value: string) => JSON.stringify(value); // a JSON string lit
 export const keySliceMs = (scenario: Scenario): number => (scenario === "createPet" ? 250 : 100);
 
 /**
+ * The Lua expression that builds one request of the job's scenario: `headers`
+ * names the Lua table of headers (`nil`: wrk.headers), `counter` (createPet's
+ * only) the Lua variable that numbers its bodies, each name unique in the run.
+ */
+function requestExpression(job: LoadJob, runTag: string, headers: string, counter?: string): string {
+  if (job.scenario === "getPet") return `wrk.format("GET", "/v1/pets/" .. math.random(1, ${job.maxId}), ${headers})`;
+  if (job.scenario === "createPet") {
+    if (counter === undefined) throw new Error("createPet's request needs a counter to number its bodies");
+    return `wrk.format("POST", "/v1/pets", ${headers}, '{"name":"bench ${runTag}-' .. ${counter} .. '","categoryId":' .. (1 + ${counter} % 10) .. ',"status":"available"}')`;
+  }
+  return `wrk.format("GET", ${luaString(scenarioPath(job.scenario))}, ${headers})`;
+}
+
+/**
  * The Lua script of one run: the request (fixed, or built per request for
  * getPet's random id and createPet's unique body) and a `done()` that prints
  * the summary as one JSON line, so nothing parses wrk's text.
@@ -82,7 +96,7 @@ export function wrkScript(job: LoadJob, runTag: string): string {
   if (job.scenario === "getPet") {
     lines.push(
       `function init(args) math.randomseed(${Math.floor(Math.random() * 2 ** 31)}) end`,
-      `function request() return wrk.format("GET", "/v1/pets/" .. math.random(1, ${job.maxId})) end`,
+      `function request() return ${requestExpression(job, runTag, "nil")} end`,
     );
   } else if (job.scenario === "createPet") {
     lines.push(
@@ -90,8 +104,7 @@ export function wrkScript(job: LoadJob, runTag: string): string {
       "local created = 0",
       "function request()",
       "  created = created + 1",
-      `  local body = '{"name":"bench ${runTag}-' .. created .. '","categoryId":' .. (1 + created % 10) .. ',"status":"available"}'`,
-      `  return wrk.format("POST", "/v1/pets", nil, body)`,
+      `  return ${requestExpression(job, runTag, "nil", "created")}`,
       "end",
     );
   } else {
@@ -125,12 +138,7 @@ const printSummary = (extra: string[] = []) => [
  * sent; `done()` prints them (`BENCH_SLICES count@ms,...`) for keySliceSums.
  */
 function keySlicedScript(job: LoadJob, runTag: string): string {
-  const build =
-    job.scenario === "getPet"
-      ? `wrk.format("GET", "/v1/pets/" .. math.random(1, ${job.maxId}), headers)`
-      : job.scenario === "createPet"
-        ? `wrk.format("POST", "/v1/pets", headers, '{"name":"bench ${runTag}-' .. sent .. '","categoryId":' .. (1 + sent % 10) .. ',"status":"available"}')`
-        : `wrk.format("GET", ${luaString(scenarioPath(job.scenario))}, headers)`;
+  const build = requestExpression(job, runTag, "headers", "sent");
   const sliceMs = keySliceMs(job.scenario);
   const [evenKey, oddKey] = job.referenceFirst ? [job.referenceKey!, job.apiKey] : [job.apiKey, job.referenceKey!];
   return `${[
