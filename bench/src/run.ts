@@ -9,7 +9,7 @@
  *             twice per round: with a configured key (API_KEYS) and, as the target
  *             `api-issued`, with an issued `psk_` key made by the operator command
  *             alternating with the configured key every 100 ms (createPet 250 ms) within
- *             runs 4 times as long (--quick: twice; load.ts, keySliceMs): its req/s is the issued key's slices', and
+ *             runs 6 times as long (--quick: twice; load.ts, keySliceMs): its req/s is the issued key's slices', and
  *             ratio-issued compares them with the configured key's slices of the same run
  *             (the median over the rounds)
  *   express   the Express floor (express-floor-server.ts): a bare Express 4 app
@@ -51,7 +51,7 @@
  * Options:
  *   --quick                 10k rows, SQLite only, 2 rounds of 2 s, 1 s warm-up (smoke check)
  *   --rounds=N              measured rounds per scenario (default 5; --quick 2)
- *   --issued-length=N       api-issued's runs are N times --duration (default 4; --quick 2)
+ *   --issued-length=N       api-issued's runs are N times --duration (default 6; --quick 2)
  *   --duration=S --warmup=S whole seconds of one target's measured run in a round / of its
  *                           warm-up per scenario (default 2 / 2; --quick 2 / 1)
  *   --connections=N         wrk connections (default 32, one thread)
@@ -103,7 +103,7 @@ const options = {
   rounds: Number(option("rounds") ?? (quick ? 2 : 5)),
   // api-issued's runs are this many times --duration: each key has half of a run, and the issued-over-configured
   // ratio (goal within 5 %) needs more of it than a plain run's req/s does: a 4 s run's ratio moves ~1.7 % (sd) here.
-  issuedLength: Number(option("issued-length") ?? (quick ? 2 : 4)),
+  issuedLength: Number(option("issued-length") ?? (quick ? 2 : 6)),
   // One wrk thread keeps 32 connections busy: enough that a server on its core never waits for the next request.
   connections: Number(option("connections") ?? 32),
   datasets: (option("datasets") ?? (quick ? "10000" : "10000,1000000")).split(",").map(Number),
