@@ -22,7 +22,7 @@
  * done). The runs are interleaved, so that the machine's drift over minutes
  * falls on every server alike: per scenario, every target gets a warm-up, then
  * R rounds in each of which every target gets one measured run, the order
- * rotating from round to round. A target's figure is the median of its rounds'
+ * rotating from round to round, the API and its floor always back to back. A target's figure is the median of its rounds'
  * req/s (the mean of two), its p50/p99 those of the round with the median req/s
  * (of two, the slower). A ratio between two targets is paired: the median over
  * the rounds of the one's req/s over the other's in the same round (runs
@@ -150,10 +150,19 @@ const SCRIPTS: Record<Exclude<ServerKind, "api">, string> = {
   express: path.join(BENCH_ROOT, "dist", "express-floor-server.js"),
   baseline: path.join(BENCH_ROOT, "dist", "baseline-server.js"),
 };
-/** The targets in the order they run in the n-th turn (warm-up or round): rotated, so no target always goes first. */
+/**
+ * The targets in the order they run in the n-th turn (warm-up or round): rotated, so no target always goes first.
+ * The API and its floor are one unit that rotates with the others, back to back, taking turns at going first:
+ * their ratio is paired by round, and on a shared host windows seconds apart meet different moments (the
+ * plain rotation put `api-issued`'s long run between them in half the rounds; decision 020).
+ */
 const targetOrder = (n: number): Target[] => {
   const chosen = TARGETS.filter((target) => options.targets.includes(target));
-  return chosen.map((_, i) => chosen[(i + n) % chosen.length]!);
+  const paired = chosen.includes("api") && chosen.includes("express");
+  const units: Target[][] = paired
+    ? [n % 2 === 0 ? ["api", "express"] : ["express", "api"], ...chosen.filter((t) => t !== "api" && t !== "express").map((t) => [t])]
+    : chosen.map((t) => [t]);
+  return units.flatMap((_, i) => units[(i + n) % units.length]!);
 };
 const serverOrder = (n: number): ServerKind[] => [...new Set(targetOrder(n).map(serverOf))];
 type Provider = "sqlite" | "postgresql";
@@ -699,7 +708,7 @@ function renderReport(web: WebResult | string | undefined): string {
   lines.push(
     `Node ${process.version}; wrk, 1 thread, ${options.connections} connections, pinned to core 0; each server pinned to core 1 (database servers not pinned). ` +
       `Interleaved: per database and dataset all the servers run side by side, wrk loading one target at a time; per scenario each target gets a ${options.warmupSeconds} s warm-up, ` +
-      `then ${options.rounds} round${options.rounds === 1 ? "" : "s"} in each of which every target gets one ${options.durationSeconds} s run, the order rotating from round to round. ` +
+      `then ${options.rounds} round${options.rounds === 1 ? "" : "s"} in each of which every target gets one ${options.durationSeconds} s run, the order rotating from round to round, the API and the Express floor always back to back (which goes first alternates). ` +
       `A target's req/s is the median of its rounds' (of two, the mean); its p50/p99 are those of the round with the median req/s (of two, the slower); errors count the warm-up's and every round's. ` +
       `The ratios (vs express floor, vs baseline, headroom, and the lines at the end) are paired: the median over the rounds of the one's req/s over the other's in the same round. ` +
       `**api**: the built API started as its \`start\` script does, NODE_ENV=production, LOG_LEVEL=info to a file, metrics on, rate-limit counting on (a budget never reached); ` +

@@ -138,11 +138,15 @@ export function requireApiKey({
     };
     const pending = issuedKeys.whenFresh();
     if (!pending) return checkIssued();
-    pending.then(checkIssued, (error: unknown) => {
-      // The set is too old to trust and could not be read: a key it holds may have been revoked since (503);
-      // one it does not hold is refused as it would be anyway.
-      if (issuedKeys.find(digest)) next(error);
-      else refuse(req, next, header, token);
-    });
+    pending
+      .then(checkIssued, (error: unknown) => {
+        // The set is too old to trust and could not be read: a key it holds may have been revoked since (503);
+        // one it does not hold is refused as it would be anyway.
+        if (issuedKeys.find(digest)) next(error);
+        else refuse(req, next, header, token);
+      })
+      // Express catches what the synchronous branch throws (matchedRoute where matchRoutes never ran: a wiring
+      // fault); here it would be an unhandled rejection and a request left hanging.
+      .catch(next);
   };
 }
