@@ -102,7 +102,7 @@ const options = {
   warmupSeconds: Number(option("warmup") ?? (quick ? 1 : 2)),
   rounds: Number(option("rounds") ?? (quick ? 2 : 5)),
   // api-issued's runs are this many times --duration: each key has half of a run, and the issued-over-configured
-  // ratio (goal within 5 %) needs more of it than a plain run's req/s does: a 4 s run's ratio moves ~1.7 % (sd) here.
+  // ratio (goal within 5 %) needs more of it than a plain run's req/s does: an 8 s run's ratio moved by 2.5-3.6 % (sd) on a slow host (decision 018).
   issuedLength: Number(option("issued-length") ?? (quick ? 2 : 6)),
   // One wrk thread keeps 32 connections busy: enough that a server on its core never waits for the next request.
   connections: Number(option("connections") ?? 32),
