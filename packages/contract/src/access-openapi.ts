@@ -1,4 +1,4 @@
-import { accessContract, ADMIN_API_PATH_PREFIX } from "./access-router.js";
+import { accessContract, ADMIN_API_PATH_PREFIX } from "./access-contract.js";
 import {
   ApiKey,
   ApiKeys,

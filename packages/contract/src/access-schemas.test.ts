@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { accessContract, OPERATION_SCOPES } from "./access-router.js";
+import { accessContract, OPERATION_SCOPES } from "./access-contract.js";
 import { KeyIdParams, ListAuditEventsQuery, NewApiKey, scopeCovers, SCOPES } from "./access-schemas.js";
-import { petstoreContract } from "./router.js";
+import { petstoreContract } from "./petstore-contract.js";
 import { ERROR_CODES } from "./schemas.js";
 
 describe("access schemas", () => {

@@ -2,6 +2,6 @@
 // bundles importing the contract do not pull in the generator.
 export * from "./schemas.js";
 export { ErrorBody as Error } from "./schemas.js";
-export * from "./router.js";
+export * from "./petstore-contract.js";
 export * from "./access-schemas.js";
-export * from "./access-router.js";
+export * from "./access-contract.js";

@@ -1,6 +1,6 @@
 import type { AppRoute, AppRouter } from "@ts-rest/core";
 import { generateOpenApi } from "@ts-rest/open-api";
-import { headerDisplayName } from "./router.js";
+import { headerDisplayName } from "./petstore-contract.js";
 import { MAX_ID } from "./schemas.js";
 
 /**

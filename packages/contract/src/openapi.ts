@@ -14,7 +14,7 @@ import {
   errorExample,
   transportResponses,
 } from "./openapi-builder.js";
-import { petstoreContract } from "./router.js";
+import { petstoreContract } from "./petstore-contract.js";
 import {
   ErrorBody,
   LIMIT_DEFAULT,

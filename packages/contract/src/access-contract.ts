@@ -11,7 +11,7 @@ import {
   type Scope,
   Session,
 } from "./access-schemas.js";
-import type { PetstoreContract } from "./router.js";
+import type { PetstoreContract } from "./petstore-contract.js";
 import { ErrorBody } from "./schemas.js";
 
 const c = initContract();
