@@ -1,4 +1,4 @@
-import type { Sleep } from "./retry-create.js";
+import type { Sleep } from "./sleep.js";
 
 /** What is left of a rate-limit budget, from a `RateLimit` header field. */
 export interface RateLimitLeft {

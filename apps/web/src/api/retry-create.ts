@@ -3,6 +3,7 @@ import { createContext, useCallback, useContext } from "react";
 import { retryAfterDelayMs } from "./api-errors.js";
 import { usePetstoreClient, type PetstoreClient } from "./petstore-client.js";
 import type { RateLimitPacer } from "./rate-limit-pacer.js";
+import { realSleep, type Sleep } from "./sleep.js";
 
 /**
  * The retry policy of creates, for the Add pet form and the bulk import alike.
@@ -19,10 +20,6 @@ export const DEFAULT_MAX_ATTEMPTS = 4;
 /** Waits between attempts the API gave no `Retry-After` for: 0.5 s, 1 s, 2 s… */
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 8_000;
-
-export type Sleep = (milliseconds: number) => Promise<void>;
-
-export const realSleep: Sleep = (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
 /** Every answer createPet may give, as the typed client returns it. */
 type CreatePetResponse = Awaited<ReturnType<PetstoreClient["createPet"]["mutate"]>>;
