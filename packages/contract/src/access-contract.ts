@@ -8,10 +8,8 @@ import {
   ListAuditEventsQuery,
   NewApiKey,
   RevokeKeyBody,
-  type Scope,
   Session,
 } from "./access-schemas.js";
-import type { PetstoreContract } from "./petstore-contract.js";
 import { ErrorBody } from "./schemas.js";
 
 const c = initContract();
@@ -83,19 +81,3 @@ export const accessContract = c.router(
 );
 
 export type AccessContract = typeof accessContract;
-
-/**
- * The scope each operation needs, of both contracts; the compiler wants one
- * for every operation. `getSession` answers any valid key.
- */
-export const OPERATION_SCOPES = {
-  listPets: "read",
-  getPet: "read",
-  createPet: "write",
-  getSession: "read",
-  listKeys: "admin",
-  createKey: "admin",
-  revokeKey: "admin",
-  listAuditEvents: "admin",
-} as const satisfies Record<keyof PetstoreContract | keyof AccessContract, Scope>;
-export type OperationName = keyof typeof OPERATION_SCOPES;

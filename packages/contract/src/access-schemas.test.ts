@@ -1,23 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { accessContract, OPERATION_SCOPES } from "./access-contract.js";
-import { KeyIdParams, ListAuditEventsQuery, NewApiKey, scopeCovers, SCOPES } from "./access-schemas.js";
-import { petstoreContract } from "./petstore-contract.js";
+import { KeyIdParams, ListAuditEventsQuery, NewApiKey } from "./access-schemas.js";
 import { ERROR_CODES } from "./schemas.js";
 
 describe("access schemas", () => {
-  it("scopes nest: read < write < admin", () => {
-    expect(SCOPES).toEqual(["read", "write", "admin"]);
-    expect(scopeCovers("admin", "write")).toBe(true);
-    expect(scopeCovers("write", "read")).toBe(true);
-    expect(scopeCovers("read", "write")).toBe(false);
-    expect(scopeCovers("write", "admin")).toBe(false);
-  });
-
-  it("names a scope for every operation of both contracts", () => {
-    expect(Object.keys(OPERATION_SCOPES).sort()).toEqual([...Object.keys(petstoreContract), ...Object.keys(accessContract)].sort());
-    expect(OPERATION_SCOPES).toMatchObject({ listPets: "read", getPet: "read", createPet: "write", createKey: "admin" });
-  });
-
   it("FORBIDDEN is one of the error codes", () => {
     expect(ERROR_CODES).toContain("FORBIDDEN");
   });

@@ -10,11 +10,6 @@ export const Scope = z.enum(["read", "write", "admin"]).describe("What a key may
 export type Scope = z.infer<typeof Scope>;
 export const SCOPES = Scope.options;
 
-/** True when a key of scope `held` may call an operation that needs `needed`. */
-export function scopeCovers(held: Scope, needed: Scope): boolean {
-  return SCOPES.indexOf(held) >= SCOPES.indexOf(needed);
-}
-
 /** An issued key's secret starts with this, so a leaked one is recognisable (secret scanners, logs). */
 export const ISSUED_KEY_PREFIX = "psk_";
 /** How many leading characters of a secret are kept, and shown, to recognise a key in lists. */

@@ -5,3 +5,4 @@ export { ErrorBody as Error } from "./schemas.js";
 export * from "./petstore-contract.js";
 export * from "./access-schemas.js";
 export * from "./access-contract.js";
+export * from "./operation-scopes.js";
