@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRateLimit, RateLimitPacer } from "./rate-limit-pacer.js";
+import { RateLimitPacer } from "./rate-limit-pacer.js";
 
 const rateLimited = (value: string) => new Headers({ RateLimit: value });
 
@@ -16,14 +16,6 @@ function fakeTime() {
     },
   };
 }
-
-describe("parseRateLimit", () => {
-  it("reads r and t of the draft's field; with several policies, the one with least left", () => {
-    expect(parseRateLimit('"per-key";r=1187;t=42')).toEqual({ remaining: 1187, resetSeconds: 42 });
-    expect(parseRateLimit('"burst";r=5;t=1, "per-key";r=2;t=40')).toEqual({ remaining: 2, resetSeconds: 40 });
-    for (const bad of [null, undefined, "", "garbage", '"per-key";q=10;w=60']) expect(parseRateLimit(bad)).toBeUndefined();
-  });
-});
 
 describe("RateLimitPacer", () => {
   it("sends one request until the first answer, then paces by what is left: at 0, waits for the window to reset", async () => {

@@ -1,48 +1,5 @@
+import { parseRateLimit, parseRateLimitPolicy, type RateLimitPolicy } from "./rate-limit-headers.js";
 import type { Sleep } from "./sleep.js";
-
-/** What is left of a rate-limit budget, from a `RateLimit` header field. */
-export interface RateLimitLeft {
-  remaining: number;
-  resetSeconds: number;
-}
-
-/**
- * Reads `RateLimit` (IETF httpapi RateLimit header fields draft), e.g.
- * `"per-key";r=1187;t=42`. With several policies listed, the one with the
- * least left decides. Undefined when absent or unreadable.
- */
-export function parseRateLimit(value: string | null | undefined): RateLimitLeft | undefined {
-  if (!value) return undefined;
-  let least: RateLimitLeft | undefined;
-  for (const item of value.split(",")) {
-    const remaining = /;\s*r=(\d+)/.exec(item)?.[1];
-    const reset = /;\s*t=(\d+)/.exec(item)?.[1];
-    if (remaining === undefined || reset === undefined) continue;
-    const left = { remaining: Number(remaining), resetSeconds: Number(reset) };
-    if (!least || left.remaining < least.remaining) least = left;
-  }
-  return least;
-}
-
-/** A policy from `RateLimit-Policy`, e.g. `"per-key";q=1200;w=60`: the quota per window of seconds. */
-export interface RateLimitPolicy {
-  quota: number;
-  windowSeconds: number;
-}
-
-/** Reads `RateLimit-Policy`; with several policies listed, the one with the smallest quota. */
-export function parseRateLimitPolicy(value: string | null | undefined): RateLimitPolicy | undefined {
-  if (!value) return undefined;
-  let smallest: RateLimitPolicy | undefined;
-  for (const item of value.split(",")) {
-    const quota = /;\s*q=(\d+)/.exec(item)?.[1];
-    const window = /;\s*w=(\d+)/.exec(item)?.[1];
-    if (quota === undefined || window === undefined) continue;
-    const policy = { quota: Number(quota), windowSeconds: Number(window) };
-    if (!smallest || policy.quota < smallest.quota) smallest = policy;
-  }
-  return smallest;
-}
 
 /** Two answers whose windows end within this of each other are about the same window. */
 const SAME_WINDOW_MS = 1_500;
