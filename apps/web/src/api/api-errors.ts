@@ -1,4 +1,5 @@
 import { ErrorBody } from "@petstore/contract";
+import { parseRetryAfter } from "./rate-limit-headers.js";
 
 /** A response the typed client threw (or returned) because its status was not 2xx. */
 interface FailedResponse {
@@ -49,11 +50,8 @@ function hasHeaders(response: FailedResponse): response is FailedResponse & { he
 /** How long the API asked us to wait (`Retry-After`: seconds, or an HTTP date), in whole seconds. */
 export function retryAfterSeconds(error: unknown, now: number = Date.now()): number | undefined {
   if (!isFailedResponse(error) || !hasHeaders(error)) return undefined;
-  const value = error.headers.get("retry-after")?.trim();
-  if (!value) return undefined;
-  if (/^\d+$/.test(value)) return Number(value);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+  const seconds = parseRetryAfter(error.headers.get("retry-after"), now);
+  return seconds === undefined ? undefined : Math.max(0, Math.ceil(seconds));
 }
 
 /** However long `Retry-After` says, the app asks again at least this often. */

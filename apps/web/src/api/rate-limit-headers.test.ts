@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRateLimit, parseRateLimitPolicy } from "./rate-limit-headers.js";
+import { parseRateLimit, parseRateLimitPolicy, parseRetryAfter } from "./rate-limit-headers.js";
 
 describe("parseRateLimit", () => {
   it("reads r and t of the draft's field; with several policies, the one with least left", () => {
@@ -16,5 +16,16 @@ describe("parseRateLimitPolicy", () => {
     for (const bad of [null, undefined, "", "garbage", '"per-key";r=10;t=60', '"per-key";q=10']) {
       expect(parseRateLimitPolicy(bad)).toBeUndefined();
     }
+  });
+});
+
+describe("parseRetryAfter", () => {
+  it("reads delay-seconds, or an HTTP date as the seconds until it (a fraction, or below 0 once passed)", () => {
+    expect(parseRetryAfter("30")).toBe(30);
+    expect(parseRetryAfter(" 0 ")).toBe(0);
+    const now = Date.parse("2030-01-01T00:00:00Z");
+    expect(parseRetryAfter("Tue, 01 Jan 2030 00:01:30 GMT", now)).toBe(90);
+    expect(parseRetryAfter("Tue, 01 Jan 2030 00:01:30 GMT", now + 90_500)).toBe(-0.5);
+    for (const bad of [null, undefined, "", "  ", "soon"]) expect(parseRetryAfter(bad)).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The API's rate-limit header fields, read in one place: `RateLimit` and
- * `RateLimit-Policy` (IETF httpapi RateLimit header fields draft).
+ * `RateLimit-Policy` (IETF httpapi RateLimit header fields draft) and
+ * `Retry-After` (RFC 9110).
  */
 
 /** What is left of a rate-limit budget, from a `RateLimit` header field. */
@@ -51,4 +52,17 @@ export function parseRateLimit(value: string | null | undefined): RateLimitLeft 
 export function parseRateLimitPolicy(value: string | null | undefined): RateLimitPolicy | undefined {
   const tightest = tightestPolicy(value, "q", "w");
   return tightest && { quota: tightest[0], windowSeconds: tightest[1] };
+}
+
+/**
+ * Reads `Retry-After` (delay-seconds, or an HTTP date) as seconds from `now`,
+ * as the field says them: a date gives a fraction, or less than 0 once it has
+ * passed; callers round and bound it. Undefined when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
+  const trimmed = value?.trim();
+  if (!trimmed) return undefined;
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : (date - now) / 1000;
 }

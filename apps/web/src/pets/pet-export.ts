@@ -1,6 +1,7 @@
 import { LIMIT_MAX, ListPetsQuery, type ListPetsQueryInput, type Pet } from "@petstore/contract";
 import { BYTE_ORDER_MARK, encodeCsv, guardFormula } from "./csv.js";
 import { nextPageCursor } from "../api/next-page-cursor.js";
+import { parseRetryAfter } from "../api/rate-limit-headers.js";
 
 /** The exported file's columns: the import reads the same names and ignores `id`. */
 export const EXPORT_HEADER = ["id", "name", "categoryId", "status"] as const;
@@ -77,9 +78,8 @@ export async function collectPets({ filters, fetchPage, signal, onProgress, wait
 
 /** `Retry-After` in seconds (RFC 9110: delay-seconds, or an HTTP date), as milliseconds; 1 s when absent. */
 export function retryAfterMs(header: string | null, now = Date.now()): number {
-  if (header === null) return 1_000;
-  const seconds = /^\d+$/.test(header.trim()) ? Number(header.trim()) : (Date.parse(header) - now) / 1000;
-  if (!Number.isFinite(seconds)) return 1_000;
+  const seconds = parseRetryAfter(header, now);
+  if (seconds === undefined || !Number.isFinite(seconds)) return 1_000;
   return Math.round(Math.min(MAX_RETRY_AFTER_S, Math.max(0, seconds)) * 1000);
 }
 
