@@ -3,6 +3,40 @@ import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+import apiLayers from "./apps/api/layers.json" with { type: "json" };
+
+/**
+ * The API's layers (apps/api/layers.json, top to bottom): each layer's files may not import
+ * from a layer above them, so no folder cycle can form. Tests and test helpers are exempt.
+ */
+function apiLayerRules() {
+  const order = apiLayers.layers.map((layer) => layer.name).join(" > ");
+  const importsOf = (layer) => [
+    ...(layer.folders ?? []).flatMap((folder) => [`**/${folder}/**`, `../${folder}`, `./${folder}`]),
+    ...(layer.files ?? []).map((file) => `**/${file.replace(/\.ts$/, ".js")}`),
+  ];
+  const sourcesOf = (layer) => [
+    ...(layer.folders ?? []).map((folder) => `apps/api/src/${folder}/**/*.ts`),
+    ...(layer.files ?? []).map((file) => `apps/api/src/${file}`),
+  ];
+  return apiLayers.layers.slice(1).map((layer, index) => ({
+    files: sourcesOf(layer),
+    ignores: ["apps/api/src/**/*.test.ts", "apps/api/src/test/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: apiLayers.layers.slice(0, index + 1).flatMap(importsOf),
+              message: `apps/api/src layers, top to bottom: ${order}. "${layer.name}" may import only from its own layer or below (apps/api/layers.json): move what both need down.`,
+            },
+          ],
+        },
+      ],
+    },
+  }));
+}
 
 export default tseslint.config(
   {
@@ -34,30 +68,15 @@ export default tseslint.config(
     // everything else receives the typed Config. Tests, tools and the bench set up processes
     // of their own and may read it.
     files: ["apps/api/src/**/*.ts"],
-    ignores: ["apps/api/src/env.ts", "apps/api/src/**/*.test.ts", "apps/api/src/test/**"],
+    ignores: ["apps/api/src/base/env.ts", "apps/api/src/**/*.test.ts", "apps/api/src/test/**"],
     rules: {
       "no-restricted-properties": [
         "error",
-        { object: "process", property: "env", message: "Read configuration in apps/api/src/env.ts (readConfig) and pass it in." },
+        { object: "process", property: "env", message: "Read configuration in apps/api/src/base/env.ts (readConfig) and pass it in." },
       ],
     },
   },
-  {
-    // Layers: the pet operations and the data layer never reach up into the HTTP transport or
-    // operations; what they share with those (HttpError, toErrorBody) lives in src/http-error.ts.
-    files: ["apps/api/src/pets/**/*.ts", "apps/api/src/data/**/*.ts"],
-    ignores: ["apps/api/src/**/*.test.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            { group: ["**/http/**", "../http", "**/ops/**", "../ops", "**/app.js", "**/main.js"], message: "data/ and pets/ sit below http/ and ops/: move what both need below them (see src/http-error.ts)." },
-          ],
-        },
-      ],
-    },
-  },
+  ...apiLayerRules(),
   {
     files: ["apps/web/src/**/*.{ts,tsx}"],
     languageOptions: { globals: { ...globals.browser } },

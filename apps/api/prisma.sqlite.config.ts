@@ -2,7 +2,7 @@
 // the driver adapter keep the CLI from downloading a native engine.
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { defineConfig } from "prisma/config";
-import { sqliteFilePath } from "./src/data/database-url.ts";
+import { sqliteFilePath } from "./src/base/database-url.ts";
 
 // The CLI needs a datasource url even for `generate`; the app passes the real one.
 process.env["DATABASE_URL"] ??= "file:./data/petstore.db";

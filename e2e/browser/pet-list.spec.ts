@@ -7,7 +7,7 @@ test("lists the seeded pets, 20 to a page, in id order", async ({ signedInPage: 
   for (const column of ["ID", "Name", "Category ID", "Status"]) {
     await expect(table.getByRole("columnheader", { name: column, exact: true })).toBeVisible();
   }
-  // The seed's first pets (apps/api/src/data/seed.ts), each with its status badge.
+  // The seed's first pets (apps/api/src/pets/demo-pets.ts), each with its status badge.
   await expectPetRow(petRows(page).first(), { id: 1, name: "Rex", categoryId: 1, status: "available" });
   await expect(table.getByRole("rowheader", { name: "Bella" })).toBeVisible();
   expect(await shownPetIds(page)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));

@@ -1,6 +1,6 @@
 import Sqlite from "better-sqlite3";
 import request from "supertest";
-import { sqliteFilePath } from "./data/database-url.js";
+import { sqliteFilePath } from "./base/database-url.js";
 import { expectError } from "./test/expect-error.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { bearer, createTestApp, TEST_KEY, type TestApp } from "./test/test-app.js";

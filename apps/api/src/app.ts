@@ -6,21 +6,21 @@ import { ACCESS_OPENAPI_PATH, apiDocs, OPENAPI_PATH } from "./http/api-docs.js";
 import { requireApiKey } from "./access/api-key-check.js";
 import { IssuedKeys } from "./access/issued-keys.js";
 import { keyUseRecorder } from "./access/key-use.js";
-import { createAccessRouter } from "./access/keys/access-router.js";
+import { createAccessRouter } from "./access/access-router.js";
 import { API_PREFIX, contractRoutes } from "./http/contract-routes.js";
 import { deprecationHeaders } from "./http/deprecation-headers.js";
-import { matchRoutes } from "./http/matched-route.js";
+import { matchedRoute, matchRoutes } from "./http/matched-route.js";
 import { methodNotAllowed } from "./http/method-not-allowed.js";
 import { crossOrigin } from "./http/cross-origin.js";
-import type { Database } from "./data/database.js";
-import type { Config } from "./env.js";
+import type { Database } from "./database.js";
+import type { Config } from "./base/env.js";
 import { notFound, sendError, sendValidationError } from "./http/errors.js";
 import { jsonBodyParsers } from "./http/json-body.js";
 import { serialiseJsonOnce } from "./http/express-tuning/json-response.js";
 import { createMetrics, type Metrics } from "./ops/metrics.js";
 import { metricsEndpoint } from "./ops/metrics-endpoint.js";
 import { createPetsRouter } from "./pets/pets-router.js";
-import { probes } from "./http/probes.js";
+import { probes } from "./ops/probes.js";
 import { NEVER_STOPPING, type StopState } from "./ops/shutdown.js";
 import { abuseLimitsFromConfig, type AbuseLimits } from "./access/rate-limit.js";
 import { requestLogging } from "./ops/request-logging.js";
@@ -109,6 +109,7 @@ export function createApp({
       onRejected: metrics.limitRejected,
       issuedKeys,
       recordKeyUse,
+      operationOf: matchedRoute,
     }),
   );
   app.use(onlyFor(underApi, jsonBodyParsers(allRoutes)));
@@ -117,7 +118,7 @@ export function createApp({
     responseValidation: config.validateResponses,
     requestValidationErrorHandler: sendValidationError,
   });
-  createExpressEndpoints(accessContract, createAccessRouter(database.access, issuedKeys), app, {
+  createExpressEndpoints(accessContract, createAccessRouter(database.access, database.activity, issuedKeys), app, {
     responseValidation: config.validateResponses,
     requestValidationErrorHandler: sendValidationError,
   });

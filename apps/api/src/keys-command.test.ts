@@ -4,7 +4,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { API_ROOT } from "./env.js";
+import { API_ROOT } from "./base/env.js";
 import { bearer, createTestApp, TEST_PROVIDERS, type TestApp } from "./test/test-app.js";
 
 const run = promisify(execFile);

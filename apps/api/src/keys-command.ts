@@ -12,11 +12,11 @@
  */
 import { KeyIdParams, NewApiKey, type ApiKey } from "@petstore/contract";
 import { parseArgs } from "node:util";
-import { OPERATOR_CONTEXT } from "./access/audit.js";
-import { issueKey } from "./access/keys/issue-key.js";
-import { openDatabase } from "./data/database.js";
+import { OPERATOR_CONTEXT } from "./activity/audit-event.js";
+import { issueKey } from "./access/issue-key.js";
+import { openDatabase } from "./database.js";
 import { migrateDatabase } from "./data/migrate.js";
-import { ConfigError, loadDotEnvFile, readDatabaseConfig } from "./env.js";
+import { ConfigError, loadDotEnvFile, readDatabaseConfig } from "./base/env.js";
 
 const USAGE = `Usage:
   keys create --name NAME --scope read|write|admin [--expires ISO-8601 date-time]

@@ -1,6 +1,6 @@
 import { createApp } from "./app.js";
-import { DatabaseStartError, startDatabase } from "./data/start-database.js";
-import { ConfigError, loadDotEnvFile, readConfig, type Config } from "./env.js";
+import { DatabaseStartError, startDatabase } from "./start-database.js";
+import { ConfigError, loadDotEnvFile, readConfig, type Config } from "./base/env.js";
 import { createHttpServer } from "./http/http-server.js";
 import { responseHeaderSets } from "./http/security-headers.js";
 import { createLogger } from "./ops/logger.js";

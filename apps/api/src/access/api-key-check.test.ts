@@ -2,13 +2,14 @@ import express from "express";
 import { pino } from "pino";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "../data/database.js";
+import { openDatabase } from "../database.js";
 import { sendError } from "../http/errors.js";
+import { matchedRoute } from "../http/matched-route.js";
 import { requestLogging } from "../ops/request-logging.js";
 import { freshDatabase, TEST_KEY } from "../test/test-app.js";
 import { requireApiKey } from "./api-key-check.js";
 import { IssuedKeys } from "./issued-keys.js";
-import { issueKey } from "./keys/issue-key.js";
+import { issueKey } from "./issue-key.js";
 import { unlimited } from "./rate-limit.js";
 
 describe("requireApiKey mounted without matchRoutes before it (a wiring fault)", () => {
@@ -29,6 +30,7 @@ describe("requireApiKey mounted without matchRoutes before it (a wiring fault)",
           // Never read yet: the first request waits for the set (the asynchronous branch), the second finds it fresh.
           issuedKeys: new IssuedKeys({ repository: database.access }),
           recordKeyUse: () => {},
+          operationOf: matchedRoute,
         }),
       );
       app.get("/v1/pets", (_req, res) => void res.json([]));

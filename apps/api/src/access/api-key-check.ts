@@ -1,13 +1,12 @@
 import { ISSUED_KEY_PREFIX, OPERATION_SCOPES, scopeCovers, type OperationName, type Scope } from "@petstore/contract";
 import type { Request, RequestHandler, Response, NextFunction } from "express";
-import { HttpError } from "../http-error.js";
-import { matchedRoute } from "../http/matched-route.js";
+import { HttpError } from "../base/http-error.js";
 import { bearerToken, secretDigest, secretMatcher } from "./bearer.js";
 import { setCaller, type Caller } from "./caller.js";
 import { rateLimited, refuseCredential } from "./credential-failures.js";
 import type { IssuedKeys } from "./issued-keys.js";
 import type { RecordKeyUse } from "./key-use.js";
-import type { ActiveKey } from "./keys/access-repository.js";
+import type { ActiveKey } from "./access-repository.js";
 import { unlimited, type LimitName, type RequestLimiter } from "./rate-limit.js";
 import { RateLimitFields } from "./rate-limit-headers.js";
 
@@ -23,6 +22,18 @@ export interface ApiKeyCheckOptions {
   issuedKeys?: IssuedKeys | undefined;
   /** Records an issued key's use (throttled); required with issuedKeys. */
   recordKeyUse?: RecordKeyUse | undefined;
+  /**
+   * The contract operation the request names, matched once at the top of the app (the HTTP layer's
+   * `matchedRoute`); undefined for an unknown path or method, which needs no scope (a 404 or 405).
+   */
+  operationOf: (res: Response) => RequestedOperation | undefined;
+}
+
+/** What the scope check and the key-use record need of the operation a request names. */
+export interface RequestedOperation {
+  operation: string;
+  /** Set on a deprecated operation (its use is recorded as `lastDeprecatedUseAt`). */
+  deprecation?: unknown;
 }
 
 /** The 403 of a valid key whose scope does not cover the operation (RFC 6750 section 3.1). */
@@ -50,6 +61,7 @@ export function requireApiKey({
   onRejected,
   issuedKeys,
   recordKeyUse,
+  operationOf,
 }: ApiKeyCheckOptions): RequestHandler {
   const matchKey = secretMatcher(apiKeys);
   const perKey = new RateLimitFields("per-key", requestsPerKey);
@@ -81,10 +93,10 @@ export function requireApiKey({
   const admit = (caller: Caller, res: Response, next: NextFunction) => {
     setCaller(res, caller);
     // A configured key is admin, which covers everything. An issued key's operation is the one matched at the
-    // top of the app (http/matched-route.ts), from the whole target, as the router will route it; an unknown
-    // path or method needs no scope: it is a 404 or 405.
+    // top of the app, from the whole target, as the router will route it; an unknown path or method needs no
+    // scope: it is a 404 or 405.
     if (caller.issuedKeyId !== undefined) {
-      const route = matchedRoute(res);
+      const route = operationOf(res);
       if (route) {
         const needed = OPERATION_SCOPES[route.operation as OperationName] as Scope | undefined;
         if (needed && !scopeCovers(caller.scope, needed)) return next(insufficientScope(caller, route.operation, needed));
@@ -145,8 +157,8 @@ export function requireApiKey({
         if (issuedKeys.find(digest)) next(error);
         else refuse(req, next, header, token);
       })
-      // Express catches what the synchronous branch throws (matchedRoute where matchRoutes never ran: a wiring
-      // fault); here it would be an unhandled rejection and a request left hanging.
+      // Express catches what the synchronous branch throws (operationOf where the route match never ran: a
+      // wiring fault); here it would be an unhandled rejection and a request left hanging.
       .catch(next);
   };
 }

@@ -1,5 +1,6 @@
 import type { AuditActor, Scope } from "@petstore/contract";
-import type { Response } from "express";
+import type { Request, Response } from "express";
+import type { AuditContext } from "../activity/audit-event.js";
 
 /** Who is calling: the key the request was made with, once the key check has passed. */
 export interface Caller {
@@ -35,4 +36,9 @@ export function caller(res: Response): Caller {
 /** The SHA-256 (hex) of the API key the request was made with (see Caller.keyDigest). */
 export function callerKeyDigest(res: Response): string {
   return caller(res).keyDigest;
+}
+
+/** Who makes a change through this request: its key, the response's `X-Request-Id`, the client's address. */
+export function auditContext(req: Pick<Request, "id" | "ip">, res: Response): AuditContext {
+  return { actor: caller(res).actor, requestId: req.id || null, clientAddress: req.ip ?? null };
 }

@@ -1,4 +1,4 @@
-import { HttpError } from "../http-error.js";
+import { HttpError } from "../base/http-error.js";
 import { unlimited, type LimitName, type RequestLimiter } from "./rate-limit.js";
 import { RateLimitFields } from "./rate-limit-headers.js";
 

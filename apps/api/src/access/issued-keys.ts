@@ -1,4 +1,4 @@
-import type { AccessRepository, ActiveKey } from "./keys/access-repository.js";
+import type { AccessRepository, ActiveKey } from "./access-repository.js";
 
 /**
  * How old the cached key set may be before a request waits for a fresh one:

@@ -1,4 +1,4 @@
-import type { AccessRepository, KeyUseField } from "./keys/access-repository.js";
+import type { AccessRepository, KeyUseField } from "./access-repository.js";
 
 /** After a key's first recorded use, further uses are written at most this often, per key and process. */
 export const KEY_USE_WRITE_INTERVAL_MS = 60_000;

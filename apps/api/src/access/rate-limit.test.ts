@@ -48,6 +48,7 @@ describe("requireApiKey reports each 429 with the limit that refused (a metric's
         requestsPerKey: memoryLimiter(1),
         authFailures: memoryLimiter(1),
         onRejected: (limit) => rejected.push(limit),
+        operationOf: () => undefined,
       }),
     );
     app.get("/v1/pets", (_req, res) => void res.json([]));

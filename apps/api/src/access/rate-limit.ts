@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
-import type { Config } from "../env.js";
+import type { Config } from "../base/env.js";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 
 /** The two abuse limits, as a metric would label them. */

@@ -3,7 +3,7 @@ import { Pet } from "@petstore/contract";
 import Sqlite from "better-sqlite3";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
-import { sqliteFilePath } from "./database-url.js";
+import { sqliteFilePath } from "../base/database-url.js";
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "./database-unavailable.js";
 import { expectError } from "../test/expect-error.js";
 import { bearer, createTestApp, freshDatabase, TEST_PROVIDERS, type TestApp, type TestDatabase } from "../test/test-app.js";

@@ -5,7 +5,7 @@ import Sqlite from "better-sqlite3";
 import pg from "pg";
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { sqliteFilePath } from "./database-url.js";
+import { sqliteFilePath } from "../base/database-url.js";
 import { MIGRATIONS_FOLDER, migrateDatabase, pendingMigrations } from "./migrate.js";
 import { createDatabase, databaseUrl, dropDatabase } from "../test/postgres-admin.js";
 import { freshDatabase, TEST_PROVIDERS, type TestDatabase } from "../test/test-app.js";

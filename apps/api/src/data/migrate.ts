@@ -4,8 +4,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
-import { databaseProvider, sqliteFilePath, type DatabaseProvider } from "./database-url.js";
-import { API_ROOT } from "../env.js";
+import { databaseProvider, sqliteFilePath, type DatabaseProvider } from "../base/database-url.js";
+import { API_ROOT } from "../base/env.js";
 
 const run = promisify(execFile);
 

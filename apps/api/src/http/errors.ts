@@ -3,7 +3,7 @@ import type { AppRoute } from "@ts-rest/core";
 import type { RequestValidationError } from "@ts-rest/express";
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from "express";
 import { z, type ZodError } from "zod";
-import { HttpError, toErrorBody, truncated } from "../http-error.js";
+import { HttpError, toErrorBody, truncated } from "../base/http-error.js";
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "../data/database-unavailable.js";
 
 /** What a body must be, from the route's schema: "must be a JSON object with name and categoryId". */

@@ -1,7 +1,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import type { ErrorBody } from "@petstore/contract";
-import { toErrorBody } from "../http-error.js";
+import { toErrorBody } from "../base/http-error.js";
 import { responseHeaderSets, type HeaderSet } from "./security-headers.js";
 
 export interface HttpServerOptions {

@@ -1,6 +1,6 @@
 import express, { Router, type ErrorRequestHandler, type RequestHandler } from "express";
 import { routerMethod, type ContractRoute } from "./contract-routes.js";
-import { HttpError } from "../http-error.js";
+import { HttpError } from "../base/http-error.js";
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
 

@@ -1,5 +1,5 @@
 import { Router } from "express";
-import { HttpError } from "../http-error.js";
+import { HttpError } from "../base/http-error.js";
 import { allowedMethodsByPath, type ContractRoute } from "./contract-routes.js";
 
 /** A method a contract path does not serve: 405 with `Allow`. Mount after the operations. */

@@ -1,5 +1,5 @@
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from "pino";
-import type { Config } from "../env.js";
+import type { Config } from "../base/env.js";
 
 /**
  * Development logs are for a person: one line per request

@@ -3,7 +3,7 @@ import { Router } from "express";
 import { bearerToken, secretDigest } from "../access/bearer.js";
 import { refuseCredential } from "../access/credential-failures.js";
 import { unlimited, type RequestLimiter } from "../access/rate-limit.js";
-import { HttpError } from "../http-error.js";
+import { HttpError } from "../base/http-error.js";
 import { notFound } from "../http/errors.js";
 import type { Metrics } from "./metrics.js";
 

@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { matchedRoute } from "../http/matched-route.js";
-import type { Database } from "../data/database.js";
+import type { DatabaseHealth } from "../data/database-health.js";
 import type { LimitName } from "../access/rate-limit.js";
 import { NEVER_STOPPING, type StopState } from "./shutdown.js";
 
@@ -26,7 +26,7 @@ export interface Metrics {
 }
 
 export interface MetricsOptions {
-  database: Pick<Database, "isReady" | "poolStats">;
+  database: Pick<DatabaseHealth, "isReady" | "poolStats">;
   /** Read at scrape time for `petstore_shutting_down`; never stopping when not given. */
   stopState?: StopState;
   /**

@@ -6,7 +6,7 @@ import Sqlite from "better-sqlite3";
 import pg from "pg";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
-import { sqliteFilePath, type DatabaseProvider } from "../data/database-url.js";
+import { sqliteFilePath, type DatabaseProvider } from "../base/database-url.js";
 import { expectError } from "../test/expect-error.js";
 import { bearer, createTestApp, SECOND_TEST_KEY, TEST_KEY, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
 import { fingerprintOf, idempotencyLockId } from "./idempotent-create.js";

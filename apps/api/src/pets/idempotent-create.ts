@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import type { NewPet, Pet } from "@petstore/contract";
-import type { AuditContext } from "../access/audit.js";
+import type { AuditContext } from "../activity/audit-event.js";
 import type { KeyedCreateOutcome, PetRepository } from "./pet-repository.js";
 
 const sha256Hex = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");

@@ -3,7 +3,7 @@ import Sqlite from "better-sqlite3";
 import pg from "pg";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sqliteFilePath } from "../data/database-url.js";
+import { sqliteFilePath } from "../base/database-url.js";
 import { expectError } from "../test/expect-error.js";
 import { bearer, createTestApp, freshDatabase, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
 import { nameKey } from "./name-key.js";

@@ -1,5 +1,5 @@
 import type { NewPet, Pet, PetStatus } from "@petstore/contract";
-import type { AuditContext } from "../access/audit.js";
+import type { AuditContext } from "../activity/audit-event.js";
 
 export interface PetPageQuery {
   /** Rows to return at most. */

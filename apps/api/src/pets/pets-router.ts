@@ -1,8 +1,8 @@
 import { petstoreContract } from "@petstore/contract";
 import { initServer, type createExpressEndpoints } from "@ts-rest/express";
-import { auditContext } from "../access/audit.js";
-import { callerKeyDigest } from "../access/caller.js";
-import { toErrorBody } from "../http-error.js";
+import { auditContext, callerKeyDigest } from "../access/caller.js";
+import { toErrorBody } from "../base/http-error.js";
+import { pageWithNextLink, rowsToRead } from "../base/next-page.js";
 import { createKeyedCreateService } from "./idempotent-create.js";
 import type { PetRepository } from "./pet-repository.js";
 
@@ -22,18 +22,8 @@ export function createPetsRouter(pets: PetRepository, { idempotencyTtlMs }: Pets
   const keyedCreates = createKeyedCreateService({ pets, ttlMs: idempotencyTtlMs });
   return server.router(petstoreContract, {
     listPets: async ({ query, req, res }) => {
-      // One row more than asked tells whether a next page exists without a count query.
-      const rows = await pets.list({ take: query.limit + 1, status: query.status, after: query.after, name: query.name });
-      const page = rows.slice(0, query.limit);
-      const last = page.at(-1);
-      if (rows.length > query.limit && last) {
-        const next = new URLSearchParams({ limit: String(query.limit) });
-        if (query.status) next.set("status", query.status);
-        if (query.name !== undefined) next.set("name", query.name);
-        next.set("after", String(last.id));
-        res.setHeader("Link", `<${req.baseUrl}${req.path}?${next.toString()}>; rel="next"`);
-      }
-      return { status: 200, body: page };
+      const rows = await pets.list({ take: rowsToRead(query.limit), status: query.status, after: query.after, name: query.name });
+      return { status: 200, body: pageWithNextLink(rows, query.limit, { status: query.status, name: query.name }, req, res) };
     },
 
     createPet: async ({ body, headers, req, res }) => {

@@ -1,7 +1,6 @@
 import type { NewPet } from "@petstore/contract";
 import type { PrismaClient } from "../generated/pg/client.js";
-import { auditColumns } from "../access/audit.js";
-import { prismaAuditInsert } from "../access/keys/prisma-access-repository.js";
+import { activityOfRows, recordActivity } from "../activity/prisma-activity-log.js";
 import { answerFromRecord, idempotencyLockId } from "./idempotent-create.js";
 import { nameKey, nameKeyRange } from "./name-key.js";
 import type { KeyedPetInsert, KeyedCreateOutcome, PetRepository } from "./pet-repository.js";
@@ -42,17 +41,12 @@ export function createPrismaPetRepository(prisma: PrismaClient): PetRepository {
     async create(pet, audit) {
       if (audit) {
         // One statement, so one round trip and atomic by itself: the pet and its event, or neither.
-        const event = auditColumns("pet.created", { type: "pet", id: 0, label: pet.name }, audit);
         const [row] = await prisma.$queryRaw<Array<{ id: bigint; name: string; categoryId: bigint; status: string | null }>>`
           WITH "created" AS (
             INSERT INTO "Pet" ("name", "nameKey", "categoryId", "status")
             VALUES (${pet.name}, ${nameKey(pet.name)}, ${BigInt(pet.categoryId)}, ${pet.status ?? null})
             RETURNING "id", "name", "categoryId", "status"
-          ), "event" AS (
-            INSERT INTO "AuditEvent" ("at", "action", "actorKeyId", "actorName", "targetType", "targetId", "targetLabel", "requestId", "clientAddress")
-            SELECT now() AT TIME ZONE 'UTC', ${event.action}, ${event.actorKeyId}, ${event.actorName}, ${event.targetType}, "id", "name", ${event.requestId}, ${event.clientAddress}
-            FROM "created"
-          )
+          ), "activity" AS (${activityOfRows("created", "pet.created", "pet", audit)})
           SELECT "id", "name", "categoryId", "status" FROM "created"`;
         return toPet(row!);
       }
@@ -130,6 +124,6 @@ async function createInTransaction(tx: TransactionClient, request: KeyedPetInser
   await tx.idempotencyRecord.create({
     data: { scope, key, fingerprint, status: 201, body: JSON.stringify(pet), location, createdAt: now },
   });
-  if (audit) await prismaAuditInsert(tx, now, "pet.created", { type: "pet", id: pet.id, label: pet.name }, audit);
+  if (audit) await recordActivity(tx, now, "pet.created", { type: "pet", id: pet.id, label: pet.name }, audit);
   return { kind: "created", pet, location };
 }

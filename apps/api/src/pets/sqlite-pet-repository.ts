@@ -1,7 +1,7 @@
 import type Sqlite from "better-sqlite3";
 import { sqliteTimestamp as timestamp } from "../data/sqlite-timestamp.js";
-import type { AuditContext } from "../access/audit.js";
-import { sqliteAuditInsert } from "../access/keys/sqlite-access-repository.js";
+import type { AuditContext } from "../activity/audit-event.js";
+import { sqliteActivityWriter } from "../activity/sqlite-activity-log.js";
 import type { NewPet, Pet } from "@petstore/contract";
 import { answerFromRecord, type IdempotencyRecordRow } from "./idempotent-create.js";
 import { nameKey, nameKeyRange } from "./name-key.js";
@@ -147,7 +147,7 @@ function prepareStatements(db: Sqlite.Database) {
     `INSERT INTO "IdempotencyRecord" ("scope", "key", "fingerprint", "status", "body", "location", "createdAt")
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
-  const recordEvent = sqliteAuditInsert(db);
+  const recordEvent = sqliteActivityWriter(db);
   const createAudited = db.transaction((newPet: NewPet, audit: AuditContext): Pet => {
     const now = new Date();
     const pet = toPet(insert.get(newPet.name, nameKey(newPet.name), newPet.categoryId, newPet.status ?? null, timestamp(now))!);

@@ -1,6 +1,6 @@
 import Sqlite from "better-sqlite3";
 import pg from "pg";
-import { sqliteFilePath } from "../data/database-url.js";
+import { sqliteFilePath } from "../base/database-url.js";
 import { freshDatabase } from "./test-app.js";
 
 /**

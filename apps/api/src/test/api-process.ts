@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterEach } from "vitest";
-import { API_ROOT } from "../env.js";
+import { API_ROOT } from "../base/env.js";
 import { freshDatabase, TEST_KEY, type TestDatabase } from "./test-app.js";
 
 const MAIN = path.join(API_ROOT, "dist", "main.js");

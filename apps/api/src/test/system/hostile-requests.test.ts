@@ -38,7 +38,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allowedMethodsByPath, contractRoutes } from "../../http/contract-routes.js";
 import { BODY_LIMIT_BYTES } from "../../http/json-body.js";
-import { sqliteFilePath, type DatabaseProvider } from "../../data/database-url.js";
+import { sqliteFilePath, type DatabaseProvider } from "../../base/database-url.js";
 import { nameKey } from "../../pets/name-key.js";
 import { createTestApp, SECOND_TEST_KEY, TEST_KEY, TEST_PROVIDERS, type TestApp } from "../test-app.js";
 

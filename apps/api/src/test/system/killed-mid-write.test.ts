@@ -8,8 +8,8 @@
 import { Pet, type NewPet } from "@petstore/contract";
 import Sqlite from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../../data/database.js";
-import { sqliteFilePath, type DatabaseProvider } from "../../data/database-url.js";
+import { openDatabase } from "../../database.js";
+import { sqliteFilePath, type DatabaseProvider } from "../../base/database-url.js";
 import { listAllPets, startApiProcess, waitUntilReady, type ApiProcess } from "../api-process.js";
 import { freshDatabase, TEST_KEY, TEST_PROVIDERS, type TestDatabase } from "../test-app.js";
 

@@ -8,7 +8,7 @@ import net from "node:net";
 import { ErrorBody, Pet, Pets } from "@petstore/contract";
 import Sqlite from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { sqliteFilePath } from "../../data/database-url.js";
+import { sqliteFilePath } from "../../base/database-url.js";
 import { oneApiProcessPerTest } from "../api-process.js";
 import { TEST_KEY } from "../test-app.js";
 

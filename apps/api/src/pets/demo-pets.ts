@@ -1,5 +1,5 @@
 import type { NewPet } from "@petstore/contract";
-import type { PetRepository } from "../pets/pet-repository.js";
+import type { PetRepository } from "./pet-repository.js";
 
 const NAMES = [
   "Rex", "Bella", "Milo", "Luna", "Charlie", "Lucy", "Max", "Daisy", "Oscar", "Coco",

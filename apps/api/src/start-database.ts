@@ -1,8 +1,8 @@
 import type { Logger } from "pino";
-import type { Config } from "../env.js";
+import type { Config } from "./base/env.js";
 import { openDatabase, type Database } from "./database.js";
-import { migrateDatabase } from "./migrate.js";
-import { seedPets } from "./seed.js";
+import { migrateDatabase } from "./data/migrate.js";
+import { seedPets } from "./pets/demo-pets.js";
 
 /** Thrown when the database did not come up within DATABASE_STARTUP_TIMEOUT_MS; its message is the one line to print. */
 export class DatabaseStartError extends Error {}

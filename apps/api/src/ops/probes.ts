@@ -1,14 +1,14 @@
 import { Router } from "express";
-import type { Database } from "../data/database.js";
-import { toErrorBody } from "../http-error.js";
-import type { StopState } from "../ops/shutdown.js";
+import type { DatabaseHealth } from "../data/database-health.js";
+import { toErrorBody } from "../base/http-error.js";
+import type { StopState } from "./shutdown.js";
 
 /**
  * `/healthz`: the process is up (until it exits). `/readyz`: the process is
  * not stopping and the database answers; from a stop signal on it is 503 at
  * once, so a load balancer takes this replica out while it still serves. Neither needs a key.
  */
-export function probes(database: Pick<Database, "provider" | "isReady">, stopState: StopState): Router {
+export function probes(database: Pick<DatabaseHealth, "provider" | "isReady">, stopState: StopState): Router {
   const router = Router();
   router.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });

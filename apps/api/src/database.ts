@@ -1,24 +1,26 @@
-import { databaseProvider, sqliteFilePath, type DatabaseProvider } from "./database-url.js";
-import type { PetRepository } from "../pets/pet-repository.js";
-import type { AccessRepository } from "../access/keys/access-repository.js";
-import { createPrismaAccessRepository } from "../access/keys/prisma-access-repository.js";
-import { createSqliteAccessRepository } from "../access/keys/sqlite-access-repository.js";
-import { createPrismaPetRepository } from "../pets/prisma-pet-repository.js";
-import { createSqlitePetRepository } from "../pets/sqlite-pet-repository.js";
-import { createBackgroundWork } from "./background-work.js";
+import { databaseProvider, sqliteFilePath, type DatabaseProvider } from "./base/database-url.js";
+import type { PetRepository } from "./pets/pet-repository.js";
+import type { AccessRepository } from "./access/access-repository.js";
+import { createSqliteAccessRepository } from "./access/sqlite-access-repository.js";
+import type { ActivityLog } from "./activity/activity-log.js";
+import { createSqliteActivityLog } from "./activity/sqlite-activity-log.js";
+import { createSqlitePetRepository } from "./pets/sqlite-pet-repository.js";
+import { createBackgroundWork } from "./data/background-work.js";
+import type { DatabaseHealth, PoolStats } from "./data/database-health.js";
 
 // Re-exported for the package's `./database` entry (the bench opens databases with it).
-export { databaseProvider, sqliteFilePath, type DatabaseProvider };
+export { databaseProvider, sqliteFilePath, type DatabaseProvider, type PoolStats };
 
-export interface Database {
-  provider: DatabaseProvider;
+/**
+ * The composition of the storage: one provider's connection, and the
+ * repositories of each room (pets, access, the activity log) on it.
+ */
+export interface Database extends DatabaseHealth {
   pets: PetRepository;
-  /** Issued keys and the activity log. */
+  /** Issued keys. */
   access: AccessRepository;
-  /** True when a trivial query succeeds. */
-  isReady(): Promise<boolean>;
-  /** PostgreSQL only: the connection pool's clients, for the metrics. */
-  poolStats?(): PoolStats;
+  /** The activity log (audit events), which pets and keys write to. */
+  activity: ActivityLog;
   /**
    * Runs database work that no request waits for (a key's last use, a key-set
    * refresh); `close()` waits for it. Refused (rejects) once closing began.
@@ -26,13 +28,6 @@ export interface Database {
   inBackground<T>(work: () => Promise<T>): Promise<T>;
   /** Waits for the background work in flight, then closes. */
   close(): Promise<void>;
-}
-
-export interface PoolStats {
-  inUse: number;
-  idle: number;
-  /** Queries queued for a connection. */
-  waiting: number;
 }
 
 /**
@@ -75,6 +70,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
       provider: "sqlite",
       pets: createSqlitePetRepository(connection),
       access: createSqliteAccessRepository(connection),
+      activity: createSqliteActivityLog(connection),
       async isReady() {
         try {
           ping.get();
@@ -87,11 +83,16 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
       close: () => (closed ??= background.drain().then(() => void connection.close())),
     };
   }
-  const [{ PrismaClient }, { PrismaPg }, { default: pg }] = await Promise.all([
-    import("../generated/pg/client.js"),
-    import("@prisma/adapter-pg"),
-    import("pg"),
-  ]);
+  // Prisma's client and the repositories on it are loaded only here: an SQLite process never loads them.
+  const [{ PrismaClient }, { PrismaPg }, { default: pg }, { createPrismaPetRepository }, { createPrismaAccessRepository }, { createPrismaActivityLog }] =
+    await Promise.all([
+      import("./generated/pg/client.js"),
+      import("@prisma/adapter-pg"),
+      import("pg"),
+      import("./pets/prisma-pet-repository.js"),
+      import("./access/prisma-access-repository.js"),
+      import("./activity/prisma-activity-log.js"),
+    ]);
   // Our own pool, handed to the adapter, so its counts can be read; the adapter leaves closing it to us.
   // Connections open lazily on the first query; callers wait with isReady().
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: PG_CONNECTION_TIMEOUT_MS });
@@ -106,6 +107,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
     provider: "postgresql",
     pets: createPrismaPetRepository(prisma),
     access: createPrismaAccessRepository(prisma),
+    activity: createPrismaActivityLog(prisma),
     async isReady() {
       try {
         await prisma.$queryRawUnsafe("SELECT 1");

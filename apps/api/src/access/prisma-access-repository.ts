@@ -1,6 +1,6 @@
-import { LIST_KEYS_MAX, type AuditAction, type AuditTargetType } from "@petstore/contract";
-import type { PrismaClient } from "../../generated/pg/client.js";
-import { auditColumns, toAuditEvent, type AuditContext } from "../audit.js";
+import { LIST_KEYS_MAX } from "@petstore/contract";
+import type { PrismaClient } from "../generated/pg/client.js";
+import { recordActivity } from "../activity/prisma-activity-log.js";
 import { toApiKey, type AccessRepository, type ActiveKey } from "./access-repository.js";
 
 const keyColumns = {
@@ -16,21 +16,7 @@ const keyColumns = {
   revokedAt: true,
 } as const;
 
-type TransactionClient = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
-
-/** Writes one audit event through `tx`, inside the caller's transaction. */
-export function prismaAuditInsert(
-  tx: TransactionClient,
-  at: Date,
-  action: AuditAction,
-  target: { type: AuditTargetType; id: number; label: string },
-  context: AuditContext,
-) {
-  const columns = auditColumns(action, target, context);
-  return tx.auditEvent.create({ select: { id: true }, data: { ...columns, targetId: BigInt(columns.targetId), at } });
-}
-
-/** Issued keys and the activity log on PostgreSQL, through Prisma's generated client. */
+/** Issued keys on PostgreSQL, through Prisma's generated client. */
 export function createPrismaAccessRepository(prisma: PrismaClient): AccessRepository {
   return {
     async keysVersion() {
@@ -52,7 +38,7 @@ export function createPrismaAccessRepository(prisma: PrismaClient): AccessReposi
       return prisma.$transaction(async (tx) => {
         const now = new Date();
         const created = toApiKey(await tx.apiKey.create({ select: keyColumns, data: { ...key, createdAt: now } }));
-        await prismaAuditInsert(tx, now, "key.created", { type: "key", id: created.id, label: created.name }, audit);
+        await recordActivity(tx, now, "key.created", { type: "key", id: created.id, label: created.name }, audit);
         return created;
       });
     },
@@ -64,25 +50,12 @@ export function createPrismaAccessRepository(prisma: PrismaClient): AccessReposi
         const row = await tx.apiKey.findUnique({ select: keyColumns, where: { id: BigInt(id) } });
         if (!row) return null;
         const key = toApiKey(row);
-        if (count === 1) await prismaAuditInsert(tx, now, "key.revoked", { type: "key", id: key.id, label: key.name }, audit);
+        if (count === 1) await recordActivity(tx, now, "key.revoked", { type: "key", id: key.id, label: key.name }, audit);
         return key;
       });
     },
     async recordKeyUse(id, field, at) {
       await prisma.apiKey.updateMany({ where: { id: BigInt(id) }, data: { [field]: at } });
-    },
-    async listAuditEvents({ take, before, action, targetType, targetId }) {
-      const rows = await prisma.auditEvent.findMany({
-        where: {
-          ...(before !== undefined ? { id: { lt: BigInt(before) } } : {}),
-          ...(action !== undefined ? { action } : {}),
-          ...(targetType !== undefined ? { targetType } : {}),
-          ...(targetId !== undefined ? { targetId: BigInt(targetId) } : {}),
-        },
-        orderBy: { id: "desc" },
-        take,
-      });
-      return rows.map(toAuditEvent);
     },
   };
 }

@@ -1,6 +1,4 @@
 import type { AuditAction, AuditActor, AuditEvent, AuditTargetType } from "@petstore/contract";
-import type { Request, Response } from "express";
-import { caller } from "./caller.js";
 
 /**
  * Who made a change, and through which request: what every audit event
@@ -12,11 +10,6 @@ export interface AuditContext {
   /** The response's `X-Request-Id`; null when no request made the change (the operator command). */
   requestId: string | null;
   clientAddress: string | null;
-}
-
-/** Who makes a change through this request: its key, the response's `X-Request-Id`, the client's address. */
-export function auditContext(req: Pick<Request, "id" | "ip">, res: Response): AuditContext {
-  return { actor: caller(res).actor, requestId: req.id || null, clientAddress: req.ip ?? null };
 }
 
 /** The actor of changes made by the operator command (`keys create|revoke`). */
@@ -51,8 +44,15 @@ export function toAuditEvent(row: AuditEventRow): AuditEvent {
   };
 }
 
+/** What an event is about: its type, id, and its name at the time (the label). */
+export interface AuditTarget {
+  type: AuditTargetType;
+  id: number;
+  label: string;
+}
+
 /** The columns of one new event, in the order the SQLite statements take them. */
-export function auditColumns(action: AuditAction, target: { type: AuditTargetType; id: number; label: string }, context: AuditContext) {
+export function auditColumns(action: AuditAction, target: AuditTarget, context: AuditContext) {
   return {
     action,
     actorKeyId: context.actor.keyId,

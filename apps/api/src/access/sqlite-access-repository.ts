@@ -1,14 +1,14 @@
 import type Sqlite from "better-sqlite3";
-import { LIST_KEYS_MAX, type ApiKey, type AuditAction, type AuditTargetType } from "@petstore/contract";
-import { sqliteTimestamp as timestamp } from "../../data/sqlite-timestamp.js";
-import { auditColumns, toAuditEvent, type AuditContext, type AuditEventRow } from "../audit.js";
+import { LIST_KEYS_MAX, type ApiKey } from "@petstore/contract";
+import { sqliteTimestamp as timestamp } from "../data/sqlite-timestamp.js";
+import type { AuditContext } from "../activity/audit-event.js";
+import { sqliteActivityWriter } from "../activity/sqlite-activity-log.js";
 import { toApiKey, type AccessRepository, type ActiveKey, type ApiKeyRow, type KeyUseField } from "./access-repository.js";
 
 const KEY_COLUMNS = `"id", "name", "scope", "prefix", "createdAt", "createdBy", "lastUsedAt", "lastDeprecatedUseAt", "expiresAt", "revokedAt"`;
-const EVENT_COLUMNS = `"id", "at", "action", "actorKeyId", "actorName", "targetType", "targetId", "targetLabel", "requestId", "clientAddress"`;
 
 /**
- * Issued keys and the activity log on SQLite: prepared better-sqlite3
+ * Issued keys on SQLite: prepared better-sqlite3
  * statements on the API's connection, as pets/sqlite-pet-repository.ts does.
  */
 export function createSqliteAccessRepository(db: Sqlite.Database): AccessRepository {
@@ -44,39 +44,11 @@ export function createSqliteAccessRepository(db: Sqlite.Database): AccessReposit
     async recordKeyUse(id, field, at) {
       prepared().recordUse[field].run(timestamp(at), id);
     },
-    async listAuditEvents({ take, before, action, targetType, targetId }) {
-      const filters: Array<[string, string | number | undefined]> = [
-        [`"id" < ?`, before],
-        [`"action" = ?`, action],
-        [`"targetType" = ?`, targetType],
-        [`"targetId" = ?`, targetId],
-      ];
-      const present = filters.filter((filter): filter is [string, string | number] => filter[1] !== undefined);
-      const where = present.map(([condition]) => condition);
-      const values = present.map(([, value]) => value);
-      const sql = `SELECT ${EVENT_COLUMNS} FROM "AuditEvent" ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY "id" DESC LIMIT ?`;
-      // At most 16 filter combinations: each is prepared once, on first use.
-      const statement = prepared().eventQueries.get(sql) ?? db.prepare<Array<string | number>, AuditEventRow>(sql);
-      prepared().eventQueries.set(sql, statement);
-      return statement.all(...values, take).map(toAuditEvent);
-    },
-  };
-}
-
-/** Inserts one audit event on the connection, inside the caller's transaction. */
-export function sqliteAuditInsert(db: Sqlite.Database) {
-  const insert = db.prepare<[string, string, string, string, string, number, string, string | null, string | null]>(
-    `INSERT INTO "AuditEvent" ("at", "action", "actorKeyId", "actorName", "targetType", "targetId", "targetLabel", "requestId", "clientAddress")
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  return (at: Date, action: AuditAction, target: { type: AuditTargetType; id: number; label: string }, context: AuditContext) => {
-    const c = auditColumns(action, target, context);
-    insert.run(timestamp(at), c.action, c.actorKeyId, c.actorName, c.targetType, c.targetId, c.targetLabel, c.requestId, c.clientAddress);
   };
 }
 
 function prepare(db: Sqlite.Database) {
-  const recordEvent = sqliteAuditInsert(db);
+  const recordEvent = sqliteActivityWriter(db);
   const insertKey = db.prepare<[string, string, string, string, string, string | null, string | null], ApiKeyRow>(
     `INSERT INTO "ApiKey" ("name", "scope", "prefix", "secretDigest", "createdAt", "createdBy", "expiresAt")
      VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING ${KEY_COLUMNS}`,
@@ -116,6 +88,5 @@ function prepare(db: Sqlite.Database) {
     createKey,
     revokeKey,
     recordUse: { lastUsedAt: recordUse("lastUsedAt"), lastDeprecatedUseAt: recordUse("lastDeprecatedUseAt") },
-    eventQueries: new Map<string, Sqlite.Statement<Array<string | number>, AuditEventRow>>(),
   };
 }

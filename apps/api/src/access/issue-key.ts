@@ -1,7 +1,7 @@
 import { ISSUED_KEY_PREFIX, KEY_PREFIX_LENGTH, type ApiKey, type Scope } from "@petstore/contract";
 import { randomBytes } from "node:crypto";
-import { secretDigest } from "../bearer.js";
-import type { AuditContext } from "../audit.js";
+import { secretDigest } from "./bearer.js";
+import type { AuditContext } from "../activity/audit-event.js";
 import type { AccessRepository, ActiveKey } from "./access-repository.js";
 
 /** `psk_` and 43 base64url characters: 32 random bytes (256 bits), beyond guessing. */

@@ -4,10 +4,10 @@ import path from "node:path";
 import { parseEnv } from "node:util";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { sqliteFilePath } from "./data/database-url.js";
+import { sqliteFilePath } from "./database-url.js";
 
 /** The API's own folder; the embedded database lives in its data/ folder. */
-export const API_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const API_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const DEFAULT_DATABASE_URL = `file:${path.join(API_ROOT, "data", "petstore.db")}`;
 /** The admin app's production build in this workspace (`turbo build`): served at `/` when WEB_DIST_DIR is unset. */
 export const WORKSPACE_WEB_DIST_DIR = path.join(API_ROOT, "..", "web", "dist");

@@ -1,5 +1,5 @@
-import type { ApiKey, AuditAction, AuditEvent, AuditTargetType, Scope } from "@petstore/contract";
-import type { AuditContext } from "../audit.js";
+import type { ApiKey, Scope } from "@petstore/contract";
+import type { AuditContext } from "../activity/audit-event.js";
 
 /** An issued key as the key check needs it: never listed, never answered. */
 export interface ActiveKey {
@@ -21,18 +21,9 @@ export interface NewKeyRecord {
   createdBy: string | null;
 }
 
-export interface AuditEventQuery {
-  take: number;
-  /** Only events with an id lower than this (newest first). */
-  before?: number | undefined;
-  action?: AuditAction | undefined;
-  targetType?: AuditTargetType | undefined;
-  targetId?: number | undefined;
-}
-
 export type KeyUseField = "lastUsedAt" | "lastDeprecatedUseAt";
 
-/** Issued keys and the activity log. Implemented per database. */
+/** Issued keys. Implemented per database; their changes write the activity log in the same transaction. */
 export interface AccessRepository {
   /**
    * A value that changes whenever the set of usable issued keys does (one is
@@ -41,7 +32,6 @@ export interface AccessRepository {
   keysVersion(): Promise<string>;
   /** Every key not revoked (expired ones too: expiry is checked per request). */
   activeKeys(): Promise<ActiveKey[]>;
-  /** Every issued key, newest first. */
   /** The LIST_KEYS_MAX newest keys, newest first. */
   listKeys(): Promise<ApiKey[]>;
   /** Stores the key and its `key.created` event in one transaction. */
@@ -53,7 +43,6 @@ export interface AccessRepository {
   revokeKey(id: number, audit: AuditContext): Promise<ApiKey | null>;
   /** Records a use of the key (lastUsedAt or lastDeprecatedUseAt). */
   recordKeyUse(id: number, field: KeyUseField, at: Date): Promise<void>;
-  listAuditEvents(query: AuditEventQuery): Promise<AuditEvent[]>;
 }
 
 /** An ApiKey row as both databases return it. */

@@ -1,9 +1,10 @@
 import { accessContract } from "@petstore/contract";
 import { initServer, type createExpressEndpoints } from "@ts-rest/express";
-import { toErrorBody } from "../../http-error.js";
-import { auditContext } from "../audit.js";
-import { caller } from "../caller.js";
-import type { IssuedKeys } from "../issued-keys.js";
+import type { ActivityLog } from "../activity/activity-log.js";
+import { toErrorBody } from "../base/http-error.js";
+import { pageWithNextLink, rowsToRead } from "../base/next-page.js";
+import { auditContext, caller } from "./caller.js";
+import type { IssuedKeys } from "./issued-keys.js";
 import type { AccessRepository } from "./access-repository.js";
 import { issueKey } from "./issue-key.js";
 
@@ -12,7 +13,7 @@ const server = initServer();
 type AccessRouter = Parameters<typeof createExpressEndpoints<typeof accessContract>>[1];
 
 /** The staff-access operations. Scopes are enforced by the key check before any of these runs. */
-export function createAccessRouter(repository: AccessRepository, issuedKeys: IssuedKeys): AccessRouter {
+export function createAccessRouter(repository: AccessRepository, activity: ActivityLog, issuedKeys: IssuedKeys): AccessRouter {
   return server.router(accessContract, {
     getSession: async ({ res }) => {
       const { keyId, name, scope, expiresAt } = caller(res);
@@ -44,25 +45,9 @@ export function createAccessRouter(repository: AccessRepository, issuedKeys: Iss
     },
 
     listAuditEvents: async ({ query, req, res }) => {
-      // One row more than asked tells whether a next page exists without a count query.
-      const rows = await repository.listAuditEvents({
-        take: query.limit + 1,
-        before: query.after,
-        action: query.action,
-        targetType: query.targetType,
-        targetId: query.targetId,
-      });
-      const page = rows.slice(0, query.limit);
-      const last = page.at(-1);
-      if (rows.length > query.limit && last) {
-        const next = new URLSearchParams({ limit: String(query.limit) });
-        if (query.action) next.set("action", query.action);
-        if (query.targetType) next.set("targetType", query.targetType);
-        if (query.targetId !== undefined) next.set("targetId", String(query.targetId));
-        next.set("after", String(last.id));
-        res.setHeader("Link", `<${req.baseUrl}${req.path}?${next.toString()}>; rel="next"`);
-      }
-      return { status: 200, body: page };
+      const { limit, action, targetType, targetId } = query;
+      const rows = await activity.listAuditEvents({ take: rowsToRead(limit), before: query.after, action, targetType, targetId });
+      return { status: 200, body: pageWithNextLink(rows, limit, { action, targetType, targetId }, req, res) };
     },
   });
 }
