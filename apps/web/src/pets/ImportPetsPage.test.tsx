@@ -1,59 +1,9 @@
-import type { NewPet, Pet } from "@petstore/contract";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { errorResponse, jsonResponse, renderApp } from "../test/render-app.js";
+import { fakePetStore, postedKeys } from "../test/fake-pet-store.js";
+import { errorResponse, renderApp } from "../test/render-app.js";
 
 const HEADER = "name,categoryId,status";
-
-/** What the fake API does to one create instead of answering it normally (or which headers it adds to the 201). */
-type Fault = Response | "network down" | "answer lost" | { headers: Record<string, string> } | undefined;
-
-/**
- * An API that saves each create, replays a key it has seen (as the real one
- * does), and lists what it saved. `fault` may step in: answer otherwise,
- * fail before saving ("network down"), or save and lose the answer.
- */
-function fakeStore(fault: (pet: NewPet, attempt: number) => Fault = () => undefined) {
-  const saved = new Map<string, Pet>();
-  const attempts = new Map<string, number>();
-  let inFlight = 0;
-  const store = {
-    saved,
-    mostInFlight: 0,
-    handler: async (request: Request): Promise<Response> => {
-      if (request.method !== "POST") return jsonResponse(200, [...saved.values()]);
-      const key = request.headers.get("idempotency-key") ?? "";
-      const pet = (await request.json()) as NewPet;
-      const attempt = (attempts.get(pet.name) ?? 0) + 1;
-      attempts.set(pet.name, attempt);
-      inFlight++;
-      store.mostInFlight = Math.max(store.mostInFlight, inFlight);
-      try {
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        const planned = fault(pet, attempt);
-        if (planned instanceof Response) return planned;
-        if (planned === "network down") throw new TypeError("Failed to fetch");
-        const replay = saved.get(key);
-        if (replay) return jsonResponse(201, replay, { "Idempotent-Replayed": "true" });
-        const created: Pet = { id: saved.size + 1, ...pet };
-        saved.set(key, created);
-        if (planned === "answer lost") throw new TypeError("Failed to fetch");
-        return jsonResponse(201, created, typeof planned === "object" ? planned.headers : {});
-      } finally {
-        inFlight--;
-      }
-    },
-  };
-  return store;
-}
-
-function postedKeys(requests: Request[], name?: string) {
-  return Promise.all(
-    requests
-      .filter((request) => request.method === "POST")
-      .map(async (request) => ({ key: request.headers.get("idempotency-key"), name: ((await request.clone().json()) as NewPet).name })),
-  ).then((posts) => posts.filter((post) => name === undefined || post.name === name).map((post) => post.key));
-}
 
 async function pasteCsv(user: ReturnType<typeof renderApp>["user"], csv: string) {
   await user.click(screen.getByLabelText("Pets as CSV"));
@@ -62,14 +12,14 @@ async function pasteCsv(user: ReturnType<typeof renderApp>["user"], csv: string)
 
 describe("the import page", () => {
   it("is linked beside New pet", async () => {
-    const { user, location } = renderApp("/pets", fakeStore().handler);
+    const { user, location } = renderApp("/pets", fakePetStore().handler);
     await user.click(screen.getByRole("link", { name: "Import pets" }));
     expect(location.current).toBe("/pets/import");
     expect(screen.getByRole("heading", { name: "Import pets", level: 1 })).toBeInTheDocument();
   });
 
   it("Check shows every row with its contract error, and sends nothing", async () => {
-    const { user, requests } = renderApp("/pets/import", fakeStore().handler);
+    const { user, requests } = renderApp("/pets/import", fakePetStore().handler);
     await pasteCsv(user, `${HEADER}\r\n"Rex, Jr.",4,available\n   ,0,\nTom,1.5,sold\nMia,2,\n`);
     await user.click(screen.getByRole("button", { name: "Check" }));
 
@@ -89,14 +39,14 @@ describe("the import page", () => {
   });
 
   it("fills the text area from a CSV file", async () => {
-    const { user } = renderApp("/pets/import", fakeStore().handler);
+    const { user } = renderApp("/pets/import", fakePetStore().handler);
     const csv = `${HEADER}\nRex,4,available\n`;
     await user.upload(screen.getByLabelText("CSV file"), new File([csv], "pets.csv", { type: "text/csv" }));
     await waitFor(() => expect(screen.getByLabelText("Pets as CSV")).toHaveValue(csv));
   });
 
   it("says what is wrong with text that has no header", async () => {
-    const { user, requests } = renderApp("/pets/import", fakeStore().handler);
+    const { user, requests } = renderApp("/pets/import", fakePetStore().handler);
     await pasteCsv(user, "Rex,4,available\n");
     await user.click(screen.getByRole("button", { name: "Check" }));
     expect(screen.getByRole("alert")).toHaveTextContent("The first line must be the header name,categoryId,status.");
@@ -105,7 +55,7 @@ describe("the import page", () => {
   });
 
   it("imports the valid rows, each with its own key, at most 4 in flight, and shows them in the list", async () => {
-    const store = fakeStore();
+    const store = fakePetStore();
     // From the list, so it is cached before the import and must be asked again after.
     const { user, requests } = renderApp("/pets", store.handler);
     expect(await screen.findByText(/no pets/i)).toBeInTheDocument();
@@ -137,7 +87,7 @@ describe("the import page", () => {
 
   it("lists a row that kept failing, and Retry failed rows resends it with the same key", async () => {
     let networkDown = true;
-    const store = fakeStore((pet, attempt) => {
+    const store = fakePetStore((pet, attempt) => {
       if (pet.name !== "Unlucky") return undefined;
       // Saved on the first attempt, but the answer is lost; then the network stays down until the test says.
       if (attempt === 1) return "answer lost";
@@ -171,7 +121,7 @@ describe("the import page", () => {
   });
 
   it("waits out a 429's Retry-After, then sends the row again", async () => {
-    const store = fakeStore((_pet, attempt) =>
+    const store = fakePetStore((_pet, attempt) =>
       attempt === 1
         ? errorResponse(429, "RATE_LIMITED", "Too many requests for this API key.", undefined, { "Retry-After": "3" })
         : undefined,
@@ -196,7 +146,7 @@ describe("the import page", () => {
     let windowStart = 0;
     let spent = 0;
     const statuses: number[] = [];
-    const store = fakeStore(() => {
+    const store = fakePetStore(() => {
       const now = clock();
       if (now >= windowStart + 60_000) [windowStart, spent] = [now, 0];
       spent++;
