@@ -6,6 +6,11 @@ import { parseNewPetValues, type NewPetFormValues } from "./new-pet-form.js";
 export const IMPORT_COLUMNS = ["name", "categoryId", "status"] as const satisfies readonly (keyof NewPetFormValues)[];
 export const IMPORT_HEADER = IMPORT_COLUMNS.join(",");
 
+/** `1 pet`, `2 pets`: a count in the import's words. */
+export function countOf(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
 /** One data row of the CSV after Check: what it said, and what the contract made of it. */
 export interface CheckedRow {
   /** The line the row starts on: what staff look for in the text. */
@@ -74,7 +79,7 @@ export function checkImport(text: string): CheckedImport {
     const field = (column: keyof NewPetFormValues) => unguardFormula(fields[columns.get(column) ?? -1] ?? "");
     const values: NewPetFormValues = { name: field("name"), categoryId: field("categoryId"), status: field("status").trim() };
     if (fields.length !== width) {
-      const error = `Has ${fields.length} ${fields.length === 1 ? "field" : "fields"}; the header has ${width}.`;
+      const error = `Has ${countOf(fields.length, "field", "fields")}; the header has ${width}.`;
       return { line, values, result: { ok: false, error } };
     }
     return { line, values, result: contractError(values) };

@@ -1,9 +1,12 @@
 import type { ErrorIssue, Scope, Session } from "@petstore/contract";
-import { render } from "@testing-library/react";
+import { render, renderHook } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import type { ReactNode } from "react";
 import { MemoryRouter, useLocation } from "react-router-dom";
 import { vi } from "vitest";
 import { AppProviders, AppRoutes, ROUTER_FUTURE } from "../App.js";
+import type { Sleep } from "../api/sleep.js";
+import { StatusMessageRegion } from "../layout/status-message.js";
 import { storeApiKey } from "../session/api-key-storage.js";
 
 export const TEST_API_KEY = "test-key";
@@ -64,31 +67,67 @@ function LocationProbe({ onChange }: { onChange: (url: string) => void }) {
   return null;
 }
 
+interface AppOptions {
+  signedIn?: boolean;
+  session?: Session;
+}
+
+/**
+ * Signs in (unless told otherwise), stubs the network, and makes a sleep that
+ * takes no time and records each wait: what renderApp and renderAppHook share.
+ */
+function prepareApp(handler: ApiHandler, { signedIn = true, session = testSession() }: AppOptions) {
+  if (signedIn) storeApiKey(TEST_API_KEY, session);
+  const requests = stubNetwork(handler);
+  const sleeps: number[] = [];
+  const sleep = async (milliseconds: number) => {
+    sleeps.push(milliseconds);
+  };
+  return { requests, sleeps, sleep };
+}
+
+/** The app's providers and a router at `path`, as in the browser but for the timing. */
+function TestApp({ path, sleep, children }: { path: string; sleep: Sleep; children: ReactNode }) {
+  return (
+    <AppProviders retryDelay={0} sleep={sleep}>
+      <MemoryRouter initialEntries={[path]} future={ROUTER_FUTURE}>
+        {children}
+      </MemoryRouter>
+    </AppProviders>
+  );
+}
+
 /**
  * Renders the whole app at `path`, signed in unless told otherwise (as
  * `session`, testSession() by default), over a stubbed network. A create's waits between attempts take no time: `sleeps`
  * records how long each would have been.
  */
-export function renderApp(
-  path: string,
-  handler: ApiHandler,
-  { signedIn = true, session = testSession() }: { signedIn?: boolean; session?: Session } = {},
-) {
-  if (signedIn) storeApiKey(TEST_API_KEY, session);
-  const requests = stubNetwork(handler);
+export function renderApp(path: string, handler: ApiHandler, options: AppOptions = {}) {
+  const { requests, sleeps, sleep } = prepareApp(handler, options);
   const location = { current: path };
-  const sleeps: number[] = [];
-  const sleep = async (milliseconds: number) => {
-    sleeps.push(milliseconds);
-  };
   const user = userEvent.setup();
   render(
-    <AppProviders retryDelay={0} sleep={sleep}>
-      <MemoryRouter initialEntries={[path]} future={ROUTER_FUTURE}>
-        <AppRoutes />
-        <LocationProbe onChange={(url) => (location.current = url)} />
-      </MemoryRouter>
-    </AppProviders>,
+    <TestApp path={path} sleep={sleep}>
+      <AppRoutes />
+      <LocationProbe onChange={(url) => (location.current = url)} />
+    </TestApp>,
   );
   return { requests, location, user, sleeps };
+}
+
+/**
+ * Runs a page's hook as renderApp runs the page: inside the app's providers,
+ * a router at `path` and the status region (its messages show in
+ * `screen.getByRole("status")`), over the same stubbed network and sleeps.
+ */
+export function renderAppHook<Result>(hook: () => Result, path: string, handler: ApiHandler, options: AppOptions = {}) {
+  const { requests, sleeps, sleep } = prepareApp(handler, options);
+  const view = renderHook(hook, {
+    wrapper: ({ children }) => (
+      <TestApp path={path} sleep={sleep}>
+        <StatusMessageRegion>{children}</StatusMessageRegion>
+      </TestApp>
+    ),
+  });
+  return { ...view, requests, sleeps };
 }
