@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { parseApiEnv, parseBenchOptions, parseCpuOptions } from "./options.js";
+import { SCENARIOS } from "./scenarios.js";
+
+describe("parseBenchOptions", () => {
+  it("defaults to a full run", () => {
+    expect(parseBenchOptions([])).toEqual({
+      quick: false,
+      durationSeconds: 2,
+      warmupSeconds: 2,
+      rounds: 5,
+      issuedLength: 6,
+      connections: 32,
+      datasets: [10_000, 1_000_000],
+      targets: ["api", "api-issued", "express", "baseline", "postgresql"],
+      postgres: true,
+      web: true,
+      cpuProf: false,
+      scenarios: [...SCENARIOS],
+      apiEnv: {},
+    });
+  });
+
+  it("--quick: 10k rows, SQLite only, 2 rounds, 1 s warm-up, api-issued twice as long", () => {
+    expect(parseBenchOptions(["--", "--quick"])).toMatchObject({ quick: true, datasets: [10_000], rounds: 2, warmupSeconds: 1, issuedLength: 2, postgres: false, web: false });
+  });
+
+  it("reads the options, keeping the scenarios in the table's order", () => {
+    const options = parseBenchOptions(["--rounds=3", "--duration=4", "--scenarios=getPet,listPets", "--no-web", "--api-env=LOG_LEVEL=warn,X=a=b"]);
+    expect(options).toMatchObject({ rounds: 3, durationSeconds: 4, scenarios: ["listPets", "getPet"], web: false, postgres: true });
+    expect(options.apiEnv).toEqual({ LOG_LEVEL: "warn", X: "a=b" });
+  });
+
+  it("refuses an unknown option, a part second, and api-issued without api", () => {
+    expect(() => parseBenchOptions(["--help"])).toThrow("unknown option(s) --help; see bench/src/run.ts");
+    expect(() => parseBenchOptions(["--duration=1.5"])).toThrow("must be whole numbers >= 1");
+    expect(() => parseBenchOptions(["--rounds=0"])).toThrow("must be whole numbers >= 1");
+    expect(() => parseBenchOptions(["--targets=api-issued,express"])).toThrow("needs api too");
+  });
+});
+
+describe("parseCpuOptions", () => {
+  it("defaults to the API and its floor on the scenarios every server serves", () => {
+    expect(parseCpuOptions([])).toMatchObject({ targets: ["api", "express"], rounds: 3, requests: 20_000, rows: 10_000, postgres: false, issued: false });
+    expect(parseCpuOptions([]).scenarios).toEqual(["listPets", "listPets?status=available&limit=100", "getPet", "createPet"]);
+  });
+
+  it("--issued: the API only", () => {
+    expect(parseCpuOptions(["--issued", "--targets=express"])).toMatchObject({ issued: true, targets: ["api"], pairs: 8, slice: 5_000 });
+  });
+});
+
+describe("parseApiEnv", () => {
+  it("is empty without pairs", () => {
+    expect(parseApiEnv()).toEqual({});
+    expect(parseApiEnv("METRICS_TOKEN=")).toEqual({ METRICS_TOKEN: "" });
+  });
+});

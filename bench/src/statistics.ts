@@ -1,0 +1,122 @@
+/**
+ * The bench's arithmetic, pure: what a target's rounds add up to, the ratios
+ * between two targets (paired by round), and which dataset's figure a goal
+ * line reports. Nothing here runs anything; statistics.test.ts checks it.
+ */
+import { sliceRate } from "./load.js";
+import type { LoadResult } from "./scenarios.js";
+
+/** One measured run of one target in one round (round and position count from 1). */
+export interface RoundRun {
+  round: number;
+  position: number;
+  result: LoadResult;
+}
+
+/** Anything measured in rounds: a target's row of the report. */
+export interface Measured {
+  rounds: RoundRun[];
+}
+
+/** A figure of one run: req/s unless said. */
+export type Figure = (result: LoadResult) => number;
+const requestsPerSecond: Figure = (result) => result.requestsPerSecond;
+const p99: Figure = (result) => result.p99Ms;
+
+/** The median of the finite values (of an even number, the mean of the middle two); NaN when there are none. */
+export function medianOf(values: number[]): number {
+  const sorted = values.filter(Number.isFinite).sort((x, y) => x - y);
+  if (sorted.length === 0) return NaN;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/**
+ * The middle value of the sorted values; of an even number, the upper of the middle two (not their mean,
+ * as medianOf takes): cpu.ts's figure, kept as it has always been computed.
+ */
+export function upperMedian(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+}
+
+/**
+ * The figures of a target's rounds: the median req/s (of an even number, the
+ * mean of the middle two), p50/p99 of the round with the median req/s (of an
+ * even number, the slower of the middle two), counts summed.
+ */
+export function summarize(rounds: RoundRun[]): { result: LoadResult; latencyRound: number } {
+  const sorted = [...rounds].sort((a, b) => a.result.requestsPerSecond - b.result.requestsPerSecond);
+  const low = sorted[Math.floor((sorted.length - 1) / 2)]!;
+  const high = sorted[Math.ceil((sorted.length - 1) / 2)]!;
+  const sum = (pick: Figure) => rounds.reduce((total, run) => total + pick(run.result), 0);
+  return {
+    result: {
+      requestsPerSecond: (low.result.requestsPerSecond + high.result.requestsPerSecond) / 2,
+      p50Ms: low.result.p50Ms,
+      p99Ms: low.result.p99Ms,
+      total: sum((r) => r.total),
+      non2xx: sum((r) => r.non2xx),
+      errors: sum((r) => r.errors),
+      timeouts: sum((r) => r.timeouts),
+      generatorBusy: low.result.generatorBusy,
+      serverBusy: low.result.serverBusy,
+    },
+    latencyRound: low.round,
+  };
+}
+
+/** Failed responses of a run; a run with no answer at all counts as one (wrk's 10 s timeout outlasts a 2 s run, so a stalled server shows no timeout). */
+export const failedResponses = (result: LoadResult): number => result.non2xx + result.errors + result.timeouts + (result.total === 0 ? 1 : 0);
+
+/** `a`'s figure over `b`'s in each round, in round order (NaN for a round `b` has not run). */
+export function roundRatios(a: Measured, b: Measured, figure: Figure = requestsPerSecond): number[] {
+  return a.rounds.map((run, i) => figure(run.result) / (b.rounds[i] ? figure(b.rounds[i].result) : NaN));
+}
+
+/**
+ * `a`'s req/s (or another figure) over `b`'s, paired by round: the median over the rounds of the
+ * two runs of one round (of an even number, the mean of the middle two); NaN when either is missing.
+ */
+export function pairedRatio(a: Measured | undefined, b: Measured | undefined, figure: Figure = requestsPerSecond): number {
+  return a && b ? medianOf(roundRatios(a, b, figure)) : NaN;
+}
+
+/**
+ * A name search's p99 over plain listPets', paired by round like every other ratio:
+ * one round's outlier p99 (either side) does not decide it.
+ */
+export const nameSearchP99Ratio = (search: Measured | undefined, plain: Measured | undefined): number => pairedRatio(search, plain, p99);
+
+/** A key-sliced run's key rate over its reference key's (NaN for a plain run). */
+export function inRunRatio(result: LoadResult): number {
+  return result.keySlices ? sliceRate(result.keySlices.key) / sliceRate(result.keySlices.reference) : NaN;
+}
+
+/**
+ * The issued key's req/s over the configured key's in each key-sliced run of api-issued, the
+ * median over the rounds: like every other ratio of the report, one round's burst does not decide it.
+ */
+export function issuedOverConfigured(issued: Measured | undefined): number {
+  return issued ? medianOf(issued.rounds.map(({ result }) => inRunRatio(result))) : NaN;
+}
+
+/**
+ * The server's CPU time per request in a run (µs): its core's busy share over
+ * its rate. Unlike req/s, another process on the server's core does not move
+ * it much: the second opinion inside the bench (cpu.ts is the other).
+ */
+export function cpuUsPerRequest(result: LoadResult): number {
+  return (result.serverBusy * 1e6) / result.requestsPerSecond;
+}
+
+/** The worst of the finite values by `pick` (Math.min or Math.max), e.g. over the datasets; NaN when there are none. */
+export function worstOf(values: number[], pick: (...values: number[]) => number): number {
+  const finite = values.filter(Number.isFinite);
+  return finite.length ? pick(...finite) : NaN;
+}
+
+/** The finite value furthest from 1 either way (of two as far, the first); NaN when there are none. */
+export function furthestFromOne(values: number[]): number {
+  const finite = values.filter(Number.isFinite);
+  return finite.length ? finite.reduce((far, r) => (Math.abs(r - 1) > Math.abs(far - 1) ? r : far)) : NaN;
+}
