@@ -10,6 +10,7 @@ import {
   RevokeKeyBody,
   Session,
 } from "./access-schemas.js";
+import type { RouteMetadata } from "./route-metadata.js";
 import { ErrorBody } from "./schemas.js";
 
 const c = initContract();
@@ -26,6 +27,7 @@ export const accessContract = c.router(
     getSession: {
       method: "GET",
       path: "/session",
+      metadata: { scope: "read", tag: "session" } satisfies RouteMetadata,
       summary: "Who this key is",
       description: "The key the request was made with: its id, name, scope and expiry. Any valid key may ask.",
       responses: { 200: Session, 401: ErrorBody },
@@ -33,6 +35,7 @@ export const accessContract = c.router(
     listKeys: {
       method: "GET",
       path: "/keys",
+      metadata: { scope: "admin", tag: "keys" } satisfies RouteMetadata,
       summary: "List issued keys",
       description: "Every issued key, newest first, revoked and expired ones included. Never a secret. Configured keys (API_KEYS) are not listed.",
       responses: { 200: ApiKeys, 401: ErrorBody, 403: ErrorBody },
@@ -42,6 +45,7 @@ export const accessContract = c.router(
       path: "/keys",
       contentType: "application/json",
       body: NewApiKey,
+      metadata: { scope: "admin", tag: "keys" } satisfies RouteMetadata,
       summary: "Issue a key",
       description: "Creates a key with a name, a scope and an optional expiry. The answer carries its secret, this once: only its SHA-256 is stored.",
       responses: { 201: CreatedApiKey, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody },
@@ -52,6 +56,7 @@ export const accessContract = c.router(
       contentType: "application/json",
       pathParams: KeyIdParams,
       body: RevokeKeyBody,
+      metadata: { scope: "admin", tag: "keys" } satisfies RouteMetadata,
       summary: "Revoke a key",
       description:
         "Revokes an issued key: refused at once by this API process, and within 2 seconds by every other. " +
@@ -62,6 +67,7 @@ export const accessContract = c.router(
       method: "GET",
       path: "/audit-events",
       query: ListAuditEventsQuery,
+      metadata: { scope: "admin", tag: "activity" } satisfies RouteMetadata,
       summary: "Activity log",
       description:
         "Audit events, newest first, optionally filtered by action and target. A page that may have more carries " +

@@ -133,7 +133,6 @@ const WORDS: DocumentWords = {
     createKey: { description: "The key to issue. `name` and `scope` are required; `expiresAt` must be in the future." },
     revokeKey: { description: "No body; an empty JSON object is accepted too.", required: false },
   },
-  operationTags: { getSession: "session", listKeys: "keys", createKey: "keys", revokeKey: "keys", listAuditEvents: "activity" },
   headers: {
     ...TRANSPORT_HEADERS,
     Link: {

@@ -6,3 +6,4 @@ export * from "./petstore-contract.js";
 export * from "./access-schemas.js";
 export * from "./access-contract.js";
 export * from "./operation-scopes.js";
+export * from "./route-metadata.js";

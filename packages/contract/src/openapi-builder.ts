@@ -1,6 +1,7 @@
-import type { AppRoute, AppRouter } from "@ts-rest/core";
+import type { AppRoute } from "@ts-rest/core";
 import { generateOpenApi } from "@ts-rest/open-api";
 import { headerDisplayName } from "./petstore-contract.js";
+import type { RouteMetadata } from "./route-metadata.js";
 import { MAX_ID } from "./schemas.js";
 
 /**
@@ -8,7 +9,9 @@ import { MAX_ID } from "./schemas.js";
  * `/admin/v1/openapi.json`): ts-rest generates each from its contract, and a
  * document's own words (`DocumentWords`) name its schemas, describe every
  * parameter and response with an example, and list the headers it answers with.
- * A parameter, response or body without words stops the build.
+ * Each operation's tag is its route's own (`metadata.tag`). A parameter,
+ * response or body without words, or a route without a tag the document lists,
+ * stops the build.
  */
 
 export type OpenApiDocument = ReturnType<typeof generateOpenApi>;
@@ -69,8 +72,6 @@ export interface DocumentWords {
   operationResponses: Record<string, Record<string, ResponseWords>>;
   /** Required unless the words say otherwise. */
   requestBodies: Record<string, { description: string; required?: false }>;
-  /** The tag of each operation. */
-  operationTags: Record<string, string>;
   /** The headers this document's answers may carry, as components; only those referred to are kept. */
   headers: Record<string, HeaderDefinition>;
   /** On every response. */
@@ -84,6 +85,7 @@ export interface DocumentWords {
 export interface DocumentOptions {
   info: Record<string, unknown> & { title: string; version: string };
   servers: Array<{ url: string; description: string }>;
+  /** Each route's `metadata.tag` must be one of them. */
   tags: Array<{ name: string; description: string }>;
   /** The contract's path prefix: paths are written relative to the servers, whose URLs end in it. */
   pathPrefix: string;
@@ -163,8 +165,11 @@ export const TRANSPORT_STATUS_HEADERS: Record<string, string[]> = { "429": ["Ret
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
-/** The OpenAPI 3 document of `contract`, described by `words`. */
-export function buildContractDocument(contract: AppRouter, { info, servers, tags, pathPrefix, securityDescription, words }: DocumentOptions): OpenApiDocument {
+/** A contract whose every route declares its tag (and scope) in its metadata; the compiler refuses one that does not. */
+export type DescribedContract = Record<string, AppRoute & { metadata: RouteMetadata }>;
+
+/** The OpenAPI 3 document of `contract`, described by `words`; each operation is tagged with its route's `metadata.tag`. */
+export function buildContractDocument(contract: DescribedContract, { info, servers, tags, pathPrefix, securityDescription, words }: DocumentOptions): OpenApiDocument {
   const captured: Record<string, Schema> = {};
   /** The schema a route uses, as a `$ref` when the contract names it; the generated copy becomes the component. */
   const named = (zodSchema: unknown, generated: Schema | undefined): Schema | undefined => {
@@ -174,6 +179,7 @@ export function buildContractDocument(contract: AppRouter, { info, servers, tags
     return schemaRef(name);
   };
   const usedHeaders = new Set<string>();
+  const tagNames = new Set(tags.map((tag) => tag.name));
 
   const document = generateOpenApi(
     contract,
@@ -188,7 +194,7 @@ export function buildContractDocument(contract: AppRouter, { info, servers, tags
     {
       setOperationId: true,
       operationMapper: (operation, route) =>
-        describeOperation(operation as unknown as Operation, route, words, named, usedHeaders) as never,
+        describeOperation(operation as unknown as Operation, route, words, tagNames, named, usedHeaders) as never,
     },
   );
 
@@ -212,6 +218,7 @@ function describeOperation(
   operation: Operation,
   route: AppRoute,
   words: DocumentWords,
+  tagNames: ReadonlySet<string>,
   named: (zodSchema: unknown, generated: Schema | undefined) => Schema | undefined,
   usedHeaders: Set<string>,
 ): Operation {
@@ -247,8 +254,9 @@ function describeOperation(
   const body = bodyMedia ? named(zodBody, bodyMedia.schema) : undefined;
   const bodyWords = words.requestBodies[operationId];
   if (body && !bodyWords) throw new Error(`${operationId} request body: no description; add one to the document's words`);
-  const tag = words.operationTags[operationId];
-  if (!tag) throw new Error(`${operationId}: no tag; add one to the document's words`);
+  const tag = (route.metadata as Partial<RouteMetadata> | undefined)?.tag;
+  if (!tag) throw new Error(`${operationId}: no tag; add metadata.tag to its route`);
+  if (!tagNames.has(tag)) throw new Error(`${operationId}: its tag ${tag} is not one of the document's tags`);
   return {
     ...operation,
     tags: [tag],

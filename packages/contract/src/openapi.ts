@@ -212,7 +212,6 @@ const WORDS: DocumentWords = {
   statusResponses: ERROR_RESPONSES,
   operationResponses: OPERATION_RESPONSES,
   requestBodies: REQUEST_BODIES,
-  operationTags: { listPets: "pets", createPet: "pets", getPet: "pets" },
   headers: HEADERS,
   commonHeaders: TRANSPORT_COMMON_HEADERS,
   statusHeaders: TRANSPORT_STATUS_HEADERS,

@@ -1,21 +1,30 @@
-import type { AccessContract } from "./access-contract.js";
+import { accessContract } from "./access-contract.js";
 import { type Scope, SCOPES } from "./access-schemas.js";
-import type { PetstoreContract } from "./petstore-contract.js";
+import { petstoreContract } from "./petstore-contract.js";
+import type { RouteMetadata } from "./route-metadata.js";
 
 /**
- * The scope each operation needs, of both contracts; the compiler wants one
- * for every operation. `getSession` answers any valid key.
+ * The scope of each route of `contract`, read from its `metadata.scope`. The
+ * compiler refuses a contract with a route that lacks its metadata, or whose
+ * scope widened to `string` (write the metadata `satisfies RouteMetadata`).
  */
-export const OPERATION_SCOPES = {
-  listPets: "read",
-  getPet: "read",
-  createPet: "write",
-  getSession: "read",
-  listKeys: "admin",
-  createKey: "admin",
-  revokeKey: "admin",
-  listAuditEvents: "admin",
-} as const satisfies Record<keyof PetstoreContract | keyof AccessContract, Scope>;
+function scopesOf<Contract extends Record<string, { metadata: RouteMetadata }>>(
+  contract: Contract,
+): { readonly [Operation in keyof Contract]: Contract[Operation]["metadata"]["scope"] } {
+  return Object.fromEntries(
+    Object.entries(contract).map(([operation, route]) => {
+      const scope = route.metadata.scope as unknown;
+      if (!SCOPES.includes(scope as Scope)) throw new Error(`${operation}: no scope; add metadata.scope to its route`);
+      return [operation, scope];
+    }),
+  ) as { readonly [Operation in keyof Contract]: Contract[Operation]["metadata"]["scope"] };
+}
+
+/**
+ * The scope each operation needs, of both contracts, as each route declares
+ * it (`metadata.scope`, see `RouteMetadata`). `getSession` answers any valid key.
+ */
+export const OPERATION_SCOPES = Object.freeze({ ...scopesOf(petstoreContract), ...scopesOf(accessContract) });
 export type OperationName = keyof typeof OPERATION_SCOPES;
 
 /** True when a key of scope `held` may call an operation that needs `needed`. */

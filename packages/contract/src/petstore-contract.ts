@@ -1,25 +1,10 @@
 import { initContract } from "@ts-rest/core";
+import type { RouteMetadata } from "./route-metadata.js";
 import { CreatePetHeaders, ErrorBody, GetPetParams, ListPetsQuery, NewPet, Pet, Pets } from "./schemas.js";
 
 const c = initContract();
 
 export const API_PATH_PREFIX = "/v1";
-
-/**
- * Route metadata the server turns into behaviour. A `deprecated` route carries
- * `deprecation`, which becomes its `Deprecation`, `Sunset` and successor `Link`
- * headers (RFC 9745, RFC 8594).
- */
-export interface RouteMetadata {
-  deprecation?: {
-    /** When the deprecation took effect. */
-    deprecatedAt: Date;
-    /** When the route goes away. */
-    sunsetAt: Date;
-    /** Path of the route that replaces it, under the path prefix. */
-    successor: string;
-  };
-}
 
 export const petstoreContract = c.router(
   {
@@ -27,6 +12,7 @@ export const petstoreContract = c.router(
       method: "GET",
       path: "/pets",
       query: ListPetsQuery,
+      metadata: { scope: "read", tag: "pets" } satisfies RouteMetadata,
       summary: "List animals",
       description:
         "Returns animals in ascending id order, at most `limit` of them. With `status`, only animals with that status. " +
@@ -44,6 +30,7 @@ export const petstoreContract = c.router(
       contentType: "application/json",
       body: NewPet,
       headers: CreatePetHeaders,
+      metadata: { scope: "write", tag: "pets" } satisfies RouteMetadata,
       summary: "Add an animal",
       description:
         "Extension: an optional `Idempotency-Key` header makes the create safe to retry. Within the retention period, " +
@@ -65,6 +52,8 @@ export const petstoreContract = c.router(
       pathParams: GetPetParams,
       deprecated: true,
       metadata: {
+        scope: "read",
+        tag: "pets",
         deprecation: {
           // The release of interface 1.0.0 that flagged it.
           deprecatedAt: new Date("2026-01-01T00:00:00Z"),
