@@ -15,6 +15,7 @@ describe("operation scopes", () => {
 
   it("names a scope for every operation of both contracts", () => {
     expect(Object.keys(OPERATION_SCOPES).sort()).toEqual([...Object.keys(petstoreContract), ...Object.keys(accessContract)].sort());
+    for (const [operation, scope] of Object.entries(OPERATION_SCOPES)) expect(SCOPES, operation).toContain(scope);
     expect(OPERATION_SCOPES).toMatchObject({ listPets: "read", getPet: "read", createPet: "write", createKey: "admin" });
   });
 });
