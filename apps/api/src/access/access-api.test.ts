@@ -208,6 +208,25 @@ describe.each(TEST_PROVIDERS)("staff access on %s", (provider) => {
     expect(status).toBe(401);
   });
 
+  it("a key cannot outlive the key that issues it: an expiring admin key's createKey without expiresAt, or a later one, is a 400 naming the latest allowed", async () => {
+    const expiresAt = new Date(Date.now() + 24 * 3_600_000);
+    const { secret } = await issue("admin", { expiresAt: expiresAt.toISOString() });
+    const asExpiring = `Bearer ${secret}`;
+    const later = new Date(expiresAt.getTime() + 1_000).toISOString();
+    for (const body of [{ name: "forever", scope: "admin" }, { name: "later", scope: "read", expiresAt: later }]) {
+      const response = await api().post("/admin/v1/keys").set("Authorization", asExpiring).send(body);
+      expectError(response, 400, "VALIDATION_ERROR");
+      expect(response.body.issues, body.name).toEqual([{ field: "body.expiresAt", message: expect.stringContaining(expiresAt.toISOString()) }]);
+    }
+    // Its own expiry or an earlier one is fine; a configured key (which never expires) may still issue a key that never does.
+    await api().post("/admin/v1/keys").set("Authorization", asExpiring).send({ name: "same", scope: "read", expiresAt: expiresAt.toISOString() }).expect(201);
+    const earlier = new Date(expiresAt.getTime() - 3_600_000).toISOString();
+    await api().post("/admin/v1/keys").set("Authorization", asExpiring).send({ name: "earlier", scope: "admin", expiresAt: earlier }).expect(201);
+    await api().post("/admin/v1/keys").set("Authorization", asAdmin).send({ name: "configured's", scope: "admin" }).expect(201);
+    const names = ((await api().get("/admin/v1/keys").set("Authorization", asAdmin).expect(200)).body as ApiKey[]).map((key) => key.name);
+    expect(names.sort()).toEqual(["admin key", "configured's", "earlier", "same"]);
+  });
+
   it("400 for a bad name, scope, date, keyId or filter; 404 for an unknown key; nothing stored", async () => {
     for (const body of [{ name: "", scope: "read" }, { name: "x", scope: "owner" }, { name: "x", scope: "read", expiresAt: "2001-01-01T00:00:00Z" }, { name: "x", scope: "read", expiresAt: "soon" }]) {
       expectError(await api().post("/admin/v1/keys").set("Authorization", asAdmin).send(body), 400, "VALIDATION_ERROR");

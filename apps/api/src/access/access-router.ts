@@ -1,4 +1,4 @@
-import { accessContract } from "@petstore/contract";
+import { accessContract, type ErrorBody } from "@petstore/contract";
 import { initServer, type createExpressEndpoints } from "@ts-rest/express";
 import type { ActivityLog } from "../activity/activity-log.js";
 import { toErrorBody } from "../base/http-error.js";
@@ -9,6 +9,20 @@ import type { AccessRepository } from "./access-repository.js";
 import { issueKey } from "./issue-key.js";
 
 const server = initServer();
+
+/**
+ * A key may not outlive the key that issues it: otherwise an admin key that expires tomorrow could
+ * mint one that never does. The 400 of a create whose expiry (none, or a later one) passes the
+ * issuer's, naming the latest allowed; undefined when the issuer never expires or the expiry is within its own.
+ */
+function outlivesIssuer(expiresAt: Date | null, issuerExpiresAt: Date | null): ErrorBody | undefined {
+  if (issuerExpiresAt === null || (expiresAt !== null && expiresAt <= issuerExpiresAt)) return undefined;
+  const issue = {
+    field: "body.expiresAt",
+    message: `expiresAt must be at most ${issuerExpiresAt.toISOString()}, when the key making this request expires: a key cannot outlive the key that issues it`,
+  };
+  return { ...toErrorBody(400, "VALIDATION_ERROR", `Invalid request: ${issue.field}: ${issue.message}.`), issues: [issue] };
+}
 
 type AccessRouter = Parameters<typeof createExpressEndpoints<typeof accessContract>>[1];
 
@@ -23,14 +37,13 @@ export function createAccessRouter(repository: AccessRepository, activity: Activ
     listKeys: async () => ({ status: 200, body: await repository.listKeys() }),
 
     createKey: async ({ body, req, res }) => {
+      const issuer = caller(res);
+      const expiresAt = body.expiresAt === undefined ? null : new Date(body.expiresAt);
+      const outlives = outlivesIssuer(expiresAt, issuer.expiresAt);
+      if (outlives) return { status: 400, body: outlives };
       const issued = await issueKey(
         repository,
-        {
-          name: body.name,
-          scope: body.scope,
-          expiresAt: body.expiresAt === undefined ? null : new Date(body.expiresAt),
-          createdBy: caller(res).name,
-        },
+        { name: body.name, scope: body.scope, expiresAt, createdBy: issuer.name },
         auditContext(req, res),
       );
       issuedKeys.added(issued.active);
