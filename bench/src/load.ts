@@ -7,7 +7,7 @@
  *
  * Counting: wrk's `summary.errors.status` counts responses with a status of
  * 400 or above; connect/read/write errors and timeouts are counted apart. A 3xx
- * would pass unnoticed, but no scenario can answer one (the probes in run.ts
+ * would pass unnoticed, but no scenario can answer one (the probes in answers.ts
  * check every server's answers first). Defining a Lua `response()` to see each
  * status would make wrk parse every body, a cost on the generator's core.
  */

@@ -31,7 +31,7 @@ export function scenarioPath(scenario: Exclude<Scenario, "getPet" | "createPet">
   }
 }
 
-/** What run.ts asks of one load-generator process. */
+/** What the bench (running.ts) asks of one load-generator process. */
 export interface LoadJob {
   url: string;
   apiKey: string;

@@ -1,0 +1,263 @@
+/**
+ * The bench's report: Markdown tables of every figure, then the
+ * machine-readable goal lines (listed at the top of run.ts) and the warnings.
+ * Pure: it renders a BenchRecord; run.ts prints it and writes it out.
+ */
+import { figure, percent, rowsLabel, times } from "./format.js";
+import { keySliceMs } from "./load.js";
+import type { BenchOptions } from "./options.js";
+import { findRow, peakOf, type BenchRecord, type Row } from "./results.js";
+import type { Scenario } from "./scenarios.js";
+import {
+  cpuUsPerRequest,
+  failedResponses,
+  furthestFromOne,
+  inRunRatio,
+  issuedOverConfigured,
+  nameSearchP99Ratio,
+  pairedRatio,
+  roundRatios,
+  worstOf,
+} from "./statistics.js";
+import { SERVER_KINDS, TARGETS, type Provider, type Target } from "./targets.js";
+
+/** Under this, the baseline did not reach much more than the API: wrk, not the API, may be what was measured. */
+const MIN_HEADROOM = 2;
+/** A server core busier than this under wrk had the core to itself, near enough; under it, the report warns. */
+const CONTENDED_BELOW = 0.8;
+// The goal lines' ratios to three decimals: a goal's edge (0.85, 0.95) must not be reached by rounding
+// (full run 15 printed an issued ÷ configured of 0.945 as 0.95).
+const GOAL_DIGITS = 3;
+
+/** The run's moment and the machine's load average (1 min) at its start and end. */
+export interface ReportContext {
+  stamp: string;
+  loadAtStart: number;
+  loadAtEnd: number;
+}
+
+/** The report's Markdown, and its warnings (also in the Markdown) for the log. */
+export function renderReport(record: BenchRecord, options: BenchOptions, context: ReportContext): { markdown: string; warnings: string[] } {
+  const lines: string[] = [...method(options, context)];
+  const { results } = record;
+  const providers = (["sqlite", "postgresql"] as const).filter((provider) => results.some((r) => r.provider === provider));
+  for (const provider of providers) lines.push(...providerTables(record, options, provider));
+  if (record.headerWarnings.length > 0) {
+    lines.push(
+      "Headers of the probe answers where the Express floor differs from the API (a warning: the floor sends the API's intended JSON header set):",
+      "",
+      ...record.headerWarnings.map((w) => `- ${w}`),
+      "",
+    );
+  }
+  lines.push(...everyRun(results), ...roundsTable(results, options, providers), ...plansAndWeb(record));
+  const { goalLines, lowHeadroom } = goals(record, options, providers);
+  lines.push(...goalLines);
+  const warnings = warningsOf(results, lowHeadroom);
+  for (const warning of warnings) lines.push(warning, "");
+  return { markdown: lines.join("\n"), warnings };
+}
+
+const rps = (row: Row | undefined) => row?.result.requestsPerSecond ?? NaN;
+const latency = (row: Row | undefined) => (row ? `${row.result.p50Ms.toFixed(2)} / ${row.result.p99Ms.toFixed(2)}` : "");
+/** A dataset's worst figure among `values`, as a goal line prints it; "n/a" when none is a number. */
+const worst = (values: number[], pick: (...values: number[]) => number, digits = 2) => figure(worstOf(values, pick), digits);
+
+/** The title and how the figures were made. */
+function method(options: BenchOptions, { stamp, loadAtStart, loadAtEnd }: ReportContext): string[] {
+  return [
+    `# Benchmark ${stamp}${options.quick ? " (quick)" : ""}`,
+    "",
+    `Node ${process.version}; wrk, 1 thread, ${options.connections} connections, pinned to core 0; each server pinned to core 1 (database servers not pinned). ` +
+      `Interleaved: per database and dataset all the servers run side by side, wrk loading one target at a time; per scenario each target gets a ${options.warmupSeconds} s warm-up, ` +
+      `then ${options.rounds} round${options.rounds === 1 ? "" : "s"} in each of which every target gets one ${options.durationSeconds} s run, the order rotating from round to round, the API and the Express floor always back to back (which goes first alternates). ` +
+      `A target's req/s is the median of its rounds' (of two, the mean); its p50/p99 are those of the round with the median req/s (of two, the slower); errors count the warm-up's and every round's. ` +
+      `The ratios (vs express floor, vs baseline, headroom, and the lines at the end) are paired: the median over the rounds of the one's req/s over the other's in the same round. ` +
+      `**api**: the built API started as its \`start\` script does, NODE_ENV=production, LOG_LEVEL=info to a file, metrics on, rate-limit counting on (a budget never reached); ` +
+      `**api (issued)**: the same process, sent an issued \`psk_\` key (scope write, made with \`keys create\`) and the configured key in turn, the key changing every ${keySliceMs("getPet")} ms (createPet: ${keySliceMs("createPet")} ms) of a run ${options.issuedLength} times as long as the others'; ` +
+      `its req/s is the issued key's slices' (median of the rounds) and **issued ÷ configured** the issued key's requests per second of its slices over the configured key's in the same run, the median over the rounds ` +
+      `(each slice counted once its first ${options.connections} requests, one per connection, have been sent, when the other key's requests have been answered; the first slice, after the idle hold, and the last, cut short, left out). ` +
+      `**express**: the Express floor, a bare Express 4 app doing the same work by hand (SQLite: the API's prepared statements; PostgreSQL: the API's Prisma calls), one pino line per request to a file. ` +
+      `**baseline**: node:http + the driver (prepared better-sqlite3 statements; a \`pg\` Pool with the same SQL); also the generator's headroom: it must reach several times the API's rate.`,
+    `Machine: load average ${loadAtStart.toFixed(1)} at start, ${loadAtEnd.toFixed(1)} at end (other work on the machine skews every figure; compare rows of one run).`,
+    "",
+  ];
+}
+
+/** Each dataset and scenario of one database that ran, with its rows in TARGETS' order: api, api-issued, express, baseline. */
+function* scenarioRows(results: readonly Row[], options: BenchOptions, provider: Provider) {
+  for (const rows of options.datasets) {
+    for (const scenario of options.scenarios) {
+      const [api, issued, floor, base] = TARGETS.map((target) => findRow(results, provider, target, rows, scenario));
+      if (api || floor || base) yield { rows, scenario, api, issued, floor, base };
+    }
+  }
+}
+
+/** One database's section: req/s and ratios, peak RSS, log volume. */
+function providerTables({ results, logFigures }: BenchRecord, options: BenchOptions, provider: Provider): string[] {
+  const lines = [`## ${provider}`, ""];
+  lines.push(
+    "| rows | scenario | api req/s | api (issued) req/s | express req/s | baseline req/s | vs express floor | issued ÷ configured | vs baseline | headroom | api p50/p99 ms | express p50/p99 ms | baseline p50/p99 ms |",
+  );
+  lines.push("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  for (const { rows, scenario, api, issued, floor, base } of scenarioRows(results, options, provider)) {
+    lines.push(
+      `| ${rowsLabel(rows)} | \`${scenario}\` | ${figure(rps(api))} | ${figure(rps(issued))} | ${figure(rps(floor))} | ${figure(rps(base))} | ${times(pairedRatio(api, floor))} | ${times(issuedOverConfigured(issued))} | ${times(pairedRatio(api, base))} | ${times(1 / pairedRatio(api, base))} | ${latency(api)} | ${latency(floor)} | ${latency(base)} |`,
+    );
+  }
+  lines.push("", "Peak RSS (MB, each server's peak over all the dataset's scenarios, from the end of its first warm-up):", "");
+  lines.push("| rows | api | express | baseline | RSS vs floor |", "|---|---:|---:|---:|---:|");
+  for (const rows of options.datasets) {
+    const [api = NaN, floor = NaN, base = NaN] = SERVER_KINDS.map((kind) => peakOf(results, provider, kind, rows));
+    if ([api, floor, base].every((mb) => !Number.isFinite(mb))) continue;
+    lines.push(`| ${rowsLabel(rows)} | ${figure(api)} | ${figure(floor)} | ${figure(base)} | ${times(api / floor)} |`);
+  }
+  lines.push("", "Logs (each server's stdout, written to a file; one line per request expected from the API and the floor):", "");
+  lines.push("| rows | server | requests sent | lines logged | MB logged |", "|---|---|---:|---:|---:|");
+  for (const figures of logFigures.filter((f) => f.provider === provider)) {
+    lines.push(`| ${rowsLabel(figures.rows)} | ${figures.kind} | ${figures.requests} | ${figures.lines} | ${(figures.bytes / 1e6).toFixed(1)} |`);
+  }
+  lines.push("");
+  return lines;
+}
+
+/** Every target's figures, one row each. */
+function everyRun(results: readonly Row[]): string[] {
+  const lines = [
+    "## Every run",
+    "",
+    "One row per target and scenario, the figures as above (median of the rounds); core busy: CPU time over wall time of the server (every thread) and of wrk in the median round, sampled every 100 ms; server CPU µs/request: the server's busy share over its req/s in that round; errors: the warm-up's and every round's.",
+    "",
+  ];
+  lines.push("| database | rows | scenario | target | req/s | p50 ms | p99 ms | server core busy | wrk core busy | server CPU µs/request | errors | peak RSS MB |");
+  lines.push("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+  const errorsOf = (row: Row) => failedResponses(row.warmup) + row.rounds.reduce((total, run) => total + failedResponses(run.result), 0);
+  for (const row of results) {
+    lines.push(
+      `| ${row.provider} | ${rowsLabel(row.rows)} | \`${row.scenario}\` | ${row.target} | ${figure(row.result.requestsPerSecond)} | ${row.result.p50Ms.toFixed(2)} | ${row.result.p99Ms.toFixed(2)} | ${percent(row.result.serverBusy)} | ${percent(row.result.generatorBusy)} | ${figure(cpuUsPerRequest(row.result))} | ${errorsOf(row)} | ${figure(row.peakRssMb)} |`,
+    );
+  }
+  return lines;
+}
+
+/** Each round's req/s, and the per-round ratios the paired medians come from. */
+function roundsTable(results: readonly Row[], options: BenchOptions, providers: readonly Provider[]): string[] {
+  const lines = ["", "## Rounds", "", "req/s of each round, in round order (results.json has each run's position in its round):", ""];
+  lines.push("| database | rows | scenario | api | api (issued) | express | baseline | api ÷ express | issued ÷ configured (same run) |");
+  lines.push("|---|---|---|---|---|---|---|---|---|");
+  const perRound = (row: Row | undefined) => row?.rounds.map((run) => figure(run.result.requestsPerSecond)).join(", ") ?? "";
+  for (const provider of providers) {
+    for (const { rows, scenario, api, issued, floor, base } of scenarioRows(results, options, provider)) {
+      const ratios = api && floor ? roundRatios(api, floor).map((ratio) => ratio.toFixed(2)).join(", ") : "";
+      const issuedRatios = issued?.rounds.map(({ result }) => inRunRatio(result).toFixed(2)).join(", ") ?? "";
+      lines.push(`| ${provider} | ${rowsLabel(rows)} | \`${scenario}\` | ${perRound(api)} | ${perRound(issued)} | ${perRound(floor)} | ${perRound(base)} | ${ratios} | ${issuedRatios} |`);
+    }
+  }
+  return lines;
+}
+
+/** The filtered page's query plans, and the web app's figures. */
+function plansAndWeb({ plans, web }: BenchRecord): string[] {
+  const lines = ["", "Filtered page (`status=available`, limit 100 + 1), query plan:", ""];
+  for (const [where, plan] of Object.entries(plans)) lines.push(`- ${where}:`, "", "  ```", ...plan.split("\n").map((l) => `  ${l}`), "  ```");
+  if (web !== undefined) {
+    lines.push("", "Web (apps/web production build, Chromium, API on the first dataset):", "");
+    if (typeof web === "string") lines.push(`- ${web}`);
+    else {
+      lines.push(`- initial JavaScript: ${(web.initialJsGzipBytes / 1024).toFixed(1)} KB gzip (${web.scripts.join(", ")})`);
+      lines.push(`- time to first table render: median ${web.medianMs.toFixed(0)} ms of ${web.samplesMs.length} (${web.samplesMs.map((ms) => ms.toFixed(0)).join(", ")} ms)`);
+      lines.push(`- Export CSV of all ${web.exportedPets} pets: ${web.exportSeconds.toFixed(1)} s from the click to the saved file`);
+    }
+  }
+  return lines;
+}
+
+/** The machine-readable lines (the worst dataset unless said), in a code block; and where the headroom was low. */
+function goals({ results, web }: BenchRecord, options: BenchOptions, providers: readonly Provider[]): { goalLines: string[]; lowHeadroom: string[] } {
+  const find = (provider: Provider, target: Target, rows: number, scenario: Scenario) => findRow(results, provider, target, rows, scenario);
+  const largest = Math.max(...options.datasets);
+  const lines = ["", `(\`name-p99\` lines: the ${rowsLabel(largest)} dataset${largest === 1_000_000 ? "" : "; the goal is set at 1M"}.)`, "", "```"];
+  const lowHeadroom: string[] = [];
+  for (const provider of providers) {
+    const perDataset = (scenario: Scenario, a: Target, b: Target) =>
+      options.datasets.map((rows) => pairedRatio(find(provider, a, rows, scenario), find(provider, b, rows, scenario)));
+    // The worst dataset: the goal is every scenario at 0.85x of the floor or better.
+    for (const [name, a, b] of [["ratio-floor", "api", "express"], ["ratio-baseline", "api", "baseline"]] as const) {
+      for (const scenario of options.scenarios) {
+        const value = worst(perDataset(scenario, a, b), Math.min, name === "ratio-floor" ? GOAL_DIGITS : 2);
+        if (value !== "n/a") lines.push(`${name} ${provider} ${scenario} ${value}`);
+      }
+    }
+    // Within 5 % either way: the dataset furthest from 1.
+    for (const scenario of options.scenarios) {
+      const furthest = furthestFromOne(options.datasets.map((rows) => issuedOverConfigured(find(provider, "api-issued", rows, scenario))));
+      if (Number.isFinite(furthest)) lines.push(`ratio-issued ${provider} ${scenario} ${furthest.toFixed(GOAL_DIGITS)}`);
+    }
+    // The floor's CPU per request over the API's: what ratio-floor would be if each server had its core to itself.
+    for (const scenario of options.scenarios) {
+      const value = worst(
+        options.datasets.map((rows) => pairedRatio(find(provider, "express", rows, scenario), find(provider, "api", rows, scenario), cpuUsPerRequest)),
+        Math.min,
+      );
+      if (value !== "n/a") lines.push(`cpu-floor ${provider} ${scenario} ${value}`);
+    }
+    for (const scenario of options.scenarios) {
+      const value = worst(perDataset(scenario, "api", "baseline").map((ratio) => 1 / ratio), Math.min);
+      if (value === "n/a") continue;
+      lines.push(`headroom ${provider} ${scenario} ${value}`);
+      if (Number(value) < MIN_HEADROOM) lowHeadroom.push(`${provider} ${scenario} ${value}`);
+    }
+    // wrk's busiest measured run on its core (the baseline's, usually): under 1, the generator waited for the servers.
+    const generatorBusy = results.filter((r) => r.provider === provider).flatMap((r) => r.rounds.map((run) => run.result.generatorBusy));
+    lines.push(`generator-busy ${provider} ${worst(generatorBusy, Math.max)}`);
+    const rss = options.datasets.map((rows) => peakOf(results, provider, "api", rows) / peakOf(results, provider, "express", rows));
+    lines.push(`rss-floor ${provider} ${worst(rss, Math.max)}`);
+    // Name searches against the plain first page (goal at 1M pets: rare <= 1.5x, shared <= 3x its p99).
+    const plain = find(provider, "api", largest, "listPets");
+    for (const [kind, scenario] of [["rare", "listPets?name=rare"], ["shared", "listPets?name=shared"]] as const) {
+      const search = find(provider, "api", largest, scenario);
+      if (plain && search) lines.push(`name-p99 ${provider} ${kind} ${nameSearchP99Ratio(search, plain).toFixed(2)}`);
+    }
+  }
+  for (const scenario of options.scenarios) {
+    const ratios = options.datasets.map((rows) => pairedRatio(find("sqlite", "api", rows, scenario), find("sqlite", "baseline", rows, scenario)));
+    if (ratios.some(Number.isFinite)) lines.push(`ratio ${scenario} ${worst(ratios, Math.min)}`);
+  }
+  const filtered = "listPets?status=available&limit=100" as const;
+  const growth = (provider: Provider) => {
+    const small = find(provider, "api", 10_000, filtered);
+    const large = find(provider, "api", 1_000_000, filtered);
+    return small && large ? (large.result.p99Ms / small.result.p99Ms).toFixed(2) : "n/a";
+  };
+  lines.push(`growth list p99 1M/10k ${growth("sqlite")}`);
+  if (results.some((r) => r.provider === "postgresql")) lines.push(`growth list p99 1M/10k (postgresql) ${growth("postgresql")}`);
+  if (web !== undefined && typeof web !== "string") lines.push(`export-${rowsLabel(web.exportedPets)} ${web.exportSeconds.toFixed(1)}`);
+  lines.push("```", "");
+  return { goalLines: lines, lowHeadroom };
+}
+
+/** What makes the figures doubtful: a busy server core, or too little headroom. */
+function warningsOf(results: readonly Row[], lowHeadroom: readonly string[]): string[] {
+  const warnings: string[] = [];
+  // A measured SQLite read whose server had its core less than 80 % of the time: something else ran on core 1.
+  // Only SQLite: the database is in the server's process, so its core is full unless something took it.
+  // A PostgreSQL server waits for PostgreSQL (not pinned): its core idles by design, most of all the thin baseline's.
+  // (createPet's servers wait for the fsync: their cores are never full.)
+  const runs = results.filter((r) => r.provider === "sqlite" && r.scenario !== "createPet").flatMap((r) => r.rounds.map((run) => run.result));
+  const contended = runs.filter((result) => result.serverBusy < CONTENDED_BELOW);
+  if (contended.length > 0) {
+    warnings.push(
+      `WARNING: in ${contended.length} of ${runs.length} measured SQLite reads the server's core was under ${CONTENDED_BELOW * 100} % busy while wrk waited: other processes ran on core 1 (a shared machine, or another bench); req/s and its ratios are unreliable there, cpu-floor less so.`,
+    );
+  }
+  if (lowHeadroom.length > 0) {
+    const generatorBusy = worst(results.flatMap((r) => r.rounds.map((run) => run.result.generatorBusy)), Math.max);
+    warnings.push(
+      `WARNING: headroom under ${MIN_HEADROOM} (${lowHeadroom.join("; ")}): the baseline did not reach ${MIN_HEADROOM}× the API's rate there. ` +
+        `wrk's core was at most ${generatorBusy} busy: under 1, wrk waited for the server, and the limit is the baseline's own work ` +
+        `(createPet: the fsync) or other processes on the servers' core (see "server core busy" under "Every run").`,
+    );
+  }
+  return warnings;
+}

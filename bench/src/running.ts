@@ -1,0 +1,299 @@
+/**
+ * A bench run: seeds each database and dataset, starts the servers side by
+ * side, checks their answers, then loads them with wrk scenario by scenario
+ * (a warm-up of each target, then the measured rounds in rotating order), and
+ * last measures the web app. What it measured is a BenchRecord (results.ts);
+ * report.ts renders it. run.ts describes the method and wires this up.
+ */
+import { copyFileSync, createReadStream, rmSync } from "node:fs";
+import path from "node:path";
+import { migrateDatabase } from "@petstore/api/migrate";
+import { AnswerCheck, sampleAnswer } from "./answers.js";
+import { ensurePostgresDatabase, freshSqliteCopy, removeSqliteFiles } from "./databases.js";
+import { createIssuedKey } from "./issued-key.js";
+import { log, percent, rowsLabel } from "./format.js";
+import { runLoad, SERVER_CPU, sliceRate } from "./load.js";
+import type { BenchOptions } from "./options.js";
+import type { BenchRecord, Row } from "./results.js";
+import { API_ONLY_SCENARIOS, type LoadJob, type LoadResult, type Scenario } from "./scenarios.js";
+import { explainPostgres, explainSqlite, seedPostgres, seedSqlite, trimPostgres } from "./seed.js";
+import { peakRssMb, resetPeakRss, stopServer, type RunningServer } from "./server-process.js";
+import { API_KEY, apiRoot, PG_ADMIN_URL, PG_BENCH_URL, startBenchServer } from "./servers.js";
+import { failedResponses, issuedOverConfigured, pairedRatio, summarize, type RoundRun } from "./statistics.js";
+import { serverOf, serverOrder, targetOrder, type Provider, type ServerKind, type Target } from "./targets.js";
+import { measureWeb } from "./web.js";
+
+/** Where a run works: wrk's path, a scratch folder (deleted by the caller) and the results folder of this run. */
+export interface Workspace {
+  wrk: string;
+  work: string;
+  outDir: string;
+}
+
+interface Started {
+  kind: ServerKind;
+  server: RunningServer;
+  logFile: string;
+}
+
+/** What wrk loads for a target: its server, with the key it sends. */
+interface Loaded {
+  target: Target;
+  server: RunningServer;
+  apiKey: string;
+}
+
+/** The seconds of load one database and dataset takes (every scenario, target, warm-up and round). */
+export function loadSeconds(options: BenchOptions): number {
+  const targets = targetOrder(options.targets, 0);
+  const issuedExtra = targets.includes("api-issued") ? (options.issuedLength - 1) * options.rounds * options.durationSeconds : 0;
+  return options.scenarios.length * (targets.length * (options.warmupSeconds + options.rounds * options.durationSeconds) + issuedExtra);
+}
+
+/** Runs the whole bench; the caller writes the record out and deletes `work`. */
+export async function runBench(options: BenchOptions, workspace: Workspace): Promise<BenchRecord> {
+  return new BenchRun(options, workspace).run();
+}
+
+class BenchRun {
+  private readonly record: BenchRecord = { results: [], logFigures: [], plans: {}, headerWarnings: [], failures: 0 };
+  private readonly answers = new AnswerCheck(log);
+  /** Counts the turns (warm-ups and rounds) of the whole run, for the rotation of targetOrder. */
+  private turn = 0;
+
+  constructor(
+    private readonly options: BenchOptions,
+    private readonly workspace: Workspace,
+  ) {}
+
+  async run(): Promise<BenchRecord> {
+    const { options } = this;
+    const targets = targetOrder(options.targets, 0).length;
+    log(
+      `plan: per database and dataset, ${options.scenarios.length} scenarios × ${targets} targets × ` +
+        `(${options.warmupSeconds} s warm-up + ${options.rounds} rounds × ${options.durationSeconds} s), ` +
+        `about ${loadSeconds(options)} s of load (api-issued's rounds ${options.issuedLength}× as long)`,
+    );
+    await this.sqlite();
+    if (options.postgres && options.targets.includes("postgresql")) await this.postgresql();
+    if (options.web) await this.web();
+    return { ...this.record, headerWarnings: this.answers.headerWarnings };
+  }
+
+  /** SQLite: one migrated template, seeded per dataset, copied fresh for each server. */
+  private async sqlite(): Promise<void> {
+    const { work } = this.workspace;
+    const migrated = path.join(work, "migrated.db");
+    await migrateDatabase(`file:${migrated}`);
+    for (const rows of this.options.datasets) {
+      const template = path.join(work, `template-${rows}.db`);
+      copyFileSync(migrated, template);
+      const seedStart = Date.now();
+      seedSqlite(template, rows);
+      log(`sqlite: seeded ${rowsLabel(rows)} pets in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
+      this.record.plans[`sqlite ${rowsLabel(rows)}`] = explainSqlite(template);
+      // In the template, so every server's copy (and the web measurement's) has the key.
+      const issuedKey = createIssuedKey(apiRoot(), `file:${template}`);
+      const fileOf = (kind: ServerKind) => path.join(work, `${kind}-${rows}.db`);
+      const order = serverOrder(this.options.targets, this.turn);
+      for (const kind of order) freshSqliteCopy(template, fileOf(kind));
+      const datasetStart = Date.now();
+      try {
+        await this.dataset("sqlite", rows, order, (kind) => `file:${fileOf(kind)}`, issuedKey);
+      } finally {
+        for (const kind of order) removeSqliteFiles(fileOf(kind));
+      }
+      log(`sqlite ${rowsLabel(rows)}: ${((Date.now() - datasetStart) / 1000).toFixed(0)} s`);
+      if (!(this.options.web && rows === this.options.datasets[0])) rmSync(template, { force: true });
+    }
+  }
+
+  /**
+   * PostgreSQL: the same three servers (the floor through Prisma, the baseline through `pg`) on one
+   * database; the rows their createPet runs added are deleted once the dataset's servers have stopped
+   * (getPet asks for ids <= rows and the lists read the first pages by id, so no scenario sees them).
+   */
+  private async postgresql(): Promise<void> {
+    if (!(await ensurePostgresDatabase(PG_ADMIN_URL, PG_BENCH_URL, log))) return;
+    // Issued keys live beside the pets, which seeding truncates: one key serves every dataset.
+    const issuedKey = createIssuedKey(apiRoot(), PG_BENCH_URL);
+    for (const rows of this.options.datasets) {
+      const seedStart = Date.now();
+      await seedPostgres(PG_BENCH_URL, rows);
+      log(`postgresql: seeded ${rowsLabel(rows)} pets in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
+      this.record.plans[`postgresql ${rowsLabel(rows)}`] = await explainPostgres(PG_BENCH_URL);
+      const datasetStart = Date.now();
+      try {
+        await this.dataset("postgresql", rows, serverOrder(this.options.targets, this.turn), () => PG_BENCH_URL, issuedKey);
+      } finally {
+        await trimPostgres(PG_BENCH_URL, rows);
+      }
+      log(`postgresql ${rowsLabel(rows)}: ${((Date.now() - datasetStart) / 1000).toFixed(0)} s`);
+    }
+  }
+
+  /** The web app against the API on the first dataset's SQLite template; a failure is recorded as the reason. */
+  private async web(): Promise<void> {
+    const { work } = this.workspace;
+    const rows = this.options.datasets[0]!;
+    const file = path.join(work, "web.db");
+    copyFileSync(path.join(work, `template-${rows}.db`), file);
+    try {
+      this.record.web = await measureWeb({
+        work,
+        // Not pinned: Chromium needs both cores.
+        startApi: (corsOrigin) =>
+          startBenchServer("api", { databaseUrl: `file:${file}`, logFile: path.join(work, "api-web.log"), cwd: work, apiEnv: { ...this.options.apiEnv, CORS_ORIGIN: corsOrigin } }),
+        stopApi: stopServer,
+        apiKey: API_KEY,
+        rows,
+        log,
+      });
+    } catch (error) {
+      this.record.web = `not measured: ${error instanceof Error ? error.message : String(error)}`;
+      log(this.record.web);
+    }
+  }
+
+  /** Starts the servers of one database and dataset in `order`, benches them, and stops them. */
+  private async dataset(provider: Provider, rows: number, order: ServerKind[], databaseUrl: (kind: ServerKind) => string, issuedKey: string): Promise<void> {
+    const servers = await this.startAll(order, databaseUrl, `${provider}-${rowsLabel(rows)}`);
+    try {
+      await this.benchDataset(servers, provider, rows, issuedKey);
+    } finally {
+      await stopAll(servers);
+    }
+  }
+
+  /** Starts the servers in `order` one after another (stopping those already started if one fails). */
+  private async startAll(order: ServerKind[], databaseUrl: (kind: ServerKind) => string, name: string): Promise<Started[]> {
+    const { work, outDir } = this.workspace;
+    const servers: Started[] = [];
+    try {
+      for (const kind of order) {
+        const logFile = path.join(work, `${kind}-${name}.log`);
+        // --cpu-prof: every server is profiled, so the API's profile can be read beside its floor's of the same run.
+        const profile = this.options.cpuProf ? { dir: outDir, name: `${kind}-${name}` } : undefined;
+        const server = await startBenchServer(kind, { databaseUrl: databaseUrl(kind), logFile, cwd: outDir, cpu: SERVER_CPU, profile, apiEnv: this.options.apiEnv });
+        servers.push({ kind, logFile, server });
+      }
+      return servers;
+    } catch (error) {
+      await stopAll(servers);
+      throw error;
+    }
+  }
+
+  private async countFailures(result: LoadResult, job: LoadJob, what: string): Promise<void> {
+    const failed = failedResponses(result);
+    if (failed === 0) return;
+    this.record.failures += failed;
+    const sample = await sampleAnswer(job).catch((error: unknown) => `no answer (${String(error)})`);
+    log(
+      `  FAILED ${what}: ${result.total === 0 ? "no response in the whole run; " : ""}${result.non2xx} responses >= 400, ${result.errors} socket errors, ${result.timeouts} timeouts; one request now: ${sample}`,
+    );
+  }
+
+  /**
+   * Every scenario against the servers of one database and dataset, all running:
+   * checks their answers, then per scenario a warm-up of each target and
+   * `options.rounds` rounds of one measured run each, in rotating order.
+   */
+  private async benchDataset(servers: Started[], provider: Provider, rows: number, issuedKey: string): Promise<void> {
+    const { options } = this;
+    const { wrk, work } = this.workspace;
+    const order = (n: number) => targetOrder(options.targets, n);
+    const loaded: Loaded[] = order(0).flatMap((target) => {
+      const started = servers.find((s) => s.kind === serverOf(target));
+      return started ? [{ target, server: started.server, apiKey: target === "api-issued" ? issuedKey : API_KEY }] : [];
+    });
+    for (const { server, target, apiKey } of loaded) await this.answers.check(server, provider, target, rows, apiKey);
+    const inOrder = (n: number) => order(n).flatMap((target) => loaded.filter((l) => l.target === target));
+    // api-issued alternates its issued key with the configured one in the same run, the configured key's
+    // slices first in odd turns and the issued key's in even ones, so neither always has the first slice.
+    const job = ({ server, apiKey, target }: Loaded, scenario: Scenario, durationSeconds: number, turnNumber: number): LoadJob => ({
+      url: server.url,
+      apiKey,
+      scenario,
+      connections: options.connections,
+      durationSeconds,
+      maxId: rows,
+      ...(target === "api-issued" && { referenceKey: API_KEY, referenceFirst: turnNumber % 2 === 1 }),
+    });
+    const where = `${provider} ${rowsLabel(rows)}`;
+    const rowsOfDataset: Row[] = [];
+    const requestsSent = new Map<ServerKind, number>();
+    const sent = (target: Target, result: LoadResult) => requestsSent.set(serverOf(target), (requestsSent.get(serverOf(target)) ?? 0) + result.total);
+    const peakReset = new Set<ServerKind>();
+    for (const scenario of options.scenarios) {
+      // A name search is the API's own: the floors would answer it as a plain page.
+      const serves = ({ target }: Loaded) => !API_ONLY_SCENARIOS.has(scenario) || serverOf(target) === "api";
+      const warmups = new Map<Target, LoadResult>();
+      for (const target of inOrder(this.turn).filter(serves)) {
+        const warmJob = job(target, scenario, options.warmupSeconds, this.turn);
+        const warm = await runLoad(wrk, warmJob, work, target.server.child.pid!);
+        sent(target.target, warm);
+        await this.countFailures(warm, warmJob, `${where} ${target.target} ${scenario} warm-up`);
+        warmups.set(target.target, warm);
+        if (!peakReset.has(serverOf(target.target))) {
+          resetPeakRss(target.server.child.pid!);
+          peakReset.add(serverOf(target.target));
+        }
+      }
+      const runs = new Map<Target, RoundRun[]>(loaded.map(({ target }) => [target, []]));
+      for (let round = 1; round <= options.rounds; round++) {
+        for (const [index, target] of inOrder(this.turn + round - 1).filter(serves).entries()) {
+          // Longer: in a key-sliced run each key has half the time (options.issuedLength).
+          const roundJob = job(target, scenario, options.durationSeconds * (target.target === "api-issued" ? options.issuedLength : 1), round);
+          const result = await runLoad(wrk, roundJob, work, target.server.child.pid!);
+          sent(target.target, result);
+          await this.countFailures(result, roundJob, `${where} ${target.target} ${scenario} round ${round}`);
+          runs.get(target.target)!.push({ round, position: index + 1, result });
+          log(
+            `  ${where} ${target.target.padEnd(10)} ${scenario.padEnd(36)} round ${round}/${options.rounds} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s${result.keySlices ? ` (configured key's slices ${sliceRate(result.keySlices.reference).toFixed(0)})` : ""}  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms  cores busy: server ${percent(result.serverBusy)}, wrk ${percent(result.generatorBusy)}`,
+          );
+        }
+      }
+      this.turn += options.rounds;
+      for (const { target } of loaded.filter(serves)) {
+        const rounds = runs.get(target)!;
+        const row: Row = { provider, rows, scenario, target, ...summarize(rounds), warmup: warmups.get(target)!, rounds, peakRssMb: NaN };
+        rowsOfDataset.push(row);
+        this.record.results.push(row);
+      }
+      const rowOf = (target: Target) => rowsOfDataset.find((r) => r.scenario === scenario && r.target === target);
+      const median = (target: Target) => rowOf(target)?.result.requestsPerSecond ?? NaN;
+      const ratios = [
+        ["api/express", pairedRatio(rowOf("api"), rowOf("express"))],
+        ["issued/configured", issuedOverConfigured(rowOf("api-issued"))],
+        ["headroom (baseline/api)", 1 / pairedRatio(rowOf("api"), rowOf("baseline"))],
+      ] as const;
+      log(
+        `  ${where} ${scenario}: median req/s ${loaded.filter(serves).map(({ target }) => `${target} ${median(target).toFixed(0)}`).join(", ")}` +
+          ratios.filter(([, value]) => Number.isFinite(value)).map(([name, value]) => `; ${name} ${value.toFixed(2)}`).join(""),
+      );
+    }
+    for (const { server, kind } of servers) {
+      const peak = peakRssMb(server.child.pid!);
+      for (const row of rowsOfDataset) if (serverOf(row.target) === kind) row.peakRssMb = peak;
+    }
+    await stopAll(servers);
+    for (const { kind, logFile } of servers) {
+      this.record.logFigures.push({ provider, rows, kind, ...(await countLines(logFile)), requests: requestsSent.get(kind) ?? 0 });
+      // A full run logs gigabytes: keep the figures, not the lines.
+      rmSync(logFile, { force: true });
+    }
+  }
+}
+
+const stopAll = (servers: Started[]) => Promise.all(servers.map(({ server }) => stopServer(server)));
+
+async function countLines(file: string): Promise<{ lines: number; bytes: number }> {
+  let lines = 0;
+  let bytes = 0;
+  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines++;
+  }
+  return { lines, bytes };
+}
