@@ -6,6 +6,7 @@ import { ProgressBar } from "../design-system/ProgressBar.js";
 import { Panel } from "../design-system/Panel.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
 import { countOf, IMPORT_HEADER, type CheckedRow } from "./pet-import.js";
+import { PetFieldHeaders } from "./PetTable.js";
 import { useImportPets, type RowOutcome } from "./use-import-pets.js";
 import table from "../design-system/DataTable.module.css";
 import styles from "./ImportPetsPage.module.css";
@@ -125,11 +126,7 @@ export function ImportPetsPage() {
                   <th scope="col" className={table.numeric}>
                     Line
                   </th>
-                  <th scope="col">Name</th>
-                  <th scope="col" className={table.numeric}>
-                    Category ID
-                  </th>
-                  <th scope="col">Status</th>
+                  <PetFieldHeaders />
                   <th scope="col">Result</th>
                 </tr>
               </thead>

@@ -14,11 +14,7 @@ export function PetTable({ pets, highlightedId }: { pets: Pet[]; highlightedId?:
             <th scope="col" className={table.numeric}>
               ID
             </th>
-            <th scope="col">Name</th>
-            <th scope="col" className={table.numeric}>
-              Category ID
-            </th>
-            <th scope="col">Status</th>
+            <PetFieldHeaders />
           </tr>
         </thead>
         <tbody>
@@ -37,5 +33,18 @@ export function PetTable({ pets, highlightedId }: { pets: Pet[]; highlightedId?:
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** The header cells of a pet's own fields, as every table of pets shows them (this one, the import's checked rows). */
+export function PetFieldHeaders() {
+  return (
+    <>
+      <th scope="col">Name</th>
+      <th scope="col" className={table.numeric}>
+        Category ID
+      </th>
+      <th scope="col">Status</th>
+    </>
   );
 }
