@@ -2,6 +2,8 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { startApiProcess } from "../test/api-process.js";
+import { freshDatabase } from "../test/test-app.js";
 import {
   ConfigError,
   DEFAULT_DATABASE_URL,
@@ -58,6 +60,27 @@ describe("readConfig", () => {
     // Development and tests keep short keys, the documented dev key among them.
     expect(readConfig({ API_KEYS: "k" }).apiKeys).toEqual(["k"]);
     expect(readConfig({ NODE_ENV: "test" }).apiKeys).toEqual([DEV_API_KEY]);
+  });
+
+  it("the development key answers on loopback only: bound elsewhere without API_KEYS, or listing it, the start stops with one line naming API_KEYS", () => {
+    for (const host of ["0.0.0.0", "::", "192.168.1.7", "[::]", "petstore.example"]) {
+      for (const env of [{ HOST: host }, { HOST: host, NODE_ENV: "test" }, { HOST: host, API_KEYS: `k,${DEV_API_KEY}` }]) {
+        try {
+          readConfig(env);
+          expect.fail(`should throw: ${JSON.stringify(env)}`);
+        } catch (error) {
+          expect(error).toBeInstanceOf(ConfigError);
+          const message = (error as Error).message;
+          expect(message, host).toMatch(/^Invalid configuration: API_KEYS .*loopback/);
+          expect(message).not.toContain("\n");
+        }
+      }
+      // A key of one's own opens a server on any address.
+      expect(readConfig({ HOST: host, API_KEYS: "own-key" }).apiKeys).toEqual(["own-key"]);
+    }
+    for (const host of ["127.0.0.1", "127.0.0.2", "localhost", "::1", "[::1]", "::ffff:127.0.0.1"]) {
+      expect(readConfig({ HOST: host }).apiKeys, host).toEqual([DEV_API_KEY]);
+    }
   });
 
   it("TRUST_PROXY: loopback, a hop count or an address/CIDR list; unset or false trusts nobody; true is refused", () => {
@@ -180,5 +203,22 @@ describe("readConfig", () => {
     expect(readConfig({ WEB_DIST_DIR: dist }).webDistDir).toBe(dist);
     expect(readConfig({}).webDistDir).toBe(existsSync(path.join(WORKSPACE_WEB_DIST_DIR, "index.html")) ? WORKSPACE_WEB_DIST_DIR : undefined);
     expect(WORKSPACE_WEB_DIST_DIR).toMatch(/apps[/\\]web[/\\]dist$/);
+  });
+});
+
+describe("the built API bound to every address with NODE_ENV and API_KEYS unset", () => {
+  it("does not start: it exits non-zero with one line naming API_KEYS, and never serves the development key", async () => {
+    const database = await freshDatabase("sqlite");
+    // Empty means unset (and keeps an apps/api/.env from setting them).
+    const api = await startApiProcess({ NODE_ENV: "", API_KEYS: "", HOST: "0.0.0.0", DATABASE_URL: database.url });
+    const exit = await Promise.race([api.exited, new Promise<"running">((resolve) => setTimeout(() => resolve("running"), 15_000))]);
+    if (exit === "running") await api.stop("SIGKILL");
+    await database.remove();
+    expect(exit).not.toBe("running");
+    expect(exit).toMatchObject({ code: expect.any(Number) });
+    expect((exit as { code: number }).code).not.toBe(0);
+    const lines = api.output().trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^Invalid configuration: API_KEYS .*loopback/);
   });
 });

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { isIP } from "node:net";
+import { BlockList, isIP } from "node:net";
 import path from "node:path";
 import { parseEnv } from "node:util";
 import { fileURLToPath } from "node:url";
@@ -11,7 +11,7 @@ export const API_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 export const DEFAULT_DATABASE_URL = `file:${path.join(API_ROOT, "data", "petstore.db")}`;
 /** The admin app's production build in this workspace (`turbo build`): served at `/` when WEB_DIST_DIR is unset. */
 export const WORKSPACE_WEB_DIST_DIR = path.join(API_ROOT, "..", "web", "dist");
-/** Documented in README and .env.example; refused when NODE_ENV=production. */
+/** Documented in README and .env.example; refused when NODE_ENV=production, and on a HOST other than loopback. */
 export const DEV_API_KEY = "dev-petstore-key";
 /** A production key must be at least this long: a short key can be guessed even under the auth-failure limit. */
 export const MIN_PRODUCTION_KEY_LENGTH = 32;
@@ -31,6 +31,18 @@ const nonNegativeInt = (fallback: number) =>
     .regex(/^[0-9]+$/, "must be a non-negative integer")
     .transform(Number)
     .default(String(fallback));
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
+LOOPBACK.addAddress("::1", "ipv6");
+
+/** Whether HOST is a loopback address (127.0.0.0/8, ::1, or `localhost`): only this machine can reach the server. */
+export function isLoopbackHost(host: string): boolean {
+  if (host.toLowerCase() === "localhost") return true;
+  const address = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+  const version = isIP(address);
+  return version !== 0 && LOOPBACK.check(address, version === 4 ? "ipv4" : "ipv6");
+}
 
 /** Express's names for address ranges, usable in TRUST_PROXY beside addresses and CIDRs. */
 const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
@@ -114,6 +126,19 @@ const EnvSchema = z
     const apiKeys = env.API_KEYS ?? (production ? [] : [DEV_API_KEY]);
     if (apiKeys.length === 0) {
       ctx.addIssue({ code: "custom", path: ["API_KEYS"], message: "is required in production (comma-separated keys)" });
+      return z.NEVER;
+    }
+    // The development key is in the README: it may open only a server nobody else can reach, whether it is
+    // the default or listed on purpose.
+    if (!isLoopbackHost(env.HOST) && apiKeys.includes(DEV_API_KEY)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["API_KEYS"],
+        message:
+          env.API_KEYS === undefined
+            ? `is required when HOST is not a loopback address (HOST=${env.HOST}): the development key answers on loopback only`
+            : `must not list the development key when HOST is not a loopback address (HOST=${env.HOST})`,
+      });
       return z.NEVER;
     }
     // A scraper's credential must not also open the API (nor an API key the metrics).
