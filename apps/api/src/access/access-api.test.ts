@@ -368,6 +368,32 @@ describe.each(TEST_PROVIDERS)("staff access on %s", (provider) => {
     }
   });
 
+  it("with TRUST_PROXY set, an X-Forwarded-For entry that is not an address is not believed: the socket's address is stored and counted", async () => {
+    const proxied = await createTestApp({ TRUST_PROXY: "loopback", AUTH_FAILURES_PER_MIN: "2" }, provider);
+    try {
+      const forged = "x".repeat(100);
+      const zoned = `fe80::1%${"a".repeat(100)}`; // an IPv6 text with a zone id passes isIP whatever the zone's length
+      for (const header of [forged, zoned, "not an address", "203.0.113.9:4000", "203.0.113.9, <script>"]) {
+        await request(proxied.app).post("/v1/pets").set("Authorization", asAdmin).set("X-Forwarded-For", header).send({ name: "Rex", categoryId: 1 }).expect(201);
+      }
+      // A real address from the trusted proxy is still believed.
+      await request(proxied.app).post("/v1/pets").set("Authorization", asAdmin).set("X-Forwarded-For", "203.0.113.9").send({ name: "Max", categoryId: 1 }).expect(201);
+      const listed = await request(proxied.app).get("/admin/v1/audit-events").set("Authorization", asAdmin);
+      expect(listed.status).toBe(200);
+      const addresses = AuditEvents.parse(listed.body).map((event) => event.clientAddress);
+      expect(addresses).toEqual(["203.0.113.9", ...Array.from({ length: 5 }, () => expect.stringMatching(/^(::ffff:)?127\.0\.0\.1$|^::1$/))]);
+      // The failure budget is the socket's: a new made-up value per try earns no fresh budget.
+      const statuses = [];
+      for (let i = 0; i < 3; i++) {
+        statuses.push((await request(proxied.app).get("/v1/pets").set("Authorization", "Bearer wrong").set("X-Forwarded-For", `guess-${i}`)).status);
+      }
+      expect(statuses).toEqual([401, 401, 429]);
+      expect(proxied.logs.join("\n")).not.toContain(forged);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it("/admin/v1/openapi.json is served without a key; /admin/v1 answers carry the JSON header set", async () => {
     const document = await api().get("/admin/v1/openapi.json").expect(200);
     expect(Object.keys(document.body.paths)).toContain("/keys");
