@@ -14,7 +14,7 @@ import { methodNotAllowed } from "./http/method-not-allowed.js";
 import { crossOrigin } from "./http/cross-origin.js";
 import type { Database } from "./database.js";
 import type { Config } from "./base/env.js";
-import { notFound, sendError, sendValidationError } from "./http/errors.js";
+import { errorHandler, notFound, sendValidationError } from "./http/errors.js";
 import { jsonBodyParsers } from "./http/json-body.js";
 import { serialiseJsonOnce } from "./http/express-tuning/json-response.js";
 import { createMetrics, type Metrics } from "./ops/metrics.js";
@@ -126,6 +126,6 @@ export function createApp({
   if (config.webDistDir) app.use(serveWebApp(config.webDistDir, headers));
 
   app.use(notFound);
-  app.use(sendError);
+  app.use(errorHandler({ onStorageFault: metrics.storageFault }));
   return app;
 }

@@ -4,7 +4,7 @@ import type { RequestValidationError } from "@ts-rest/express";
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from "express";
 import { z, type ZodError } from "zod";
 import { HttpError, toErrorBody, truncated } from "../base/http-error.js";
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "../data/database-unavailable.js";
+import { DATABASE_RETRY_AFTER_SECONDS, storageFaultOf, type StorageFault, type StorageFaultCause } from "../data/database-unavailable.js";
 
 /** What a body must be, from the route's schema: "must be a JSON object with name and categoryId". */
 function describeExpectedBody(schema: unknown): string {
@@ -65,28 +65,59 @@ export const notFound: RequestHandler = (req, _res, next) => {
   next(new HttpError(404, "NOT_FOUND", `No route matches ${req.method} ${req.path}.`));
 };
 
-/** The last handler: every failure leaves as the Error JSON; an unknown one is logged and is a 500. */
-export const sendError: ErrorRequestHandler = (error: unknown, req, res, _next) => {
-  const known =
-    error instanceof HttpError
-      ? error
-      : error instanceof URIError // Express could not percent-decode a path parameter
-        ? new HttpError(400, "VALIDATION_ERROR", "The request path is not validly percent-encoded.")
-        : isDatabaseUnavailable(error) // an outage the client can wait out, not a fault of ours
-          ? databaseUnavailable(req, error)
-          : undefined;
-  if (!known) req.log.error({ err: error }, "unhandled error");
-  const failure =
-    known ?? new HttpError(500, "INTERNAL", `An unexpected error occurred; quote request id ${String(req.id)} when reporting it.`);
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  res.set(failure.headers).status(failure.status).json(failure.body);
-};
+export interface ErrorHandlerOptions {
+  /** A request answered 503 because the database could not serve it (ops/metrics.ts counts these by cause). */
+  onStorageFault?: (cause: StorageFaultCause) => void;
+}
 
-function databaseUnavailable(req: Request, error: unknown): HttpError {
-  req.log.warn({ err: error }, "database unavailable");
+/**
+ * The last handler: every failure leaves as the Error JSON; an unknown one is
+ * logged and is a 500. A database that cannot serve (unreachable, locked past
+ * its timeout, out of disk, memory or connections) is an outage the client can
+ * wait out: 503 with Retry-After, and one log line naming the cause.
+ */
+export function errorHandler({ onStorageFault }: ErrorHandlerOptions = {}): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    let known: HttpError | undefined;
+    if (error instanceof HttpError) known = error;
+    else if (error instanceof URIError) {
+      // Express could not percent-decode a path parameter
+      known = new HttpError(400, "VALIDATION_ERROR", "The request path is not validly percent-encoded.");
+    } else {
+      const fault = storageFaultOf(error);
+      if (fault) {
+        logStorageFault(req, error, fault);
+        onStorageFault?.(fault.cause);
+        known = databaseUnavailable();
+      }
+    }
+    if (!known) req.log.error({ err: error }, "unhandled error");
+    const failure =
+      known ?? new HttpError(500, "INTERNAL", `An unexpected error occurred; quote request id ${String(req.id)} when reporting it.`);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.set(failure.headers).status(failure.status).json(failure.body);
+  };
+}
+
+/** The error handler without hooks. */
+export const sendError: ErrorRequestHandler = errorHandler();
+
+/**
+ * One line per fault, naming the cause: at error when the database lacks a
+ * resource an operator may have to restore (disk, memory, connections), at
+ * warn when it is away or busy for a while.
+ */
+function logStorageFault(req: Request, error: unknown, { cause, description, lackOfResources }: StorageFault): void {
+  const line = { err: error, cause };
+  const message = `database unavailable: ${description}`;
+  if (lackOfResources) req.log.error(line, message);
+  else req.log.warn(line, message);
+}
+
+function databaseUnavailable(): HttpError {
   return new HttpError(
     503,
     "UNAVAILABLE",

@@ -46,6 +46,24 @@ it("limiterStoreFellBack and limitRejected move their counters (present at 0 bef
   expect(after.get('petstore_limit_rejections_total{limit="auth_failures"}')).toBe(1);
 });
 
+it("storageFault counts 503s from the database by cause, every cause present at 0 before", async () => {
+  const metrics = createMetrics({ database: { isReady: async () => true }, enabled: false });
+  const before = series(await metrics.registry.metrics(), "petstore_storage_faults_total");
+  expect([...before.keys()].sort()).toEqual(
+    ["disk_full", "lock_timeout", "out_of_memory", "resource_limit", "shutting_down", "too_many_connections", "unreachable"].map(
+      (cause) => `petstore_storage_faults_total{cause="${cause}"}`,
+    ),
+  );
+  expect(new Set(before.values())).toEqual(new Set([0]));
+  metrics.storageFault("disk_full");
+  metrics.storageFault("disk_full");
+  metrics.storageFault("too_many_connections");
+  const after = series(await metrics.registry.metrics(), "petstore_storage_faults_total");
+  expect(after.get('petstore_storage_faults_total{cause="disk_full"}')).toBe(2);
+  expect(after.get('petstore_storage_faults_total{cause="too_many_connections"}')).toBe(1);
+  expect(after.get('petstore_storage_faults_total{cause="out_of_memory"}')).toBe(0);
+});
+
 describe.each(TEST_PROVIDERS)("GET /metrics on %s", (provider) => {
   let t: TestApp;
   const start = async (env: Record<string, string> = {}) => {

@@ -2,6 +2,7 @@ import type { RequestHandler } from "express";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { matchedRoute } from "../http/matched-route.js";
 import type { DatabaseHealth } from "../data/database-health.js";
+import { STORAGE_FAULT_CAUSES, type StorageFaultCause } from "../data/database-unavailable.js";
 import type { LimitName } from "../access/rate-limit.js";
 import { NEVER_STOPPING, type StopState } from "./shutdown.js";
 
@@ -23,6 +24,8 @@ export interface Metrics {
   limitRejected(limit: LimitName): void;
   /** A limit count was taken in this process because the shared (Redis) store did not answer. */
   limiterStoreFellBack(): void;
+  /** A request answered 503 because the database could not serve it (http/errors.ts). */
+  storageFault(cause: StorageFaultCause): void;
 }
 
 export interface MetricsOptions {
@@ -68,6 +71,13 @@ export function createMetrics({ database, stopState = NEVER_STOPPING, enabled }:
     help: "Limit counts taken in this process because the shared (Redis) limiter store did not answer.",
     registers,
   });
+  const storageFaults = new Counter({
+    name: "petstore_storage_faults_total",
+    help: "Requests answered 503 because the database could not serve them, by cause (disk_full, out_of_memory, too_many_connections, ...).",
+    labelNames: ["cause"] as const,
+    registers,
+  });
+  for (const cause of STORAGE_FAULT_CAUSES) storageFaults.inc({ cause }, 0);
   new Gauge({
     name: "petstore_database_up",
     help: "1 when the database answers a trivial query at scrape time, else 0.",
@@ -127,5 +137,6 @@ export function createMetrics({ database, stopState = NEVER_STOPPING, enabled }:
     observeRequests: enabled ? observeRequests : (_req, _res, next) => next(),
     limitRejected: (limit) => limitRejections.inc({ limit }),
     limiterStoreFellBack: () => storeFallbacks.inc(),
+    storageFault: (cause) => storageFaults.inc({ cause }),
   };
 }
