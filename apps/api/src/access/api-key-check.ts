@@ -1,8 +1,8 @@
-import { ISSUED_KEY_PREFIX, OPERATION_SCOPES, scopeCovers, type OperationName, type Scope } from "@petstore/contract";
+import { ISSUED_KEY_PREFIX, ISSUED_KEY_SECRET, KEY_PREFIX_LENGTH, OPERATION_SCOPES, scopeCovers, type OperationName, type Scope } from "@petstore/contract";
 import type { Request, RequestHandler, Response, NextFunction } from "express";
 import { HttpError } from "../base/http-error.js";
 import { bearerToken, secretDigest, secretMatcher } from "./bearer.js";
-import { setCaller, type Caller } from "./caller.js";
+import { setCaller, setRefusedKeyPrefix, type Caller } from "./caller.js";
 import { rateLimited, refuseCredential } from "./credential-failures.js";
 import type { IssuedKeys } from "./issued-keys.js";
 import type { RecordKeyUse } from "./key-use.js";
@@ -114,7 +114,9 @@ export function requireApiKey({
     }, next);
   };
 
-  const refuse = (req: Request, next: NextFunction, header: string | undefined, token: string | undefined) => {
+  const refuse = (req: Request, res: Response, next: NextFunction, header: string | undefined, token: string | undefined) => {
+    // An issued key's prefix is shown in key lists: the log line may name it, so a revoked key still in use can be found.
+    if (token !== undefined && ISSUED_KEY_SECRET.test(token)) setRefusedKeyPrefix(res, token.slice(0, KEY_PREFIX_LENGTH));
     refuseCredential({
       authFailures,
       clientAddress: req.ip ?? "unknown",
@@ -137,16 +139,16 @@ export function requireApiKey({
   return (req, res, next) => {
     const header = req.headers.authorization;
     const token = bearerToken(header);
-    if (token === undefined) return refuse(req, next, header, token);
+    if (token === undefined) return refuse(req, res, next, header, token);
     const tokenDigest = secretDigest(token);
     const keyIndex = matchKey(tokenDigest);
     if (keyIndex !== -1) return admit(configured[keyIndex] as Caller, res, next);
-    if (!issuedKeys || !token.startsWith(ISSUED_KEY_PREFIX)) return refuse(req, next, header, token);
+    if (!issuedKeys || !token.startsWith(ISSUED_KEY_PREFIX)) return refuse(req, res, next, header, token);
     const digest = tokenDigest.toString("hex");
     const checkIssued = () => {
       const key = issuedKeys.find(digest);
       if (key) admit(issuedCaller(key, digest), res, next);
-      else refuse(req, next, header, token);
+      else refuse(req, res, next, header, token);
     };
     const pending = issuedKeys.whenFresh();
     if (!pending) return checkIssued();
@@ -155,7 +157,7 @@ export function requireApiKey({
         // The set is too old to trust and could not be read: a key it holds may have been revoked since (503);
         // one it does not hold is refused as it would be anyway.
         if (issuedKeys.find(digest)) next(error);
-        else refuse(req, next, header, token);
+        else refuse(req, res, next, header, token);
       })
       // Express catches what the synchronous branch throws (operationOf where the route match never ran: a
       // wiring fault); here it would be an unhandled rejection and a request left hanging.

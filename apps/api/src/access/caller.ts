@@ -33,6 +33,26 @@ export function caller(res: Response): Caller {
   return found as Caller;
 }
 
+// The prefix of an issued-form key the check refused (unknown, revoked or expired), for the log line only.
+const REFUSED_KEY_PREFIX = Symbol("refused key prefix");
+
+/** Records the prefix (`psk_` and 8 characters, as key lists show it) of an issued-form key the check refused. */
+export function setRefusedKeyPrefix(res: Response, prefix: string): void {
+  (res.locals as Locals)[REFUSED_KEY_PREFIX] = prefix;
+}
+
+/**
+ * What a refused request's log line names of its key: the caller's id when the check recognised the
+ * key (a 403, a per-key 429), else the prefix of an issued-form key it refused; never a secret.
+ */
+export function keyNamedInLog(res: Response): { keyId: string } | { keyPrefix: string } | undefined {
+  const locals = res.locals as Locals;
+  const found = locals[CALLER] as Caller | undefined;
+  if (found) return { keyId: found.keyId };
+  const prefix = locals[REFUSED_KEY_PREFIX] as string | undefined;
+  return prefix === undefined ? undefined : { keyPrefix: prefix };
+}
+
 /** The SHA-256 (hex) of the API key the request was made with (see Caller.keyDigest). */
 export function callerKeyDigest(res: Response): string {
   return caller(res).keyDigest;

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Express, Request, RequestHandler } from "express";
 import type { Logger } from "pino";
+import { keyNamedInLog } from "../access/caller.js";
 
 declare module "http" {
   interface IncomingMessage {
@@ -18,9 +19,13 @@ const CHILD = Symbol("request child logger");
  * One log line per request, written when the response is done (or the client
  * went away): `req: { id, method, url }`, `res: { statusCode }`, `responseTime`
  * (ms), at info, warn for a 4xx, error for a 5xx; pino-http's line, without
- * pino-http's two child loggers and request serialisation per request. Only
- * these fields: the Authorization header never reaches a log line. Every
- * response carries `X-Request-Id`, which a client can quote.
+ * pino-http's two child loggers and request serialisation per request. A
+ * refused request (401, 403, 429) also names who was refused: `clientAddress`
+ * (`req.ip`), and `keyId` when the key check recognised the key (a 403, a
+ * per-key 429) or `keyPrefix` for an issued-form key it refused (revoked,
+ * expired, unknown); read only then, so an answered request pays nothing for
+ * them. Only these fields: the Authorization header, a secret or its digest
+ * never reaches a log line. Every response carries `X-Request-Id`, which a client can quote.
  *
  * `req.id` and `req.log` are getters on this app's request prototype, not
  * properties written on each request: every property added to a request
@@ -53,7 +58,11 @@ export function requestLogging(app: Express, logger: Logger): RequestHandler {
       const statusCode = res.statusCode;
       const level = statusCode >= 500 ? "error" : statusCode >= 400 ? "warn" : "info";
       if (!logger.isLevelEnabled(level)) return;
-      const line = { req: { id, method: req.method, url: req.originalUrl }, res: { statusCode }, responseTime: Date.now() - started };
+      const line: Record<string, unknown> = { req: { id, method: req.method, url: req.originalUrl }, res: { statusCode }, responseTime: Date.now() - started };
+      if (statusCode === 401 || statusCode === 403 || statusCode === 429) {
+        line["clientAddress"] = req.ip ?? null;
+        Object.assign(line, keyNamedInLog(res));
+      }
       if (level === "error") logger.error({ ...line, err: new Error(`failed with status code ${statusCode}`) }, "request errored");
       else logger[level](line, "request completed");
     });
