@@ -14,6 +14,7 @@ import {
 } from "@petstore/contract";
 import type { AppRoute } from "@ts-rest/core";
 import Sqlite from "better-sqlite3";
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -27,6 +28,8 @@ import { sqliteFilePath } from "../base/database-url.js";
 import { createLogger } from "../ops/logger.js";
 import { expectError } from "../test/expect-error.js";
 import { bearer, createTestApp, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
+
+const sha256 = (value: string) => createHash("sha256").update(value, "utf8").digest("hex");
 
 /** Runs SQL on the test database directly, outside the API (to break it on purpose, or to read what it stored). */
 async function runSql<T = Record<string, unknown>>(url: string, sql: string): Promise<T[]> {
@@ -293,6 +296,18 @@ describe.each(TEST_PROVIDERS)("staff access on %s", (provider) => {
     expect(await runSql(t.config.databaseUrl, `SELECT "id" FROM "Pet"`)).toEqual([]);
     expect(await runSql(t.config.databaseUrl, `SELECT "id" FROM "ApiKey"`)).toEqual([]);
     expect(await runSql(t.config.databaseUrl, `SELECT "scope" FROM "IdempotencyRecord"`)).toEqual([]);
+  });
+
+  it("idempotency records are scoped by the caller (configured-N, key-<id>), never by a key or its digest", async () => {
+    const { key, secret } = await issue("write");
+    await api().post("/v1/pets").set("Authorization", asAdmin).set("Idempotency-Key", "scoped-1").send({ name: "Rex", categoryId: 1 }).expect(201);
+    await api().post("/v1/pets").set("Authorization", `Bearer ${secret}`).set("Idempotency-Key", "scoped-1").send({ name: "Max", categoryId: 1 }).expect(201);
+    const scopes = (await runSql<{ scope: string }>(t.config.databaseUrl, `SELECT "scope" FROM "IdempotencyRecord"`)).map((row) => row.scope);
+    expect(scopes.sort()).toEqual(["configured-1", `key-${key.id}`].sort());
+    for (const scope of scopes) expect(scope).not.toMatch(/^[0-9a-f]{64}$/);
+    const stored = JSON.stringify(await runSql(t.config.databaseUrl, `SELECT * FROM "IdempotencyRecord"`));
+    const configuredKey = asAdmin.slice("Bearer ".length);
+    for (const secretText of [configuredKey, sha256(configuredKey), secret.slice(12), sha256(secret)]) expect(stored).not.toContain(secretText);
   });
 
   it("the activity log is append-only in the database itself: UPDATE, DELETE and TRUNCATE raise, for the API's own user too", async () => {

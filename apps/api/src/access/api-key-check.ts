@@ -14,7 +14,7 @@ export interface ApiKeyCheckOptions {
   apiKeys: readonly string[];
   /** Counts missing or invalid keys per client address; over its limit the address's further failures get 429. */
   authFailures: RequestLimiter;
-  /** Counts requests per API key (by a SHA-256 of the key). */
+  /** Counts requests per API key (by the caller's storeKey: `configured-N`, `key-<id>`). */
   requestsPerKey: RequestLimiter;
   /** Called for each 429, with the limit that refused (a metric's hook). */
   onRejected?: (limit: LimitName) => void;
@@ -65,12 +65,13 @@ export function requireApiKey({
 }: ApiKeyCheckOptions): RequestHandler {
   const matchKey = secretMatcher(apiKeys);
   const perKey = new RateLimitFields("per-key", requestsPerKey);
-  // Made once: counter names are digests, so neither Redis nor a dump of it holds a key or its position in API_KEYS.
-  const configured: Caller[] = apiKeys.map((key, index) => {
+  // Made once. Counters and records are keyed by the caller, never a secret or its digest: a dump of Redis
+  // or the database gives nothing to crack a weak configured key offline with.
+  const configured: Caller[] = apiKeys.map((_key, index) => {
     const keyId = `configured-${index + 1}`;
     const name = `Configured key ${index + 1}`;
     return {
-      keyDigest: secretDigest(key).toString("hex"),
+      storeKey: keyId,
       keyId,
       name,
       scope: "admin",
@@ -80,11 +81,11 @@ export function requireApiKey({
     };
   });
   const issuedCallers = new WeakMap<ActiveKey, Caller>();
-  const issuedCaller = (key: ActiveKey, keyDigest: string): Caller => {
+  const issuedCaller = (key: ActiveKey): Caller => {
     let found = issuedCallers.get(key);
     if (!found) {
       const keyId = String(key.id);
-      found = { keyDigest, keyId, name: key.name, scope: key.scope, expiresAt: key.expiresAt, issuedKeyId: key.id, actor: { keyId, name: key.name } };
+      found = { storeKey: `key-${keyId}`, keyId, name: key.name, scope: key.scope, expiresAt: key.expiresAt, issuedKeyId: key.id, actor: { keyId, name: key.name } };
       issuedCallers.set(key, found);
     }
     return found;
@@ -105,7 +106,7 @@ export function requireApiKey({
       }
     }
     if (requestsPerKey === unlimited) return next(); // the hot path skips a promise when nothing is counted
-    requestsPerKey.count(caller.keyDigest).then((count) => {
+    requestsPerKey.count(caller.storeKey).then((count) => {
       // Every answer to a counted request says what is left, so a client can slow down before a 429.
       perKey.set(res, count);
       if (count.allowed) return next();
@@ -147,7 +148,7 @@ export function requireApiKey({
     const digest = tokenDigest.toString("hex");
     const checkIssued = () => {
       const key = issuedKeys.find(digest);
-      if (key) admit(issuedCaller(key, digest), res, next);
+      if (key) admit(issuedCaller(key), res, next);
       else refuse(req, res, next, header, token);
     };
     const pending = issuedKeys.whenFresh();

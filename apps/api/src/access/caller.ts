@@ -4,8 +4,12 @@ import type { AuditContext } from "../activity/audit-event.js";
 
 /** Who is calling: the key the request was made with, once the key check has passed. */
 export interface Caller {
-  /** SHA-256 (hex) of the key: what is stored per client (idempotency records) is scoped by it, never by the key. */
-  keyDigest: string;
+  /**
+   * What is stored per client (idempotency records, rate-limit counters) is keyed by: `configured-N` for
+   * the N-th key of API_KEYS, `key-<id>` for an issued key. Never a secret nor its digest: a dump of the
+   * database or of Redis gives nothing to crack a weak configured key offline with.
+   */
+  storeKey: string;
   /** An issued key's id in decimal, or `configured-N` for the N-th key of API_KEYS (1-based). */
   keyId: string;
   name: string;
@@ -53,9 +57,9 @@ export function keyNamedInLog(res: Response): { keyId: string } | { keyPrefix: s
   return prefix === undefined ? undefined : { keyPrefix: prefix };
 }
 
-/** The SHA-256 (hex) of the API key the request was made with (see Caller.keyDigest). */
-export function callerKeyDigest(res: Response): string {
-  return caller(res).keyDigest;
+/** What the records of the key the request was made with are keyed by (see Caller.storeKey). */
+export function callerStoreKey(res: Response): string {
+  return caller(res).storeKey;
 }
 
 /** Who makes a change through this request: its key, the response's `X-Request-Id`, the client's address. */

@@ -115,23 +115,26 @@ describe.runIf(sharedRedis)("REDIS_URL: replicas share one budget", () => {
     expect(Number(blocked.headers["retry-after"])).toBeLessThanOrEqual(60);
   });
 
-  it("counters are keyed by a SHA-256 of the key, never the key or its position, and by address", async () => {
+  it("counters are keyed by the caller (configured-N, key-<id>), never a key or its digest, and by address", async () => {
     const prefix = `petstore-test:${randomUUID()}`;
     const { app } = await start({ REDIS_URL: REDIS_TEST_URL, RATE_LIMIT_PER_MIN: "100", AUTH_FAILURES_PER_MIN: "100" }, prefix);
-    await get(app, bearer()).expect(200);
+    const issued = await request(app).post("/admin/v1/keys").set("Authorization", bearer()).send({ name: "Till", scope: "read" }).expect(201);
+    const { id, secret } = { id: issued.body.key.id as number, secret: issued.body.secret as string };
     await get(app, bearer(SECOND_TEST_KEY)).expect(200);
+    await get(app, `Bearer ${secret}`).expect(200);
     await get(app, "Bearer guess").expect(401);
     const keys = (await redis.keys(`${prefix}:*`)).sort();
     expect(keys).toEqual(
       [
-        `${prefix}:requests_per_key:${sha256(TEST_KEY)}`,
-        `${prefix}:requests_per_key:${sha256(SECOND_TEST_KEY)}`,
+        `${prefix}:requests_per_key:configured-1`,
+        `${prefix}:requests_per_key:configured-2`,
+        `${prefix}:requests_per_key:key-${id}`,
         expect.stringMatching(new RegExp(`^${prefix}:auth_failures:(::ffff:)?127\\.0\\.0\\.1$`)),
       ].sort(),
     );
     for (const key of keys) {
-      expect(key).not.toContain(TEST_KEY);
-      expect(key).not.toMatch(/:requests_per_key:[01]$/);
+      for (const secretText of [TEST_KEY, SECOND_TEST_KEY, secret, sha256(TEST_KEY), sha256(SECOND_TEST_KEY), sha256(secret)]) expect(key).not.toContain(secretText);
+      expect(key).not.toMatch(/[0-9a-f]{64}/);
     }
     expect(await redis.ttl(keys[0] as string)).toBeLessThanOrEqual(60);
     await redis.del(...keys);

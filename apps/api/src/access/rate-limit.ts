@@ -186,7 +186,7 @@ function redisLimiter(store: SharedCounterStore, keyPrefix: string, perMinute: n
 }
 
 export interface AbuseLimits {
-  /** Keyed by a SHA-256 of the API key (see auth.ts), never the key or its position. */
+  /** Keyed by the caller (`configured-N`, `key-<id>`: access/caller.ts), never a key or its digest. */
   requestsPerKey: RequestLimiter;
   /** Keyed by client address. */
   authFailures: RequestLimiter;

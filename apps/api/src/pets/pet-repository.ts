@@ -13,7 +13,7 @@ export interface PetPageQuery {
 
 /** What a keyed create stores in one transaction: the pet and its idempotency record (see idempotent-create.ts). */
 export interface KeyedPetInsert {
-  /** SHA-256 hex digest of the API key: the same key string from two clients names two creates. */
+  /** The caller (`configured-N`, `key-<id>`; never a key or its digest): the same key string from two clients names two creates. */
   scope: string;
   key: string;
   /** SHA-256 hex digest of the validated body. */

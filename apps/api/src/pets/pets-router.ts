@@ -1,6 +1,6 @@
 import { petstoreContract } from "@petstore/contract";
 import { initServer, type createExpressEndpoints } from "@ts-rest/express";
-import { auditContext, callerKeyDigest } from "../access/caller.js";
+import { auditContext, callerStoreKey } from "../access/caller.js";
 import { toErrorBody } from "../base/http-error.js";
 import { pageWithNextLink, rowsToRead } from "../base/next-page.js";
 import { createKeyedCreateService } from "./idempotent-create.js";
@@ -34,7 +34,7 @@ export function createPetsRouter(pets: PetRepository, { idempotencyTtlMs }: Pets
         return { status: 201, body: pet };
       }
       const outcome = await keyedCreates.create({
-        scope: callerKeyDigest(res),
+        scope: callerStoreKey(res),
         key,
         pet: body,
         locationOf,
