@@ -155,6 +155,24 @@ describe.each(TEST_PROVIDERS)("staff access on %s", (provider) => {
     expect((await api().get("/v1/pets").set("Authorization", asAdmin)).body).toEqual([]);
   });
 
+  it("a 403 spends the key's per-key rate budget like any request", async () => {
+    const limited = await createTestApp({ RATE_LIMIT_PER_MIN: "3" }, provider);
+    try {
+      const created = await request(limited.app).post("/admin/v1/keys").set("Authorization", asAdmin).send({ name: "till", scope: "read" }).expect(201);
+      const asReader = `Bearer ${CreatedApiKey.parse(created.body).secret}`;
+      for (let i = 0; i < 3; i++) {
+        const forbidden = await request(limited.app).post("/v1/pets").set("Authorization", asReader).send({ name: "Rex", categoryId: 1 });
+        expectError(forbidden, 403, "FORBIDDEN");
+        expect(forbidden.headers["ratelimit"], `403 number ${i + 1} says what is left`).toMatch(new RegExp(`r=${2 - i}\\b`));
+      }
+      // The budget is spent: neither an allowed request nor another forbidden one gets through.
+      expectError(await request(limited.app).get("/v1/pets").set("Authorization", asReader), 429, "RATE_LIMITED");
+      expectError(await request(limited.app).post("/v1/pets").set("Authorization", asReader).send({ name: "Rex", categoryId: 1 }), 429, "RATE_LIMITED");
+    } finally {
+      await limited.close();
+    }
+  });
+
   it("a 403 stores nothing: a read key's createPet adds no pet and no event", async () => {
     const { secret } = await issue("read");
     const before = await events();

@@ -91,25 +91,30 @@ export function requireApiKey({
     return found;
   };
 
-  const admit = (caller: Caller, res: Response, next: NextFunction) => {
-    setCaller(res, caller);
+  /** The 403 of an operation the caller's scope does not cover, else undefined (and the key's use is recorded). */
+  const scopeRefusal = (caller: Caller, res: Response): HttpError | undefined => {
     // A configured key is admin, which covers everything. An issued key's operation is the one matched at the
     // top of the app, from the whole target, as the router will route it; an unknown path or method needs no
     // scope: it is a 404 or 405.
-    if (caller.issuedKeyId !== undefined) {
-      const route = operationOf(res);
-      if (route) {
-        const needed = OPERATION_SCOPES[route.operation as OperationName] as Scope | undefined;
-        if (needed && !scopeCovers(caller.scope, needed)) return next(insufficientScope(caller, route.operation, needed));
-        recordKeyUse?.(caller.issuedKeyId, "lastUsedAt");
-        if (route.deprecation) recordKeyUse?.(caller.issuedKeyId, "lastDeprecatedUseAt");
-      }
-    }
-    if (requestsPerKey === unlimited) return next(); // the hot path skips a promise when nothing is counted
+    if (caller.issuedKeyId === undefined) return undefined;
+    const route = operationOf(res);
+    if (!route) return undefined;
+    const needed = OPERATION_SCOPES[route.operation as OperationName] as Scope | undefined;
+    if (needed && !scopeCovers(caller.scope, needed)) return insufficientScope(caller, route.operation, needed);
+    recordKeyUse?.(caller.issuedKeyId, "lastUsedAt");
+    if (route.deprecation) recordKeyUse?.(caller.issuedKeyId, "lastDeprecatedUseAt");
+    return undefined;
+  };
+
+  const admit = (caller: Caller, res: Response, next: NextFunction) => {
+    setCaller(res, caller);
+    const refusal = scopeRefusal(caller, res);
+    if (requestsPerKey === unlimited) return next(refusal); // the hot path skips a promise when nothing is counted
+    // A 403 is counted like any request: probing operations beyond the key's scope is not free.
     requestsPerKey.count(caller.storeKey).then((count) => {
-      // Every answer to a counted request says what is left, so a client can slow down before a 429.
+      // Every answer to a counted request, a 403 too, says what is left, so a client can slow down before a 429.
       perKey.set(res, count);
-      if (count.allowed) return next();
+      if (count.allowed) return next(refusal);
       onRejected?.("requests_per_key");
       next(rateLimited(count.resetSeconds, "Too many requests for this API key"));
     }, next);
