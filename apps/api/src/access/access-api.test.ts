@@ -20,6 +20,7 @@ import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import pg from "pg";
+import express from "express";
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApp } from "../app.js";
@@ -73,6 +74,42 @@ const SAMPLE_REQUESTS = (Object.entries({ ...petstoreContract, ...accessContract
   },
 );
 
+/** Each contract operation by `METHOD path` as Express registers it (`GET /v1/pets/:petId`). */
+const OPERATION_BY_ROUTE = new Map(
+  (Object.entries({ ...petstoreContract, ...accessContract }) as Array<[OperationName, AppRoute]>).map(([operation, route]) => [
+    `${route.method} ${route.path}`,
+    operation,
+  ]),
+);
+
+/** `METHOD path` of every route registered on an Express app under /v1 or /admin/v1 (Express 4 keeps them in `_router.stack`). */
+function apiRoutesOf(app: express.Express): string[] {
+  const stack = (app as unknown as { _router?: { stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> } })._router?.stack ?? [];
+  return stack.flatMap(({ route }) =>
+    route && /^\/(admin\/)?v1(\/|$)/.test(route.path)
+      ? Object.keys(route.methods).filter((method) => method !== "_all").map((method) => `${method.toUpperCase()} ${route.path}`)
+      : [],
+  );
+}
+
+/** The routes of `app` under /v1 or /admin/v1 that name no operation of OPERATION_SCOPES: the key check would give them no scope. */
+const routesOutsideScopeTable = (app: express.Express) =>
+  apiRoutesOf(app).filter((route) => {
+    const operation = OPERATION_BY_ROUTE.get(route);
+    return operation === undefined || !(operation in OPERATION_SCOPES);
+  });
+
+describe("the scope table's inventory check", () => {
+  it("reports a route under /v1 or /admin/v1 that names no operation of the table", () => {
+    const app = express();
+    app.get("/v1/pets", () => {});
+    app.get("/v1/pets/:petId/photos", () => {});
+    app.delete("/admin/v1/keys/:keyId", () => {});
+    app.get("/healthz", () => {});
+    expect(routesOutsideScopeTable(app)).toEqual(["GET /v1/pets/:petId/photos", "DELETE /admin/v1/keys/:keyId"]);
+  });
+});
+
 describe.each(TEST_PROVIDERS)("staff access on %s", (provider) => {
   let t: TestApp;
   beforeEach(async () => {
@@ -124,6 +161,26 @@ describe.each(TEST_PROVIDERS)("staff access on %s", (provider) => {
     }
     // Configured keys are admin: everything is allowed.
     for (const { send } of SAMPLE_REQUESTS) expect([200, 201, 400, 404]).toContain((await send(api(), asAdmin)).status);
+  });
+
+  it("every route the app registers under /v1 and /admin/v1 is in the scope table; a read key's request to each passes the scope check or gets the 403 the table says", async () => {
+    const routes = apiRoutesOf(t.app);
+    expect(routesOutsideScopeTable(t.app)).toEqual([]);
+    // Every operation of the table is registered, once.
+    expect(routes.map((route) => OPERATION_BY_ROUTE.get(route)).sort()).toEqual(Object.keys(OPERATION_SCOPES).sort());
+    const { secret } = await issue("read");
+    for (const route of routes) {
+      const [method = "", path = ""] = route.split(" ");
+      const needed = OPERATION_SCOPES[OPERATION_BY_ROUTE.get(route)!];
+      const call = api()[method.toLowerCase() as "get" | "post"](path.replace(/:[A-Za-z]+/g, "999999")).set("Authorization", `Bearer ${secret}`);
+      const response = method === "GET" ? await call : await call.send({});
+      if (scopeCovers("read", needed)) {
+        expect([200, 400, 404], route).toContain(response.status);
+      } else {
+        expectError(response, 403, "FORBIDDEN");
+        expect(response.headers["www-authenticate"], route).toBe(`Bearer realm="petstore", error="insufficient_scope", scope="${needed}"`);
+      }
+    }
   });
 
   it("enforces a read key's scope however the request target is written (absolute form, fragment, case, trailing slash)", async () => {

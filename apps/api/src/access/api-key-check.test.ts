@@ -47,3 +47,37 @@ describe("requireApiKey mounted without matchRoutes before it (a wiring fault)",
     }
   });
 });
+
+describe("requireApiKey given an operation missing from the scope table (a wiring fault)", () => {
+  it("fails closed: the operation needs admin, so a read key gets 403 and an admin key passes", async () => {
+    const testDatabase = await freshDatabase();
+    const database = await openDatabase({ url: testDatabase.url, poolSize: 1 });
+    try {
+      const operator = { actor: { keyId: "operator", name: "Operator command" }, requestId: null, clientAddress: null };
+      const issue = (scope: "read" | "admin") => issueKey(database.access, { name: scope, scope, expiresAt: null, createdBy: null }, operator);
+      const [reader, admin] = [await issue("read"), await issue("admin")];
+      const app = express();
+      app.use(
+        requireApiKey({
+          apiKeys: [TEST_KEY],
+          authFailures: unlimited,
+          requestsPerKey: unlimited,
+          issuedKeys: new IssuedKeys({ repository: database.access }),
+          recordKeyUse: () => {},
+          operationOf: () => ({ operation: "exportEverything" }),
+        }),
+      );
+      app.get("/v1/export", (_req, res) => void res.json([]));
+      app.use(sendError);
+      const call = (secret: string) => request(app).get("/v1/export").set("Authorization", `Bearer ${secret}`);
+      const refused = await call(reader.secret);
+      expect(refused.status).toBe(403);
+      expect(refused.headers["www-authenticate"]).toBe('Bearer realm="petstore", error="insufficient_scope", scope="admin"');
+      expect((await call(admin.secret)).status).toBe(200);
+      expect((await call(TEST_KEY)).status).toBe(200);
+    } finally {
+      await database.close();
+      await testDatabase.remove();
+    }
+  });
+});

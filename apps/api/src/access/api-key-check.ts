@@ -99,8 +99,10 @@ export function requireApiKey({
     if (caller.issuedKeyId === undefined) return undefined;
     const route = operationOf(res);
     if (!route) return undefined;
-    const needed = OPERATION_SCOPES[route.operation as OperationName] as Scope | undefined;
-    if (needed && !scopeCovers(caller.scope, needed)) return insufficientScope(caller, route.operation, needed);
+    // Fails closed: an operation missing from the table (a wiring fault; access-api.test.ts checks every route
+    // against it) needs admin rather than nothing.
+    const needed = (OPERATION_SCOPES[route.operation as OperationName] as Scope | undefined) ?? "admin";
+    if (!scopeCovers(caller.scope, needed)) return insufficientScope(caller, route.operation, needed);
     recordKeyUse?.(caller.issuedKeyId, "lastUsedAt");
     if (route.deprecation) recordKeyUse?.(caller.issuedKeyId, "lastDeprecatedUseAt");
     return undefined;
