@@ -1,9 +1,10 @@
 import type { AccessRepository, ActiveKey } from "./access-repository.js";
 
 /**
- * How old the cached key set may be before a request waits for a fresh one:
- * a key revoked on another API process is refused within this (plus the read
- * itself), under the 2 s the interface promises. See docs/decisions/010.
+ * How old the cached key set may be when a request arrives, at most: older, the
+ * request waits for a read that started no earlier than this before it arrived.
+ * A key revoked on another API process is refused within this (plus the reads),
+ * under the 2 s the interface promises. See docs/decisions/013 and 022.
  */
 export const MAX_KEY_SET_AGE_MS = 1_000;
 /** Past this age the next request refreshes the set in the background and goes on with the one it has. */
@@ -11,11 +12,20 @@ export const REFRESH_KEY_SET_AFTER_MS = 250;
 
 export interface IssuedKeysOptions {
   repository: Pick<AccessRepository, "keysVersion" | "activeKeys">;
+  /** The wall clock, for expiry (ms since the epoch). */
   now?: () => number;
+  /** A clock that never steps back, for the set's age (ms). A wall clock set back must not freeze the set. */
+  monotonicNow?: () => number;
   /** Told of a background refresh that failed (the next request retries). */
   onRefreshFailed?: (error: unknown) => void;
   /** Runs each read so that closing the database waits for it (`Database.inBackground`). */
   runInBackground?: <T>(work: () => Promise<T>) => Promise<T>;
+}
+
+/** This process's creates and revokes made while a read is in flight: laid over what that read returns. */
+interface ChangesDuringRead {
+  added: ActiveKey[];
+  revoked: Set<number>;
 }
 
 /**
@@ -24,42 +34,55 @@ export interface IssuedKeysOptions {
  * reading a version stamp (one cheap aggregate) when it is older than
  * REFRESH_KEY_SET_AFTER_MS, in the background, and the keys themselves only
  * when the stamp moved; a request that finds it older than MAX_KEY_SET_AGE_MS
- * (a process that was idle) waits for that read. A create or revoke made by
- * this process changes the set here at once.
+ * (a process that was idle, or a read in flight that is too old) waits for a
+ * read that started no earlier than that before the request arrived. A create
+ * or revoke made by this process changes the set here at once, and is laid
+ * over the read in flight, so no read is ever thrown away (docs/decisions/022).
  */
 export class IssuedKeys {
   private byDigest = new Map<string, ActiveKey>();
   private version: string | undefined;
-  /** When the read that produced the current set started. */
+  /** When the read that produced the current set started: the set holds every revocation committed before then. */
   private readAt = Number.NEGATIVE_INFINITY;
   private inFlight: Promise<void> | undefined;
-  /** Counts this process's own creates and revokes: a read that overlapped one is stale and dropped. */
-  private localChanges = 0;
+  /** When the read in flight started. */
+  private inFlightSince = Number.NEGATIVE_INFINITY;
+  private changesDuringRead: ChangesDuringRead | undefined;
   private readonly repository: IssuedKeysOptions["repository"];
   private readonly now: () => number;
+  private readonly monotonicNow: () => number;
   private readonly onRefreshFailed: (error: unknown) => void;
   private readonly runInBackground: <T>(work: () => Promise<T>) => Promise<T>;
 
-  constructor({ repository, now = Date.now, onRefreshFailed = () => {}, runInBackground = (work) => work() }: IssuedKeysOptions) {
+  constructor({
+    repository,
+    now = Date.now,
+    monotonicNow = () => performance.now(),
+    onRefreshFailed = () => {},
+    runInBackground = (work) => work(),
+  }: IssuedKeysOptions) {
     this.repository = repository;
     this.runInBackground = runInBackground;
     this.now = now;
+    this.monotonicNow = monotonicNow;
     this.onRefreshFailed = onRefreshFailed;
   }
 
   /**
    * Undefined when the set is fresh enough to answer now (a background
-   * refresh may have been started); else the refresh to wait for first.
+   * refresh may have been started); else the refresh to wait for first. Either
+   * way the request is answered on a set read no earlier than
+   * MAX_KEY_SET_AGE_MS before it arrived.
    */
   whenFresh(): Promise<void> | undefined {
-    const age = this.now() - this.readAt;
+    const arrivedAt = this.monotonicNow();
+    const age = arrivedAt - this.readAt;
     if (age < REFRESH_KEY_SET_AFTER_MS) return undefined;
-    const refresh = this.refresh();
     if (age < MAX_KEY_SET_AGE_MS) {
-      refresh.catch(this.onRefreshFailed);
+      this.refresh().catch(this.onRefreshFailed);
       return undefined;
     }
-    return refresh;
+    return this.readStartedSince(arrivedAt - MAX_KEY_SET_AGE_MS);
   }
 
   /** The usable key with this secret digest (hex), or undefined. An expired key is not usable. */
@@ -72,33 +95,53 @@ export class IssuedKeys {
   /** A key this process has just created: usable here at once. */
   added(key: ActiveKey): void {
     this.byDigest.set(key.secretDigest, key);
-    this.localChanges++;
+    this.changesDuringRead?.added.push(key);
   }
 
-  /** A key this process has just revoked: refused here at once. */
+  /**
+   * A key this process has just revoked (or found revoked already): refused here
+   * at once. Revocation is one-way, so this never disturbs a read: at most it
+   * takes the key out of what a read in flight returns.
+   */
   revoked(id: number): void {
     for (const [digest, key] of this.byDigest) if (key.id === id) this.byDigest.delete(digest);
-    this.localChanges++;
+    this.changesDuringRead?.revoked.add(id);
   }
 
   /** Reads the stamp, and the keys when it moved; one read at a time, shared by everyone waiting. */
   refresh(): Promise<void> {
-    this.inFlight ??= this.runInBackground(() => this.read()).finally(() => (this.inFlight = undefined));
+    if (!this.inFlight) {
+      this.inFlightSince = this.monotonicNow();
+      this.inFlight = this.runInBackground(() => this.read(this.inFlightSince)).finally(() => (this.inFlight = undefined));
+    }
     return this.inFlight;
   }
 
-  private async read(): Promise<void> {
-    const startedAt = this.now();
-    const changes = this.localChanges;
-    const version = await this.repository.keysVersion();
-    const keys = version === this.version ? undefined : await this.repository.activeKeys();
-    if (changes !== this.localChanges) {
-      // A create or revoke here overlapped the read, which may predate it: keep the local change, read again next time.
-      this.version = undefined;
-      return;
+  /** Resolves once the set comes from a read started at `since` or later: the one in flight, or the next. */
+  private async readStartedSince(since: number): Promise<void> {
+    // A read in flight that began earlier may predate a revocation this request must see: let it end, read again.
+    // The next read starts after this request arrived, so two reads at most, whatever the clock says.
+    if (this.inFlight && this.inFlightSince < since) await this.inFlight.catch(() => undefined);
+    await this.refresh();
+  }
+
+  private async read(startedAt: number): Promise<void> {
+    const changes: ChangesDuringRead = { added: [], revoked: new Set() };
+    this.changesDuringRead = changes;
+    try {
+      const version = await this.repository.keysVersion();
+      const keys = version === this.version ? undefined : await this.repository.activeKeys();
+      if (keys) {
+        // The read may predate a create or revoke made here meanwhile: those stand (revocation is one-way).
+        const byDigest = new Map<string, ActiveKey>();
+        for (const key of [...keys, ...changes.added]) if (!changes.revoked.has(key.id)) byDigest.set(key.secretDigest, key);
+        this.byDigest = byDigest;
+      }
+      // Unchanged stamp: the set held is the database's as of the stamp, plus what changed here since (applied already).
+      this.version = version;
+      this.readAt = startedAt;
+    } finally {
+      this.changesDuringRead = undefined;
     }
-    if (keys) this.byDigest = new Map(keys.map((key) => [key.secretDigest, key]));
-    this.version = version;
-    this.readAt = startedAt;
   }
 }
