@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { KeyIdParams, ListAuditEventsQuery, NewApiKey } from "./access-schemas.js";
-import { ERROR_CODES } from "./schemas.js";
+import { ApiKey, AuditEvent, KeyIdParams, KeyName, ListAuditEventsQuery, NewApiKey, Session } from "./access-schemas.js";
+import { ERROR_CODES, NAME_CHARACTERS_MESSAGE, NAME_PATTERN, PetName } from "./schemas.js";
 
 describe("access schemas", () => {
   it("FORBIDDEN is one of the error codes", () => {
@@ -31,5 +31,73 @@ describe("access schemas", () => {
       targetId: 3,
       after: 9,
     });
+  });
+
+  it("NewApiKey: a key's name follows the name rule of pets, one regex: no unpaired surrogate, no bidirectional formatting character", () => {
+    expect(KeyName._def.typeName).toBe("ZodString"); // no refine: the rule is a regex check, as on PetName
+    expect(KeyName._def.checks).toEqual(PetName._def.checks);
+    for (const bad of ["\ud800", "Front\udc00desk", "Front desk\u202e", "\u2066Admin", "Admin\u200f", "a\u061cb", "a\u0000b", "a\u0085b"]) {
+      const result = NewApiKey.safeParse({ name: bad, scope: "read" });
+      expect(result.success, JSON.stringify(bad)).toBe(false);
+      expect(result.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([["name", NAME_CHARACTERS_MESSAGE]]);
+    }
+    for (const good of ["Réception 🐕", "שלום", "  Front desk\t"]) expect(NewApiKey.safeParse({ name: good, scope: "read" }).success, good).toBe(true);
+  });
+
+  const key = {
+    id: 7,
+    name: "Front desk",
+    scope: "read",
+    prefix: "psk_Vq3x9T-_",
+    createdAt: "2026-11-24T09:30:00.000Z",
+    createdBy: "Configured key 1",
+    lastUsedAt: null,
+    lastDeprecatedUseAt: null,
+    expiresAt: null,
+    revokedAt: null,
+  };
+  const event = {
+    id: 1,
+    at: "2026-11-24T09:30:00.000Z",
+    action: "key.created",
+    actor: { keyId: "configured-1", name: "Configured key 1" },
+    target: { type: "key", id: 7, label: "Front desk" },
+    requestId: "0b6f7c1e-3f1a-4d8e-9a55-2c1d7e9b4f10",
+    clientAddress: "203.0.113.7",
+  };
+
+  it("Session, ApiKey and AuditEvent: ids, prefixes, request ids and addresses as the API writes them", () => {
+    for (const keyId of ["7", "123456789", "configured-1", "configured-12"]) expect(Session.safeParse({ keyId, name: "A", scope: "read", expiresAt: null }).success, keyId).toBe(true);
+    for (const keyId of ["", "0", "07", "operator", "configured-0", "configured-", "Configured-1", "7 ", "key-7"]) {
+      expect(Session.safeParse({ keyId, name: "A", scope: "read", expiresAt: null }).success, keyId).toBe(false);
+    }
+    expect(ApiKey.safeParse(key).success).toBe(true);
+    for (const prefix of ["psk_Vq3x9Tb", "psk_Vq3x9TbZ0", "PSK_Vq3x9TbZ", "psk_Vq3x9Tb=", "xxxxVq3x9TbZ"]) expect(ApiKey.safeParse({ ...key, prefix }).success, prefix).toBe(false);
+    for (const createdBy of ["Configured key 1", "Front desk", null]) expect(ApiKey.safeParse({ ...key, createdBy }).success).toBe(true);
+    expect(AuditEvent.safeParse(event).success).toBe(true);
+    for (const keyId of ["operator", "7", "configured-2"]) expect(AuditEvent.safeParse({ ...event, actor: { keyId, name: "Operator command" } }).success, keyId).toBe(true);
+    expect(AuditEvent.safeParse({ ...event, actor: { keyId: "someone", name: "x" } }).success).toBe(false);
+    for (const clientAddress of ["203.0.113.7", "::1", "::ffff:127.0.0.1", "2001:db8::7", "fe80::1%eth0", "fe80::1%a:b", null]) {
+      expect(AuditEvent.safeParse({ ...event, clientAddress }).success, String(clientAddress)).toBe(true);
+    }
+    for (const clientAddress of ["", "unknown", "203.0.113.7, 10.0.0.1", "<script>", "1.2.3"]) expect(AuditEvent.safeParse({ ...event, clientAddress }).success, clientAddress).toBe(false);
+    expect(AuditEvent.safeParse({ ...event, requestId: null }).success).toBe(true);
+    for (const requestId of ["0b6f7c1e-3f1a-4d8e-9a55-2c1d7e9b4f10", "request-1"]) expect(AuditEvent.safeParse({ ...event, requestId }).success, requestId).toBe(true);
+    for (const requestId of ["", "x".repeat(37), "a b", "<script>", "id\u202e"]) {
+      expect(AuditEvent.safeParse({ ...event, requestId }).success, requestId).toBe(false);
+    }
+  });
+
+  it("the names an answer carries (a key's, a label, an actor's) follow the name rule", () => {
+    for (const name of ["Front\u202edesk", "\ud800"]) {
+      expect(Session.safeParse({ keyId: "7", name, scope: "read", expiresAt: null }).success).toBe(false);
+      expect(ApiKey.safeParse({ ...key, name }).success).toBe(false);
+      expect(ApiKey.safeParse({ ...key, createdBy: name }).success).toBe(false);
+      expect(AuditEvent.safeParse({ ...event, actor: { keyId: "7", name } }).success).toBe(false);
+      expect(AuditEvent.safeParse({ ...event, target: { ...event.target, label: name } }).success).toBe(false);
+    }
+    for (const label of [Session.shape.name, AuditEvent.shape.target.shape.label]) {
+      expect(label._def.checks.some((check) => check.kind === "regex" && check.regex === NAME_PATTERN)).toBe(true);
+    }
   });
 });

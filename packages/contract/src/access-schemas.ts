@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decimalInteger, LIMIT_MAX, MAX_ID, NAME_MAX_LENGTH, PageLimit, positiveSafeInteger } from "./schemas.js";
+import { decimalInteger, LIMIT_MAX, MAX_ID, NAME_MAX_LENGTH, NAME_PATTERN, NameText, PageLimit, positiveSafeInteger } from "./schemas.js";
 
 /**
  * What a key may do, each scope covering the one before it: `read` lists and
@@ -18,29 +18,42 @@ export const KEY_PREFIX_LENGTH = 12;
 /** Longer than any ISO 8601 date-time with an offset and nanoseconds (35 characters). */
 export const DATE_TIME_MAX_LENGTH = 40;
 const dateTime = z.string().max(DATE_TIME_MAX_LENGTH).datetime({ offset: true });
-/** `configured-N` or an issued key's id in decimal. */
+/** An issued key's id in decimal, or `configured-N` for the N-th key of API_KEYS. */
 const SESSION_KEY_ID_MAX_LENGTH = 32;
-const SessionKeyId = z.string().max(SESSION_KEY_ID_MAX_LENGTH);
-/** A key's name as shown (an issued key's, or `Configured key N`, or `Operator command`). */
-const KeyLabel = z.string().max(NAME_MAX_LENGTH);
+const SessionKeyId = z.string().max(SESSION_KEY_ID_MAX_LENGTH).regex(/^(?:[1-9][0-9]*|configured-[1-9][0-9]*)$/);
+/** Who made a change: a key's id as in a Session, or `operator` for the operator command. */
+const ActorKeyId = z.string().max(SESSION_KEY_ID_MAX_LENGTH).regex(/^(?:[1-9][0-9]*|configured-[1-9][0-9]*|operator)$/);
+/**
+ * A key's or a pet's name as shown (an issued key's, `Configured key N`, `Operator command`, a pet's):
+ * the characters of every stored name (`NAME_PATTERN`).
+ */
+const KeyLabel = z.string().max(NAME_MAX_LENGTH).regex(NAME_PATTERN);
 /** Longest address text: an IPv6 address with an embedded IPv4 address, and room for a zone. */
 const CLIENT_ADDRESS_MAX_LENGTH = 64;
-/** The `X-Request-Id` the API sets: a UUID. */
+/**
+ * The client's address as the API saw it (an IP address, `net.isIP`): IPv4 dotted, or IPv6 (with a colon,
+ * maybe an embedded IPv4) and its zone, if any (Node allows letters, digits, `-`, `.` and `:` there).
+ */
+const CLIENT_ADDRESS = /^(?:[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*(?:%[0-9A-Za-z._~:-]+)?)$/;
+/**
+ * The `X-Request-Id` the API sets (a UUID, as `crypto.randomUUID()` writes it); documented as the token it
+ * is to a client, letters, digits and hyphens, which is also what the admin app's tests stand in with.
+ */
 const REQUEST_ID_MAX_LENGTH = 36;
+const REQUEST_ID = /^[0-9A-Za-z-]+$/;
+/** The characters of a secret after `psk_`: base64url. */
+const SECRET_ALPHABET = "[A-Za-z0-9_-]";
 /** `psk_` and 43 base64url characters: 32 random bytes. */
-export const ISSUED_KEY_SECRET = /^psk_[A-Za-z0-9_-]{43}$/;
+export const ISSUED_KEY_SECRET = new RegExp(`^${ISSUED_KEY_PREFIX}${SECRET_ALPHABET}{43}$`);
+/** The first KEY_PREFIX_LENGTH characters of a secret: `psk_` and 8 base64url characters. */
+const ISSUED_KEY_SECRET_PREFIX = new RegExp(`^${ISSUED_KEY_PREFIX}${SECRET_ALPHABET}{${KEY_PREFIX_LENGTH - ISSUED_KEY_PREFIX.length}}$`);
 /** listKeys answers at most this many keys, the newest: a store's staff and programs are far fewer. */
 export const LIST_KEYS_MAX = 1000;
 
 export const ApiKeyId = positiveSafeInteger("keyId");
 
-export const KeyName = z
-  .string({ required_error: "name is required", invalid_type_error: "name must be a string" })
-  .trim()
-  .min(1, "name must not be empty")
-  .max(NAME_MAX_LENGTH, `name must be at most ${NAME_MAX_LENGTH} characters`)
-  // Names are shown in tables and logs: no control characters (as pet names, see docs/interface.md).
-  .refine((name) => !/\p{Cc}/u.test(name), "name must not contain control characters");
+/** A key's name: the rule of every stored name (`NameText`: trimmed, 1..100, `NAME_PATTERN`), as pet names. */
+export const KeyName = NameText.describe("The key's name, shown in lists and in the activity log.");
 
 /** An issued key as listed: never its secret, nor the secret's digest. */
 export const ApiKey = z.object({
@@ -48,7 +61,7 @@ export const ApiKey = z.object({
   name: KeyName,
   scope: Scope,
   /** The secret's first characters (`psk_` and 8 more), to recognise it. */
-  prefix: z.string().length(KEY_PREFIX_LENGTH),
+  prefix: z.string().length(KEY_PREFIX_LENGTH).regex(ISSUED_KEY_SECRET_PREFIX),
   createdAt: dateTime,
   /** The name of the key that created it; null when the operator command did. */
   createdBy: KeyLabel.nullable(),
@@ -108,7 +121,7 @@ export const AuditTargetType = z.enum(["pet", "key"]).describe("What it happened
 export type AuditTargetType = z.infer<typeof AuditTargetType>;
 
 /** Who did it: the key's id (as in a Session) and its name then. The operator command is `operator`. */
-export const AuditActor = z.object({ keyId: SessionKeyId, name: KeyLabel });
+export const AuditActor = z.object({ keyId: ActorKeyId, name: KeyLabel });
 export type AuditActor = z.infer<typeof AuditActor>;
 
 /** One entry of the append-only activity log, written in the transaction of the change it records. */
@@ -124,9 +137,9 @@ export const AuditEvent = z.object({
     label: KeyLabel,
   }),
   /** The `X-Request-Id` of the response that made the change; null for the operator command. */
-  requestId: z.string().max(REQUEST_ID_MAX_LENGTH).nullable(),
+  requestId: z.string().max(REQUEST_ID_MAX_LENGTH).regex(REQUEST_ID).nullable(),
   /** The client's address as the API saw it (see TRUST_PROXY); null for the operator command. */
-  clientAddress: z.string().max(CLIENT_ADDRESS_MAX_LENGTH).nullable(),
+  clientAddress: z.string().max(CLIENT_ADDRESS_MAX_LENGTH).regex(CLIENT_ADDRESS).nullable(),
 }).describe("One entry of the append-only activity log.");
 export type AuditEvent = z.infer<typeof AuditEvent>;
 export const AuditEvents = z.array(AuditEvent).max(LIMIT_MAX).describe("A page of the activity log, newest first.");

@@ -1,5 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { CreatePetHeaders, ERROR_CODES, ErrorBody, GetPetParams, ListPetsQuery, MAX_ID, NewPet, Pet, PetStatus, Pets } from "./schemas.js";
+import {
+  CreatePetHeaders,
+  ERROR_CODES,
+  ErrorBody,
+  GetPetParams,
+  ListPetsQuery,
+  MAX_ID,
+  NAME_CHARACTERS_MESSAGE,
+  NAME_PATTERN,
+  NewPet,
+  Pet,
+  PetName,
+  PetStatus,
+  Pets,
+} from "./schemas.js";
 
 const issuePath = (result: { success: boolean; error?: { issues: Array<{ path: Array<string | number> }> } }) =>
   result.error?.issues[0]?.path.join(".");
@@ -50,7 +64,7 @@ describe("NewPet", () => {
       const result = NewPet.safeParse({ name: bad, categoryId: 1 });
       expect(result.success, JSON.stringify(bad)).toBe(false);
       expect(issuePath(result)).toBe("name");
-      expect(result.error?.issues[0]?.message).toBe("name must not contain control characters");
+      expect(result.error?.issues[0]?.message).toBe(NAME_CHARACTERS_MESSAGE);
     }
     // Whitespace at either end is trimmed first; the characters just outside the ranges are fine.
     expect(NewPet.parse({ name: "\tRex\n", categoryId: 1 }).name).toBe("Rex");
@@ -79,6 +93,96 @@ describe("NewPet", () => {
 
   it("rejects bodies that are not objects", () => {
     for (const bad of [null, [], "x", 1, undefined]) expect(NewPet.safeParse(bad).success).toBe(false);
+  });
+});
+
+/**
+ * The name rule, written out a second way as the oracle: well-formed UTF-16 (every
+ * surrogate in a pair, high then low), and none of the control or bidirectional
+ * formatting characters, once trimmed.
+ */
+const BIDI_FORMATTING = [0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069];
+function nameCharactersAllowed(name: string): boolean {
+  const trimmed = name.trim();
+  for (let i = 0; i < trimmed.length; i++) {
+    const unit = trimmed.charCodeAt(i);
+    if (unit <= 0x1f || (unit >= 0x7f && unit <= 0x9f) || BIDI_FORMATTING.includes(unit)) return false;
+    if (unit >= 0xdc00 && unit <= 0xdfff) return false; // a low surrogate not after a high one
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = trimmed.charCodeAt(i + 1);
+      if (!(next >= 0xdc00 && next <= 0xdfff)) return false;
+      i++;
+    }
+  }
+  return true;
+}
+const characterIssue = (value: unknown) =>
+  PetName.safeParse(value).error?.issues.some((issue) => issue.message === NAME_CHARACTERS_MESSAGE) ?? false;
+
+describe("the name rule: well-formed, no control and no bidirectional formatting characters", () => {
+  it("refuses an unpaired surrogate anywhere in a name, naming name", () => {
+    for (const bad of ["\ud800", "Rex\ud800", "\udbffRex", "\udc00", "Re\udfffx", "a\udc36\ud83db", "\ud83d\ud83d\udc36"]) {
+      const result = NewPet.safeParse({ name: bad, categoryId: 1 });
+      expect(result.success, JSON.stringify(bad)).toBe(false);
+      expect(result.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([["name", NAME_CHARACTERS_MESSAGE]]);
+    }
+  });
+
+  it("refuses each bidirectional formatting character (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), naming name", () => {
+    for (const code of BIDI_FORMATTING) {
+      for (const bad of [String.fromCharCode(code), `Rex${String.fromCharCode(code)}gnp.exe`, `${String.fromCharCode(code)}Rex`]) {
+        const result = NewPet.safeParse({ name: bad, categoryId: 1 });
+        expect(result.success, bad).toBe(false);
+        expect(result.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([["name", NAME_CHARACTERS_MESSAGE]]);
+      }
+    }
+  });
+
+  it("keeps well-formed names from every plane, right-to-left letters, and the characters beside the refused ones", () => {
+    for (const good of ["🐕 Rex", "𝔘𝔫𝔦", "👩‍👩‍👧", "שלום", "مرحبا", "Rex\u061b", "\u061dx", "a\u200db", "a\u2029b", "x\u202fy", "x\u2065y", "x\u206ay", "\ufeffRex", "\uffff"]) {
+      expect(NewPet.safeParse({ name: good, categoryId: 1 }).success, JSON.stringify(good)).toBe(true);
+    }
+  });
+
+  it("agrees with the rule written out, for every UTF-16 code unit and every pairing of surrogates", () => {
+    const samples: string[] = [];
+    for (let unit = 0; unit <= 0xffff; unit++) {
+      const c = String.fromCharCode(unit);
+      samples.push(`a${c}b`, `${c}b`, `a${c}`);
+    }
+    for (const high of [0xd800, 0xd83d, 0xdbff]) {
+      for (const low of [0xdc00, 0xdc36, 0xdfff]) {
+        const pair = String.fromCharCode(high, low);
+        samples.push(pair, `a${pair}`, `${pair}b`, String.fromCharCode(low, high), `${pair}${String.fromCharCode(high)}`);
+      }
+    }
+    const disagreements = samples.filter((sample) => characterIssue(sample) === nameCharactersAllowed(sample));
+    expect(disagreements.map((sample) => JSON.stringify(sample))).toEqual([]);
+  });
+
+  it("is one regex, with no effect: the same verdict with or without the u flag, on names and on untrimmed wire values", () => {
+    expect(PetName._def.checks.filter((check) => check.kind === "regex").map((check) => check.kind === "regex" && check.regex)).toEqual([NAME_PATTERN]);
+    expect(PetName._def.typeName).toBe("ZodString"); // no ZodEffects: no transform, no refine
+    const unicode = new RegExp(NAME_PATTERN.source, "u");
+    const wire = ["\tRex\n", " \u00a0Rex\u3000", "\ufeffRex\u2028", "Rex\t", "\u0085Rex", "a\tb", " \u202eRex ", "\ud800 ", " 🐕 ", "Ré x", ""];
+    for (let unit = 0; unit <= 0xffff; unit += 1) wire.push(` ${String.fromCharCode(unit)}x `, `\t${String.fromCharCode(unit)}\n`);
+    // The pattern holds for the value as sent exactly when its characters, once trimmed, are allowed.
+    const disagreements = wire.filter((value) => NAME_PATTERN.test(value) !== nameCharactersAllowed(value) || unicode.test(value) !== nameCharactersAllowed(value));
+    expect(disagreements.map((value) => JSON.stringify(value))).toEqual([]);
+  });
+});
+
+describe("the name rule on a body-sized value (16 KiB): no backtracking storm", () => {
+  // The regex runs even when max(100) has failed. `^\s*(?:char)*\s*$`, the obvious way to allow the padding,
+  // backtracks quadratically here (about 250 ms for each of these); NAME_PATTERN stays well under a millisecond.
+  it.each([
+    ["spaces, then a control character", `a${" ".repeat(16_000)}\u0007`],
+    ["no-break spaces, then an unpaired surrogate", `a${"\u00a0".repeat(16_000)}\ud800`],
+    ["emoji, then a right-to-left override", `${"🐕".repeat(8_000)}\u202e`],
+  ])("%s: refused in under 50 ms", (_case, value) => {
+    const started = performance.now();
+    expect(PetName.safeParse(value).success).toBe(false);
+    expect(performance.now() - started).toBeLessThan(50);
   });
 });
 
@@ -137,7 +241,7 @@ describe("ListPetsQuery name", () => {
   });
 
   it("refuses an empty, blank, over-long, repeated or control-character name, naming name", () => {
-    for (const bad of ["", "   ", "a".repeat(101), ["a", "b"], "a\u0000", "x\u0085"]) {
+    for (const bad of ["", "   ", "a".repeat(101), ["a", "b"], "a\u0000", "x\u0085", "\ud800", "x\u202ey"]) {
       const result = ListPetsQuery.safeParse({ name: bad });
       expect(result.success, JSON.stringify(bad)).toBe(false);
       expect(issuePath(result)).toBe("name");

@@ -64,14 +64,47 @@ export const decimalInteger = (field: string, inner: z.ZodNumber) =>
 export const PetId = positiveSafeInteger("id").describe("Unique identifier, assigned by the service on creation.");
 
 /**
- * C0 and C1 control characters (U+0000-U+001F, U+007F-U+009F). PostgreSQL text
- * cannot hold U+0000 at all; the others have no place in a name either. Refused
- * the same way on both providers, by the form, the import and the search alike.
+ * What a name may hold, as one regex (`NAME_PATTERN`), the same for every name
+ * the API stores (a pet's, a key's) and for the `name` search: well-formed
+ * UTF-16, and neither control characters nor bidirectional formatting characters.
+ *
+ * - C0 and C1 control characters (U+0000-U+001F, U+007F-U+009F): PostgreSQL
+ *   text cannot hold U+0000 at all; the others have no place in a name either.
+ * - Bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A-U+202E,
+ *   U+2066-U+2069): they reorder what follows, so a name would display as
+ *   another in the admin app and the activity log ("Rex\u202Eexe.gnp").
+ * - A surrogate only as half of a pair, high then low: an unpaired one (the
+ *   JSON `"\ud800"`) is not text; PostgreSQL's driver refuses it (it was a 500).
+ *
+ * Written in UTF-16 code units, so it means the same with or without the `u`
+ * flag (a pair is one code point with it, two units without), and it is the
+ * OpenAPI `pattern` of every name as it is: zod-to-JSON-Schema copies
+ * `.source`. The schemas test it on the trimmed name; the document's readers
+ * test it on the value as sent, so it also allows JavaScript's whitespace
+ * (`\s`, exactly what `trim()` removes, tab and newline included) before and
+ * after, and requires nothing of it inside (`a\tb` stays refused). The name
+ * itself starts and ends with a character `trim()` keeps: that pins where the
+ * padding stops, so a refused value costs a linear amount of backtracking, not
+ * a quadratic one. It allows the empty string: `min(1)` reports that, with its
+ * own message.
  */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
+const REFUSED = String.raw`\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069`;
+const SURROGATE_PAIR = String.raw`[\ud800-\udbff][\udc00-\udfff]`;
+/** Any character a name may hold, whitespace included. */
+const NAME_CHARACTER = String.raw`(?:[^${REFUSED}\ud800-\udfff]|${SURROGATE_PAIR})`;
+/** A character a name may hold that `trim()` would not remove. */
+const NAME_EDGE = String.raw`(?:[^\s${REFUSED}\ud800-\udfff]|${SURROGATE_PAIR})`;
+export const NAME_PATTERN = new RegExp(String.raw`^\s*(?:${NAME_EDGE}(?:${NAME_CHARACTER}*${NAME_EDGE})?)?\s*$`);
+export const NAME_CHARACTERS_MESSAGE =
+  "name must not contain control characters, bidirectional formatting characters or unpaired surrogates";
 
-export const PetName = z
+/**
+ * Every name the API stores, and the `name` search: trimmed, 1..100 UTF-16
+ * code units after trimming, and the characters of `NAME_PATTERN`. Checks
+ * only, no effect (docs/decisions/019-no-zod-effects-on-the-request-path.md):
+ * `trim` is a check that rewrites the value in place.
+ */
+export const NameText = z
   .string({
     required_error: "name is required",
     invalid_type_error: "name must be a string",
@@ -79,8 +112,9 @@ export const PetName = z
   .trim()
   .min(1, "name must not be empty")
   .max(NAME_MAX_LENGTH, `name must be at most ${NAME_MAX_LENGTH} characters`)
-  .regex(NO_CONTROL_CHARACTERS, "name must not contain control characters")
-  .describe("The animal's name.");
+  .regex(NAME_PATTERN, NAME_CHARACTERS_MESSAGE);
+
+export const PetName = NameText.describe("The animal's name.");
 
 export const CategoryId = positiveSafeInteger("categoryId").describe(
   "Identifier of the category the animal belongs to.",
@@ -185,8 +219,7 @@ export const ListPetsQuery = z
     after: decimalInteger("after", z.number().int().min(0).max(MAX_ID, `after must be at most ${MAX_ID}`)).optional(),
     /**
      * Name search (extension): only pets whose name starts with this, ignoring
-     * case and accents. The same rule as a pet's name: 1..100 characters after
-     * trimming, no control characters.
+     * case and accents. The same rule as a pet's name (`NameText`).
      */
     name: PetName.optional(),
   })
