@@ -12,10 +12,16 @@
  * - the store grew by exactly the number of 201s (so no 4xx stored anything),
  *   and each 201 pet is stored with the fields it was answered with.
  *
+ * Every string the fuzz writes (a body's fields, extra fields and any JSON,
+ * query values, path ids) sometimes holds an unpaired surrogate (`"\ud800"`,
+ * sent in a query or a path as the bytes WTF-8 gives it) or a bidirectional
+ * formatting character (U+202E and the like) among ordinary characters.
+ *
  * Seeded and reproducible: FUZZ_SEED (default below) and FUZZ_RUNS (batches of
- * 10..14 requests); a failure prints both. `pnpm fuzz` runs it longer. It runs
- * on every provider of the run (TEST_PROVIDERS): what one database stores and
- * the other refuses (a U+0000 in a name) shows only there.
+ * 10..14 requests, so about 12 requests a run: FUZZ_RUNS=500 sends about
+ * 6,000); a failure prints both. `pnpm fuzz` runs it longer. It runs on every
+ * provider of the run (TEST_PROVIDERS): what one database stores and the other
+ * refuses (a U+0000 or an unpaired surrogate in a name) shows only there.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -99,19 +105,70 @@ const nameWithControlCharacter = fc
   .tuple(fc.string({ maxLength: 10 }), controlCharacter, fc.string({ maxLength: 10 }))
   .map(([before, control, after]) => `x${before}${control}${after}x`);
 
+/**
+ * What no string of a name may hold and a fuzz should still send everywhere: an unpaired surrogate (high,
+ * low, or a pair reversed; PostgreSQL's driver refuses it as a parameter) or a bidirectional formatting
+ * character (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069: it makes a name display as another).
+ */
+const BIDI_FORMATTING = [0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069];
+const hostileUnit = fc.oneof(
+  fc.integer({ min: 0xd800, max: 0xdbff }).map((code) => String.fromCharCode(code)),
+  fc.integer({ min: 0xdc00, max: 0xdfff }).map((code) => String.fromCharCode(code)),
+  fc.constantFrom("\ud800", "\udfff", "\udc36\ud83d"),
+  fc.constantFrom(...BIDI_FORMATTING.map((code) => String.fromCharCode(code))),
+);
+/** One grapheme (well-formed, any plane) or, as often, one hostile unit: a string unit for fc.string and fc.jsonValue. */
+const textUnit = fc.oneof(fc.string({ unit: "grapheme", minLength: 1, maxLength: 1 }), hostileUnit);
+/** Any text, with unpaired surrogates and bidirectional characters among ordinary ones. */
+const hostileText = (maxLength: number) => fc.string({ unit: textUnit, minLength: 1, maxLength });
+/** A hostile unit somewhere inside an otherwise fine name. */
+const nameWithHostileCharacter = fc
+  .tuple(fc.string({ unit: "grapheme", maxLength: 10 }), hostileUnit, fc.string({ unit: "grapheme", maxLength: 10 }))
+  .map(([before, hostile, after]) => `x${before}${hostile}${after}x`);
+
+/**
+ * A query or path value as a client sends it: UTF-8, percent-encoded; an unpaired surrogate as the
+ * three bytes WTF-8 gives it, which are not UTF-8 (encodeURIComponent refuses to write them).
+ */
+function percentEncode(value: string): string {
+  let encoded = "";
+  for (const character of value) {
+    const code = character.codePointAt(0) ?? 0;
+    if (code < 0xd800 || code > 0xdfff) {
+      encoded += encodeURIComponent(character);
+      continue;
+    }
+    for (const byte of [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]) encoded += `%${byte.toString(16).toUpperCase()}`;
+  }
+  return encoded;
+}
+/** A query value as the API's query parser (Express's `extended`: qs) reads it: decoded, or left as sent when its bytes are not UTF-8. */
+function queryValueAsParsed(encoded: string): string {
+  const spaced = encoded.replace(/\+/g, " ");
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced;
+  }
+}
+
 const invalidName = fc.oneof(
-  fc.constantFrom("", " ", "\t\n ", null, 7, true, [], {}, ["Rex"], "a\u0000b", "\u0000", "Rex\u0085"),
+  fc.constantFrom("", " ", "\t\n ", null, 7, true, [], {}, ["Rex"], "a\u0000b", "\u0000", "Rex\u0085", "\ud800", "Rex\u202e"),
   nameWithControlCharacter,
+  nameWithHostileCharacter,
+  hostileText(20),
   fc.string({ unit: "grapheme-ascii", minLength: NAME_MAX_LENGTH + 1, maxLength: NAME_MAX_LENGTH + 40 }).filter((s) => s.trim().length > NAME_MAX_LENGTH),
 );
 const invalidCategoryId = fc.oneof(
   fc.constantFrom(0, -1, 1.5, MAX_ID + 1, 2 ** 63, 1e300, "1", "one", null, true, [], {}),
+  hostileText(8),
   fc.integer({ min: -1000, max: 0 }),
   fc.double({ noInteger: true, noNaN: true }),
 );
 const invalidStatus = fc.oneof(
   fc.constantFrom("AVAILABLE", "Available", "", " sold", "adopted", null, 0, ["sold"]),
   fc.string({ maxLength: 12 }).filter((s) => !(PET_STATUSES as readonly string[]).includes(s)),
+  hostileText(12),
 );
 
 /** NewPet bodies: valid, valid with extra fields, one field broken or missing, or any JSON at all. */
@@ -120,7 +177,11 @@ const petBody: fc.Arbitrary<unknown> = fc.oneof(
   {
     weight: 1,
     arbitrary: fc
-      .tuple(validNewPet, fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }), fc.integer({ min: 1, max: 1000 }))
+      .tuple(
+        validNewPet,
+        fc.dictionary(fc.string({ unit: textUnit, maxLength: 8 }), fc.jsonValue({ maxDepth: 2, stringUnit: textUnit }), { maxKeys: 3 }),
+        fc.integer({ min: 1, max: 1000 }),
+      )
       .map(([pet, extra, id]) => ({ ...extra, id, ...pet })),
   },
   {
@@ -133,9 +194,11 @@ const petBody: fc.Arbitrary<unknown> = fc.oneof(
         return broken;
       }),
   },
-  { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+  { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3, stringUnit: textUnit }) },
   // Otherwise valid, but a control character inside the name.
   { weight: 1, arbitrary: fc.tuple(validNewPet, nameWithControlCharacter).map(([pet, name]) => ({ ...pet, name })) },
+  // Otherwise valid, but an unpaired surrogate or a bidirectional formatting character inside the name.
+  { weight: 1, arbitrary: fc.tuple(validNewPet, nameWithHostileCharacter).map(([pet, name]) => ({ ...pet, name })) },
 );
 
 type ContentTypeCase = "json" | "json-utf8" | "JSON" | "none" | "text" | "form" | "json-latin1" | "random";
@@ -185,6 +248,17 @@ const createRequest: fc.Arbitrary<FuzzRequest> = fc
       { weight: 1, arbitrary: fc.uint8Array({ maxLength: 300 }).map((bytes) => ({ bytes: Buffer.from(bytes) })) },
       { weight: 1, arbitrary: fc.constant({ bytes: Buffer.alloc(0) }) },
       {
+        // A surrogate as raw bytes inside the name's JSON string (WTF-8, not UTF-8): the body is read as UTF-8, each byte a U+FFFD.
+        weight: 1,
+        arbitrary: fc
+          .tuple(validNewPet, fc.integer({ min: 0xd800, max: 0xdfff }))
+          .map(([pet, code]) => {
+            const [before = "", after = ""] = JSON.stringify({ ...pet, name: "x\u0000x" }).split("\\u0000");
+            const surrogate = Buffer.from([0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]);
+            return { bytes: Buffer.concat([Buffer.from(before), surrogate, Buffer.from(after)]) };
+          }),
+      },
+      {
         weight: 1,
         arbitrary: fc
           .tuple(validNewPet, fc.integer({ min: BODY_LIMIT_BYTES, max: 2 * BODY_LIMIT_BYTES }))
@@ -220,18 +294,27 @@ const limitValue = fc.oneof(
   fc.constantFrom("0", "101", "-1", "7.0", "1e1", "0x10", " 5", "5 ", "", "+5", "0005", "100", "1"),
   fc.integer().map(String),
   fc.string({ maxLength: 6 }),
+  hostileText(6),
 );
-const statusValue = fc.oneof(fc.constantFrom(...PET_STATUSES), fc.constantFrom("AVAILABLE", "", "sold,pending", "adopted"), fc.string({ maxLength: 8 }));
+const statusValue = fc.oneof(
+  fc.constantFrom(...PET_STATUSES),
+  fc.constantFrom("AVAILABLE", "", "sold,pending", "adopted"),
+  fc.string({ maxLength: 8 }),
+  hostileText(8),
+);
 const afterValue = fc.oneof(
   fc.integer({ min: 0, max: 200 }).map(String),
   fc.constantFrom("0", String(MAX_ID), String(MAX_ID + 1), "18446744073709551616", "-1", "1.5", "abc", ""),
   fc.string({ maxLength: 6 }),
+  hostileText(6),
 );
 /** Name searches: prefixes of names the fuzz stores, SQL and LIKE metacharacters, accents, and what is refused. */
 const nameValue = fc.oneof(
   fc.string({ unit: "grapheme", minLength: 1, maxLength: 3 }),
-  fc.constantFrom("%", "_", "\\", "'", "' OR '1'='1", "%_%", "É", "e", "  a  ", "a".repeat(100), "a".repeat(101), "", " "),
+  fc.constantFrom("%", "_", "\\", "'", "' OR '1'='1", "%_%", "É", "e", "  a  ", "a".repeat(100), "a".repeat(101), "", " ", "\ud800", "\u202e"),
   nameWithControlCharacter,
+  nameWithHostileCharacter,
+  hostileText(3),
 );
 const LIST_KEYS = ["limit", "status", "after", "name"];
 const otherKey = fc.stringMatching(/^[a-z][a-z0-9_]{0,8}$/).filter((key) => !LIST_KEYS.includes(key));
@@ -240,7 +323,7 @@ const queryParam = fc.oneof(
   fc.tuple(fc.constant("status"), statusValue),
   fc.tuple(fc.constant("after"), afterValue),
   fc.tuple(fc.constant("name"), nameValue),
-  fc.tuple(otherKey, fc.string({ maxLength: 8 })),
+  fc.tuple(otherKey, fc.oneof(fc.string({ maxLength: 8 }), hostileText(8))),
 );
 
 /** GET /v1/pets with a structured query (the contract predicts 200 or 400) or raw query garbage. */
@@ -248,10 +331,13 @@ const listRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
   {
     weight: 4,
     arbitrary: fc.tuple(authCase, fc.array(queryParam, { maxLength: 4 }), fc.constantFrom("GET", "HEAD")).map(([auth, params, method]) => {
-      const search = params.map(([key, value]) => `${key}=${encodeURIComponent(value)}`).join("&");
+      const encoded = params.map(([key, value]) => [key, percentEncode(value)] as const);
+      const search = encoded.map(([key, value]) => `${key}=${value}`).join("&");
+      // What the server reads: an unpaired surrogate's bytes are not UTF-8, so that value stays as sent, percent signs and all.
       const seen: Record<string, string | string[]> = {};
-      for (const [key, value] of params) {
+      for (const [key, sent] of encoded) {
         if (!LIST_KEYS.includes(key)) continue;
+        const value = queryValueAsParsed(sent);
         const previous = seen[key];
         seen[key] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
       }
@@ -287,6 +373,7 @@ const petIdSegment = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom("0", "-1", "7.0", "1e1", "0x7", "%207", "7%20", "+7", "007", String(MAX_ID), String(MAX_ID + 1), "18446744073709551616", "9".repeat(400)) },
   { weight: 1, arbitrary: fc.constantFrom("%", "%zz", "%E0%A4%A", "%00", "%2F", "%C0%AF", "..", "%2e%2e") },
   { weight: 1, arbitrary: fc.string({ unit: "grapheme", minLength: 1, maxLength: 12 }).map(encodeURIComponent) },
+  { weight: 1, arbitrary: hostileText(12).map(percentEncode) },
 );
 const getRequest: fc.Arbitrary<FuzzRequest> = fc.tuple(authCase, petIdSegment).map(([auth, segment]) => {
   const request: FuzzRequest = { kind: "get", method: "GET", path: `/v1/pets/${segment}`, headers: withAuth(auth) };
