@@ -58,13 +58,33 @@ const servedDocuments = {
   "/admin/v1/openapi.json": buildAccessOpenApiDocument(servers),
 };
 
+/**
+ * What the gate lets through: `owasp:api4:2023-string-restricted` warnings on strings that are free
+ * text (no format, pattern or enum fits an error's message), at most this many per document.
+ */
+const FREE_TEXT_WARNINGS_MAX = 5;
+const FREE_TEXT = "owasp:api4:2023-string-restricted";
+
 describe("OpenAPI lint gate: Spectral recommended + OWASP API Security Top 10 2023", () => {
   for (const [name, document] of Object.entries(servedDocuments)) {
-    it(`finds nothing in the served document (${name}): no error, no warning`, { timeout: 60_000 }, async () => {
+    it(`finds no error in the served document (${name}), and no warning but at most ${FREE_TEXT_WARNINGS_MAX} on free text`, { timeout: 60_000 }, async () => {
       const findings = await lint(name.replace(/\W+/g, "-"), document);
-      expect(findings, describeFindings(findings)).toEqual([]);
+      const others = findings.filter((finding) => finding.code !== FREE_TEXT || SEVERITY[finding.severity] !== "warning");
+      expect(others, describeFindings(findings)).toEqual([]);
+      expect(findings.length, describeFindings(findings)).toBeLessThanOrEqual(FREE_TEXT_WARNINGS_MAX);
     });
   }
+
+  it(`has ${FREE_TEXT} in force: a name without its pattern is a warning`, { timeout: 60_000 }, async () => {
+    const document = structuredClone(servedDocuments["/admin/v1/openapi.json"]) as unknown as {
+      components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> };
+    };
+    delete document.components.schemas["NewApiKey"]?.properties["name"]?.["pattern"];
+    const findings = await lint("no-name-pattern", document);
+    expect(findings.map((f) => `${SEVERITY[f.severity]} ${f.code} ${f.path.join(".")}`)).toContain(
+      `warning ${FREE_TEXT} components.schemas.NewApiKey.properties.name`,
+    );
+  });
 
   it("has both rulesets in force: a document without Pets' maxItems and with a server of unknown audience fails", { timeout: 60_000 }, async () => {
     const document = structuredClone(servedDocuments["/v1/openapi.json"]) as unknown as {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { buildAccessOpenApiDocument } from "./access-openapi.js";
 import { buildOpenApiDocument } from "./openapi.js";
+import { OPERATION_SCOPES, type OperationName } from "./operation-scopes.js";
+import { petstoreContract } from "./petstore-contract.js";
+import { Pet, Pets } from "./schemas.js";
+import { NAME_PATTERN, NewPet } from "./schemas.js";
 
 const servers = { production: "https://api.petstore.test/v1", staging: "https://staging.petstore.test/v1" };
 const document = buildOpenApiDocument(servers) as unknown as {
@@ -102,6 +107,42 @@ describe("OpenAPI document, point by point against the interface spec", () => {
     const pattern = new RegExp((name?.schema as { pattern: string }).pattern);
     expect(pattern.test("Émile")).toBe(true);
     expect(pattern.test("a\u0000")).toBe(false);
+    expect(pattern.test("a\u202eb")).toBe(false);
+  });
+
+  it("every name, in both documents, carries the schemas' own name regex as its pattern", () => {
+    const access = buildAccessOpenApiDocument(servers);
+    const names: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (Array.isArray(node)) return node.forEach((item, index) => walk(item, `${at}/${index}`));
+      if (node === null || typeof node !== "object") return;
+      for (const [key, value] of Object.entries(node)) {
+        const field = value as { type?: string; pattern?: string; schema?: { pattern?: string } } | null;
+        if (["name", "label", "createdBy"].includes(key) && field?.type === "string") names.push(`${at}/${key} ${field.pattern}`);
+        if (key === "parameters" && Array.isArray(value)) {
+          for (const parameter of value as Array<{ name: string; schema: { pattern?: string } }>) {
+            if (parameter.name === "name") names.push(`${at}/parameters/name ${parameter.schema.pattern}`);
+          }
+        }
+        walk(value, `${at}/${key}`);
+      }
+    };
+    walk(document, "/v1");
+    walk(access, "/admin/v1");
+    // Pet and NewPet, the name query; Session, ApiKey (its name and createdBy), NewApiKey, and an event's actor and target.
+    expect(names).toHaveLength(9);
+    for (const name of names) expect(name.endsWith(` ${NAME_PATTERN.source}`), name).toBe(true);
+  });
+
+  it("the name pattern, read as a client reads it, agrees with the API on names as sent", () => {
+    const body = resolved(operation("/pets", "post").requestBody?.content["application/json"]?.schema);
+    const source = (body?.properties?.["name"] as { pattern: string }).pattern;
+    for (const flags of ["", "u"]) {
+      const pattern = new RegExp(source, flags);
+      for (const name of ["Rex", "  Rex\t", "\n🐕 Rex ", "שלום", "a b", "\u00a0Rex", "\ud800", "Rex\udc00", "a\u202eb", "\u2066x", "a\u0000", "a\tb", "x\u0085"]) {
+        expect(pattern.test(name), `${JSON.stringify(name)} /${flags}`).toBe(NewPet.safeParse({ name, categoryId: 1 }).success);
+      }
+    }
   });
 
   it("createPet: NewPet body with name and categoryId required, 201 Pet, 400, 401", () => {
@@ -118,6 +159,19 @@ describe("OpenAPI document, point by point against the interface spec", () => {
     expect(pet?.properties?.["id"]).toMatchObject({ type: "integer", format: "int64" });
     expect(pet?.properties?.["status"]?.enum).toEqual(PET_STATUS);
     expect(op.deprecated).not.toBe(true);
+  });
+
+  it("declares 403 exactly on the operations a read key may not call (createPet needs write), as an extension", () => {
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const op of Object.values(item)) {
+        const guarded = OPERATION_SCOPES[op.operationId as OperationName] !== "read";
+        expect(Object.keys(op.responses).includes("403"), `${path} ${op.operationId}`).toBe(guarded);
+      }
+    }
+    const forbidden = operation("/pets", "post").responses["403"] as { description: string; content?: Record<string, { example?: { code?: string } }> };
+    expect(forbidden.description).toMatch(/^Extension: /);
+    expect(forbidden.content?.["application/json"]?.example?.code).toBe("FORBIDDEN");
+    expect(jsonSchema(operation("/pets", "post"), "403")?.properties?.["code"]?.enum).toContain("FORBIDDEN");
   });
 
   it("createPet: optional Idempotency-Key header, 409 and 422 with their codes", () => {
@@ -155,6 +209,13 @@ describe("OpenAPI document, point by point against the interface spec", () => {
   });
 });
 
+/** The named schema of an operation's success answer, read from the contract's route; undefined for no body. */
+function successSchemaName(operationId: string, status: string): string | undefined {
+  const route = petstoreContract[operationId as keyof typeof petstoreContract];
+  const schema = (route.responses as Record<string, unknown>)[status];
+  return schema === Pets ? "Pets" : schema === Pet ? "Pet" : undefined;
+}
+
 describe("OpenAPI document, as good as a hand-written one", () => {
   const raw = document as unknown as {
     info: { contact?: { name?: string }; license?: { name?: string } };
@@ -185,10 +246,10 @@ describe("OpenAPI document, as good as a hand-written one", () => {
       const body = op.requestBody?.content["application/json"]?.schema;
       if (body) expect(body, op.operationId).toEqual({ $ref: "#/components/schemas/NewPet" });
       for (const [status, response] of Object.entries(op.responses)) {
-        const expected = Number(status) >= 400 ? "Error" : { listPets: "Pets", createPet: "Pet", getPet: "Pet" }[op.operationId];
-        expect(response.content?.["application/json"]?.schema, `${op.operationId} ${status}`).toEqual({
-          $ref: `#/components/schemas/${expected}`,
-        });
+        const expected = Number(status) >= 400 ? "Error" : successSchemaName(op.operationId, status);
+        expect(response.content?.["application/json"]?.schema, `${op.operationId} ${status}`).toEqual(
+          expected === undefined ? undefined : { $ref: `#/components/schemas/${expected}` },
+        );
       }
     }
     // Only components define properties: no operation carries a copy of a schema.
@@ -199,7 +260,10 @@ describe("OpenAPI document, as good as a hand-written one", () => {
     for (const op of operations) {
       for (const [status, response] of Object.entries(op.responses) as Array<[string, { description: string; headers?: object; content?: Record<string, { example?: unknown }> }]>) {
         expect(response.description, `${op.operationId} ${status}`).toMatch(/^[A-Z`].{10,}/);
-        expect(response.content?.["application/json"]?.example, `${op.operationId} ${status}`).toBeDefined();
+        // A response the contract declares without a body (c.noBody()) has no example to give.
+        if (Number(status) >= 400 || successSchemaName(op.operationId, status) !== undefined) {
+          expect(response.content?.["application/json"]?.example, `${op.operationId} ${status}`).toBeDefined();
+        }
         expect(Object.keys(response.headers ?? {}), `${op.operationId} ${status}`).toEqual(
           expect.arrayContaining(["RateLimit", "RateLimit-Policy", ...(status === "429" ? ["Retry-After"] : [])]),
         );

@@ -22,6 +22,7 @@ import {
   LIMIT_MIN,
   MAX_ID,
   NAME_MAX_LENGTH,
+  NAME_PATTERN,
   NewPet,
   Pet,
   PET_STATUSES,
@@ -83,9 +84,11 @@ const PARAMETERS: Record<string, ParameterWords> = {
   "query:name": {
     description:
       "Extension: only animals whose name starts with this, ignoring case and accents " +
-      "(`emi` finds `Émile`). Trimmed; 1..100 characters; no control characters. Combines with `status`, `limit` and " +
+      "(`emi` finds `Émile`). The rule of a pet's name: trimmed, 1..100 characters once trimmed; no control characters, " +
+      "bidirectional formatting characters or unpaired surrogates (`pattern`). Combines with `status`, `limit` and " +
       "`after`; the `Link` of the next page keeps it.",
-    schema: { type: "string", minLength: 1, maxLength: NAME_MAX_LENGTH, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f]*$" },
+    // The schemas' own regex, as zod-to-JSON-Schema writes a `.regex` (Pet.name, NewPet.name).
+    schema: { type: "string", minLength: 1, maxLength: NAME_MAX_LENGTH, pattern: NAME_PATTERN.source },
     example: "Rex",
   },
   "path:petId": {
@@ -115,6 +118,10 @@ const ERROR_RESPONSES: Record<string, ResponseWords> = {
   "401": {
     description: "API key missing or invalid.",
     example: errorExample(401, "UNAUTHORIZED", "The API key is not valid."),
+  },
+  "403": {
+    description: "Extension: the API key is valid, but its scope does not cover this operation; nothing is stored.",
+    example: errorExample(403, "FORBIDDEN", "This API key has scope read; createPet needs a key with scope write."),
   },
   "404": {
     description: "The requested animal cannot be found.",
@@ -155,6 +162,11 @@ const OPERATION_RESPONSES: Record<string, Record<string, ResponseWords>> = {
   createPet: {
     "201": { description: "The created animal, including the assigned `id`." },
     "400": { description: "The request body is missing required fields or contains invalid values." },
+    "403": {
+      description:
+        "Extension: the API key is valid, but it is an issued key of scope `read`; adding an animal needs scope `write`. " +
+        "Nothing is stored.",
+    },
   },
   getPet: {
     "200": { description: "The requested animal." },

@@ -40,6 +40,8 @@ export const petstoreContract = c.router(
         201: Pet,
         400: ErrorBody,
         401: ErrorBody,
+        // Extension: an issued key of scope `read` (staff access); the scope check answers it before the handler.
+        403: ErrorBody,
         409: ErrorBody,
         413: ErrorBody,
         415: ErrorBody,
