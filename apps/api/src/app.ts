@@ -29,6 +29,7 @@ import { socketAddressUnlessProxied } from "./http/express-tuning/client-address
 import { responseHeaderSets, setHeaders } from "./http/security-headers.js";
 import { keepTsRestRouteInLocals } from "./http/express-tuning/ts-rest-route.js";
 import { serveWebApp } from "./http/web-app.js";
+import type { WebhookSender } from "./webhooks/sender.js";
 
 export interface AppDeps {
   config: Config;
@@ -40,6 +41,8 @@ export interface AppDeps {
   abuseLimits?: AbuseLimits;
   /** Whether the process is stopping (ops/shutdown.ts): `/readyz` and the metrics read it. Never, when not given. */
   stopState?: StopState;
+  /** The process's webhook sender, told when a test event or a resend is due now; none in tests that do not send. */
+  webhookSender?: Pick<WebhookSender, "poke">;
 }
 
 /** Wiring only: each concern is a module of its own, in the order a request meets them. */
@@ -54,7 +57,8 @@ export function createApp({
   const routes = contractRoutes(petstoreContract);
   const accessRoutes = contractRoutes(accessContract);
   const allRoutes = [...routes, ...accessRoutes];
-  const metrics = givenMetrics ?? createMetrics({ database, stopState, enabled: config.metricsToken !== undefined });
+  const metrics =
+    givenMetrics ?? createMetrics({ database, stopState, enabled: config.metricsToken !== undefined, webhooks: database.webhooks });
   const abuseLimits = givenLimits ?? abuseLimitsFromConfig(config, logger, { onStoreFallback: metrics.limiterStoreFellBack });
   const headers = responseHeaderSets({
     production: config.nodeEnv === "production",

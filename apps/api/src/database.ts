@@ -5,6 +5,8 @@ import { createSqliteAccessRepository } from "./access/sqlite-access-repository.
 import type { ActivityLog } from "./activity/activity-log.js";
 import { createSqliteActivityLog } from "./activity/sqlite-activity-log.js";
 import { createSqlitePetRepository } from "./pets/sqlite-pet-repository.js";
+import type { WebhookRepository } from "./webhooks/webhook-repository.js";
+import { createSqliteWebhookRepository } from "./webhooks/sqlite-webhook-repository.js";
 import { createBackgroundWork } from "./data/background-work.js";
 import type { DatabaseHealth, PoolStats } from "./data/database-health.js";
 
@@ -21,6 +23,8 @@ export interface Database extends DatabaseHealth {
   access: AccessRepository;
   /** The activity log (audit events), which pets and keys write to. */
   activity: ActivityLog;
+  /** Webhook endpoints and the outbox of deliveries the activity log's writers fill. */
+  webhooks: WebhookRepository;
   /**
    * Runs database work that no request waits for (a key's last use, a key-set
    * refresh); `close()` waits for it. Refused (rejects) once closing began.
@@ -71,6 +75,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
       pets: createSqlitePetRepository(connection),
       access: createSqliteAccessRepository(connection),
       activity: createSqliteActivityLog(connection),
+      webhooks: createSqliteWebhookRepository(connection),
       async isReady() {
         try {
           ping.get();
@@ -84,14 +89,22 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
     };
   }
   // Prisma's client and the repositories on it are loaded only here: an SQLite process never loads them.
-  const [{ PrismaClient }, { PrismaPg }, { default: pg }, { createPrismaPetRepository }, { createPrismaAccessRepository }, { createPrismaActivityLog }] =
-    await Promise.all([
+  const [
+    { PrismaClient },
+    { PrismaPg },
+    { default: pg },
+    { createPrismaPetRepository },
+    { createPrismaAccessRepository },
+    { createPrismaActivityLog },
+    { createPrismaWebhookRepository },
+  ] = await Promise.all([
       import("./generated/pg/client.js"),
       import("@prisma/adapter-pg"),
       import("pg"),
       import("./pets/prisma-pet-repository.js"),
       import("./access/prisma-access-repository.js"),
       import("./activity/prisma-activity-log.js"),
+      import("./webhooks/prisma-webhook-repository.js"),
     ]);
   // Our own pool, handed to the adapter, so its counts can be read; the adapter leaves closing it to us.
   // Connections open lazily on the first query; callers wait with isReady().
@@ -108,6 +121,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
     pets: createPrismaPetRepository(prisma),
     access: createPrismaAccessRepository(prisma),
     activity: createPrismaActivityLog(prisma),
+    webhooks: createPrismaWebhookRepository(prisma),
     async isReady() {
       try {
         await prisma.$queryRawUnsafe("SELECT 1");

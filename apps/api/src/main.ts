@@ -5,6 +5,8 @@ import { createHttpServer } from "./http/http-server.js";
 import { responseHeaderSets } from "./http/security-headers.js";
 import { createLogger } from "./ops/logger.js";
 import { createStopSwitch, exitGracefullyOnSignals } from "./ops/shutdown.js";
+import { createMetrics } from "./ops/metrics.js";
+import { createWebhookSender } from "./webhooks/sender.js";
 
 let config: Config;
 try {
@@ -23,7 +25,18 @@ const database = await startDatabase(config, logger).catch((error: unknown) => {
   process.exit(1);
 });
 const stopSwitch = createStopSwitch();
-const app = createApp({ config, logger, database, stopState: stopSwitch });
+const metrics = createMetrics({ database, stopState: stopSwitch, enabled: config.metricsToken !== undefined, webhooks: database.webhooks });
+// Every replica sends webhooks: it claims due deliveries with a lease, so each is sent by one process at a time.
+const webhookSender = createWebhookSender({
+  repository: database.webhooks,
+  logger,
+  ...config.webhooks,
+  onDelivered: metrics.webhookDelivered,
+  onAttempt: metrics.webhookAttempt,
+  // The drain: nothing new is claimed from the signal on; what is in flight finishes (or is given back at the close).
+  isStopping: () => stopSwitch.stopping,
+});
+const app = createApp({ config, logger, database, stopState: stopSwitch, metrics, webhookSender });
 logger.info(
   config.webDistDir
     ? `serving the admin app from ${config.webDistDir}`
@@ -42,7 +55,8 @@ exitGracefullyOnSignals({
   stopSwitch,
   drainMs: config.shutdownDrainMs,
   timeoutMs: config.shutdownTimeoutMs,
-  onClosed: () => database.close(),
+  // What the sender holds is sent by then or given back unsent, before the database closes.
+  onClosed: () => webhookSender.stop().then(() => database.close()),
 });
 server.listen(config.port, config.host, () => {
   const address = server.address();
@@ -50,4 +64,5 @@ server.listen(config.port, config.host, () => {
   logger.info({ port, database: database.provider }, `petstore API listening on http://${config.host}:${port}`);
   // A supervising parent with an IPC channel (the tests) learns the port, so it can pass PORT=0 instead of racing for a free one.
   process.send?.({ listening: port });
+  webhookSender.start();
 });

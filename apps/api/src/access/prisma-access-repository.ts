@@ -38,7 +38,7 @@ export function createPrismaAccessRepository(prisma: PrismaClient): AccessReposi
       return prisma.$transaction(async (tx) => {
         const now = new Date();
         const created = toApiKey(await tx.apiKey.create({ select: keyColumns, data: { ...key, createdAt: now } }));
-        await recordActivity(tx, now, "key.created", { type: "key", id: created.id, label: created.name }, audit);
+        await recordActivity(tx, now, "key.created", { type: "key", id: created.id, label: created.name }, audit, created);
         return created;
       });
     },
@@ -50,7 +50,7 @@ export function createPrismaAccessRepository(prisma: PrismaClient): AccessReposi
         const row = await tx.apiKey.findUnique({ select: keyColumns, where: { id: BigInt(id) } });
         if (!row) return null;
         const key = toApiKey(row);
-        if (count === 1) await recordActivity(tx, now, "key.revoked", { type: "key", id: key.id, label: key.name }, audit);
+        if (count === 1) await recordActivity(tx, now, "key.revoked", { type: "key", id: key.id, label: key.name }, audit, key);
         return key;
       });
     },

@@ -62,7 +62,7 @@ function prepare(db: Sqlite.Database) {
     const created = toApiKey(
       insertKey.get(key.name, key.scope, key.prefix, key.secretDigest, timestamp(now), key.createdBy, key.expiresAt && timestamp(key.expiresAt))!,
     );
-    recordEvent(now, "key.created", { type: "key", id: created.id, label: created.name }, audit);
+    recordEvent(now, "key.created", { type: "key", id: created.id, label: created.name }, audit, created);
     return created;
   });
   const revokeKey = db.transaction((id: number, audit: AuditContext): ApiKey | null => {
@@ -73,7 +73,7 @@ function prepare(db: Sqlite.Database) {
       return existing ? toApiKey(existing) : null;
     }
     const key = toApiKey(revoked);
-    recordEvent(now, "key.revoked", { type: "key", id: key.id, label: key.name }, audit);
+    recordEvent(now, "key.revoked", { type: "key", id: key.id, label: key.name }, audit, key);
     return key;
   });
   const recordUse = (field: KeyUseField) => db.prepare<[string, number]>(`UPDATE "ApiKey" SET "${field}" = ? WHERE "id" = ?`);

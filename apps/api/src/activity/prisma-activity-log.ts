@@ -2,18 +2,50 @@ import type { AuditAction, AuditTargetType } from "@petstore/contract";
 import { Prisma, type PrismaClient } from "../generated/pg/client.js";
 import type { ActivityLog } from "./activity-log.js";
 import { auditColumns, toAuditEvent, type AuditContext, type AuditTarget } from "./audit-event.js";
+import { newWebhookEventId, SUBSCRIBED_ENDPOINT, subscriptionPattern, webhookEventTypeOf, type WebhookEventType } from "./webhook-outbox.js";
 
 type TransactionClient = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
 /**
  * The activity log's writer on PostgreSQL: one event, through `tx`, inside the
- * caller's transaction, so it commits with the change. Whatever else a change
- * must leave behind in the same transaction (an outbox row for a webhook)
- * belongs here too.
+ * caller's transaction, so it commits with the change. With `data` (the changed
+ * thing as the API answers it) and an action that is a webhook event type, the
+ * event also goes into the webhook outbox, in the same transaction: one
+ * delivery per subscribed endpoint.
  */
-export function recordActivity(tx: TransactionClient, at: Date, action: AuditAction, target: AuditTarget, context: AuditContext) {
+export async function recordActivity(
+  tx: TransactionClient,
+  at: Date,
+  action: AuditAction,
+  target: AuditTarget,
+  context: AuditContext,
+  data?: unknown,
+): Promise<void> {
   const columns = auditColumns(action, target, context);
-  return tx.auditEvent.create({ select: { id: true }, data: { ...columns, targetId: BigInt(columns.targetId), at } });
+  await tx.auditEvent.create({ select: { id: true }, data: { ...columns, targetId: BigInt(columns.targetId), at } });
+  const eventType = data === undefined ? undefined : webhookEventTypeOf(action);
+  if (eventType) await tx.$executeRaw(outboxInsert(eventType, Prisma.sql`SELECT ${JSON.stringify(data)}`, at));
+}
+
+/** The outbox rows of one event: `data` is a one-column query (or a `FROM rows` select) giving its JSON text. */
+function outboxInsert(eventType: WebhookEventType, data: Prisma.Sql, at: Date | undefined): Prisma.Sql {
+  const when = at ? Prisma.sql`${at.toISOString()}::timestamp` : Prisma.sql`now() AT TIME ZONE 'UTC'`;
+  return Prisma.sql`
+    INSERT INTO "WebhookDelivery" ("webhookId", "eventId", "eventType", "data", "createdAt", "nextAttemptAt")
+    SELECT "e"."id", ${newWebhookEventId()}, ${eventType}, (${data}), ${when}, ${when}
+    FROM "WebhookEndpoint" AS "e"
+    WHERE ${Prisma.raw(SUBSCRIBED_ENDPOINT.replaceAll('"enabled"', '"e"."enabled"').replaceAll('"eventTypes"', '"e"."eventTypes"'))} ${subscriptionPattern(eventType)})`;
+}
+
+/**
+ * The webhook outbox's rows for a change made in one statement, as a statement
+ * of its `WITH` query (as `activityOfRows`): for the one row of the common
+ * table expression `rows`, one delivery per endpoint subscribed to `eventType`,
+ * whose data is the JSON text `data` computes from that row's columns.
+ */
+export function webhookOutboxOfRows(rows: string, eventType: WebhookEventType, data: Prisma.Sql): Prisma.Sql {
+  const table = Prisma.raw(`"${rows.replaceAll('"', "")}"`);
+  return outboxInsert(eventType, Prisma.sql`SELECT ${data} FROM ${table}`, undefined);
 }
 
 /**

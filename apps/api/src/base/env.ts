@@ -32,6 +32,19 @@ const nonNegativeInt = (fallback: number) =>
     .transform(Number)
     .default(String(fallback));
 
+/** Waits like `5s,5m,30m,2h` (ms, s, m, h, d), comma-separated, in ms. */
+const durationList = z.string().transform((value, ctx) => {
+  const units: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+  const waits = value.split(",").map((item) => /^([0-9]+(?:\.[0-9]+)?)(ms|s|m|h|d)$/.exec(item.trim()));
+  if (waits.some((wait) => wait === null)) {
+    ctx.addIssue({ code: "custom", message: "must be a comma-separated list of waits like 5s,5m,30m,2h (units ms, s, m, h, d)" });
+    return z.NEVER;
+  }
+  return waits.map((wait) => Math.round(Number(wait![1]) * units[wait![2]!]!));
+});
+
+const trueOrFalse = z.enum(["true", "false"]).optional();
+
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
 LOOPBACK.addAddress("::1", "ipv6");
@@ -120,6 +133,11 @@ const EnvSchema = z
     PUBLIC_URL_PRODUCTION: z.string().url().default("https://api.petstore.example/v1"),
     PUBLIC_URL_STAGING: z.string().url().default("https://staging.api.petstore.example/v1"),
     WEB_DIST_DIR: z.string().optional(),
+    WEBHOOK_TIMEOUT_MS: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("10000"),
+    WEBHOOK_RETRY_SCHEDULE: durationList.default("5s,5m,30m,2h,5h,10h,10h"),
+    WEBHOOK_ALLOW_HTTP: trueOrFalse,
+    WEBHOOK_ALLOW_PRIVATE: trueOrFalse,
+    WEBHOOK_POLL_MS: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("500"),
   })
   .transform((env, ctx) => {
     const production = env.NODE_ENV === "production";
@@ -220,6 +238,15 @@ const EnvSchema = z
       validateResponses: !production,
       /** The admin app's build, served at `/`; undefined: the API runs alone. */
       webDistDir,
+      webhooks: {
+        timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+        retryScheduleMs: env.WEBHOOK_RETRY_SCHEDULE,
+        // Development sends to http:// receivers on this machine; elsewhere only when set.
+        allowHttp: env.WEBHOOK_ALLOW_HTTP ? env.WEBHOOK_ALLOW_HTTP === "true" : env.NODE_ENV === "development",
+        allowPrivate: env.WEBHOOK_ALLOW_PRIVATE ? env.WEBHOOK_ALLOW_PRIVATE === "true" : env.NODE_ENV === "development",
+        /** How often each process looks for due deliveries. */
+        pollMs: env.WEBHOOK_POLL_MS,
+      },
     };
   });
 

@@ -4,6 +4,7 @@ import { matchedRoute } from "../http/matched-route.js";
 import type { DatabaseHealth } from "../data/database-health.js";
 import { STORAGE_FAULT_CAUSES, type StorageFaultCause } from "../data/database-unavailable.js";
 import type { LimitName } from "../access/rate-limit.js";
+import type { WebhookRepository } from "../webhooks/webhook-repository.js";
 import { NEVER_STOPPING, type StopState } from "./shutdown.js";
 
 /** The abuse limits whose 429s are counted (see access/api-key-check.ts). */
@@ -26,6 +27,10 @@ export interface Metrics {
   limiterStoreFellBack(): void;
   /** A request answered 503 because the database could not serve it (http/errors.ts). */
   storageFault(cause: StorageFaultCause): void;
+  /** A webhook delivery finished (succeeded, failed for good) or is to be retried. */
+  webhookDelivered(outcome: "succeeded" | "failed" | "retrying"): void;
+  /** A webhook attempt got an answer of this status class (`2xx`..`5xx`), or none (`error`). */
+  webhookAttempt(statusClass: string): void;
 }
 
 export interface MetricsOptions {
@@ -38,9 +43,11 @@ export interface MetricsOptions {
    * for the life of the process once started, however many apps are built.
    */
   enabled: boolean;
+  /** Read at scrape time for the age of the oldest pending webhook delivery. */
+  webhooks?: Pick<WebhookRepository, "oldestPendingAt">;
 }
 
-export function createMetrics({ database, stopState = NEVER_STOPPING, enabled }: MetricsOptions): Metrics {
+export function createMetrics({ database, stopState = NEVER_STOPPING, enabled, webhooks }: MetricsOptions): Metrics {
   const registry = new Registry();
   const registers = [registry];
   if (enabled) collectDefaultMetrics({ register: registry });
@@ -110,6 +117,32 @@ export function createMetrics({ database, stopState = NEVER_STOPPING, enabled }:
     });
   }
 
+  const webhookDeliveries = new Counter({
+    name: "petstore_webhook_deliveries_total",
+    help: "Webhook deliveries by outcome: succeeded, failed (for good), retrying (an attempt failed, another is scheduled).",
+    labelNames: ["outcome"] as const,
+    registers,
+  });
+  for (const outcome of ["succeeded", "failed", "retrying"]) webhookDeliveries.inc({ outcome }, 0);
+  const webhookAttempts = new Counter({
+    name: "petstore_webhook_attempts_total",
+    help: "Webhook attempts by the endpoint's status class (2xx..5xx), or error (no answer: network, timeout, refused address).",
+    labelNames: ["status_class"] as const,
+    registers,
+  });
+  for (const statusClass of ["2xx", "3xx", "4xx", "5xx", "error"]) webhookAttempts.inc({ status_class: statusClass }, 0);
+  if (webhooks) {
+    new Gauge({
+      name: "petstore_webhook_oldest_pending_seconds",
+      help: "Age of the oldest pending webhook delivery at scrape time (0 when none is pending).",
+      registers,
+      async collect() {
+        const oldest = await webhooks.oldestPendingAt().catch(() => null);
+        this.set(oldest ? Math.max(0, (Date.now() - oldest.getTime()) / 1000) : 0);
+      },
+    });
+  }
+
   // One counter child and one histogram child per (operation, status), looked up
   // by a string key: `inc(labels)` / `observe(labels, v)` hash a labels object on every call.
   const seriesOf = new Map<string, { counter: ReturnType<typeof requests.labels>; timer: ReturnType<typeof duration.labels> }>();
@@ -138,5 +171,7 @@ export function createMetrics({ database, stopState = NEVER_STOPPING, enabled }:
     limitRejected: (limit) => limitRejections.inc({ limit }),
     limiterStoreFellBack: () => storeFallbacks.inc(),
     storageFault: (cause) => storageFaults.inc({ cause }),
+    webhookDelivered: (outcome) => webhookDeliveries.inc({ outcome }),
+    webhookAttempt: (statusClass) => webhookAttempts.inc({ status_class: statusClass }),
   };
 }

@@ -1,6 +1,7 @@
 import type { NewPet } from "@petstore/contract";
 import type { PrismaClient } from "../generated/pg/client.js";
-import { activityOfRows, recordActivity } from "../activity/prisma-activity-log.js";
+import { Prisma } from "../generated/pg/client.js";
+import { activityOfRows, recordActivity, webhookOutboxOfRows } from "../activity/prisma-activity-log.js";
 import { answerFromRecord, idempotencyLockId } from "./idempotent-create.js";
 import { nameKey, nameKeyRange } from "./name-key.js";
 import type { KeyedPetInsert, KeyedCreateOutcome, PetRepository } from "./pet-repository.js";
@@ -14,6 +15,9 @@ const recordColumns = { fingerprint: true, body: true, location: true, createdAt
  * (Prisma's default, 2 s, turns a busy pool into 500s) and running.
  */
 const TRANSACTION_LIMITS = { maxWait: 10_000, timeout: 10_000 } as const;
+
+/** A row of `Pet` as the API answers it (pet-row.ts's toPet: no status when unset), as JSON text. */
+const PET_JSON = Prisma.sql`json_strip_nulls(json_build_object('id', "id", 'name', "name", 'categoryId', "categoryId", 'status', "status"))::text`;
 
 /** PostgreSQL's unique violation, as Prisma reports it. */
 const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === "P2002";
@@ -40,13 +44,14 @@ export function createPrismaPetRepository(prisma: PrismaClient): PetRepository {
     },
     async create(pet, audit) {
       if (audit) {
-        // One statement, so one round trip and atomic by itself: the pet and its event, or neither.
+        // One statement, so one round trip and atomic by itself: the pet, its event and its webhook deliveries, or none.
         const [row] = await prisma.$queryRaw<Array<{ id: bigint; name: string; categoryId: bigint; status: string | null }>>`
           WITH "created" AS (
             INSERT INTO "Pet" ("name", "nameKey", "categoryId", "status")
             VALUES (${pet.name}, ${nameKey(pet.name)}, ${BigInt(pet.categoryId)}, ${pet.status ?? null})
             RETURNING "id", "name", "categoryId", "status"
-          ), "activity" AS (${activityOfRows("created", "pet.created", "pet", audit)})
+          ), "activity" AS (${activityOfRows("created", "pet.created", "pet", audit)}
+          ), "outbox" AS (${webhookOutboxOfRows("created", "pet.created", PET_JSON)})
           SELECT "id", "name", "categoryId", "status" FROM "created"`;
         return toPet(row!);
       }
@@ -124,6 +129,6 @@ async function createInTransaction(tx: TransactionClient, request: KeyedPetInser
   await tx.idempotencyRecord.create({
     data: { scope, key, fingerprint, status: 201, body: JSON.stringify(pet), location, createdAt: now },
   });
-  if (audit) await recordActivity(tx, now, "pet.created", { type: "pet", id: pet.id, label: pet.name }, audit);
+  if (audit) await recordActivity(tx, now, "pet.created", { type: "pet", id: pet.id, label: pet.name }, audit, pet);
   return { kind: "created", pet, location };
 }

@@ -151,7 +151,7 @@ function prepareStatements(db: Sqlite.Database) {
   const createAudited = db.transaction((newPet: NewPet, audit: AuditContext): Pet => {
     const now = new Date();
     const pet = toPet(insert.get(newPet.name, nameKey(newPet.name), newPet.categoryId, newPet.status ?? null, timestamp(now))!);
-    recordEvent(now, "pet.created", { type: "pet", id: pet.id, label: pet.name }, audit);
+    recordEvent(now, "pet.created", { type: "pet", id: pet.id, label: pet.name }, audit, pet);
     return pet;
   });
   const createIdempotent = db.transaction((request: KeyedPetInsert): KeyedCreateOutcome => {
@@ -163,7 +163,7 @@ function prepareStatements(db: Sqlite.Database) {
     const pet = toPet(insert.get(newPet.name, nameKey(newPet.name), newPet.categoryId, newPet.status ?? null, createdAt)!);
     const location = locationOf(pet);
     insertRecord.run(scope, key, fingerprint, 201, JSON.stringify(pet), location, createdAt);
-    if (audit) recordEvent(now, "pet.created", { type: "pet", id: pet.id, label: pet.name }, audit);
+    if (audit) recordEvent(now, "pet.created", { type: "pet", id: pet.id, label: pet.name }, audit, pet);
     return { kind: "created", pet, location };
   });
   return {

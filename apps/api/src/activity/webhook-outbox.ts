@@ -1,0 +1,20 @@
+import { randomUUID } from "node:crypto";
+
+/** The event types an endpoint may subscribe to. `webhook.test` is sent by `sendTestEvent` only. */
+export const WEBHOOK_EVENT_TYPES = ["pet.created", "key.created", "key.revoked"] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number] | "webhook.test";
+
+/** A change's audit action that is also a webhook event type, or undefined. */
+export const webhookEventTypeOf = (action: string): WebhookEventType | undefined =>
+  (WEBHOOK_EVENT_TYPES as readonly string[]).includes(action) ? (action as WebhookEventType) : undefined;
+
+/** The `webhook-id` of a new event: unique per event, the same on every retry and every endpoint. */
+export const newWebhookEventId = (): string => `msg_${randomUUID().replaceAll("-", "")}`;
+
+/**
+ * The SQL condition (both providers) that an endpoint, as a row of "WebhookEndpoint", takes events of
+ * the type whose `LIKE` pattern is the one parameter (`subscriptionPattern`): enabled, and subscribed to
+ * every type (eventTypes empty) or to this one (eventTypes is space-separated).
+ */
+export const SUBSCRIBED_ENDPOINT = `"enabled" AND ("eventTypes" = '' OR (' ' || "eventTypes" || ' ') LIKE`;
+export const subscriptionPattern = (type: WebhookEventType): string => `% ${type} %`;

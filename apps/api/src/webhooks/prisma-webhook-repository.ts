@@ -1,0 +1,143 @@
+import { Prisma, type PrismaClient } from "../generated/pg/client.js";
+import {
+  storedEventTypes,
+  toDeliveryRecord,
+  toEndpointRecord,
+  type ClaimedDelivery,
+  type WebhookRepository,
+} from "./webhook-repository.js";
+import type { WebhookEventType } from "../activity/webhook-outbox.js";
+
+const deliveryColumns = { id: true, webhookId: true, eventId: true, eventType: true, status: true, createdAt: true, attempts: true } as const;
+
+/** A JS time as the `timestamp(3)` (UTC, no zone) columns hold it, for raw SQL. */
+const at = (date: Date) => Prisma.sql`${date.toISOString()}::timestamp`;
+
+/** Webhook endpoints and deliveries on PostgreSQL, through Prisma's generated client. */
+export function createPrismaWebhookRepository(prisma: PrismaClient): WebhookRepository {
+  return {
+    async listEndpoints() {
+      return (await prisma.webhookEndpoint.findMany({ orderBy: { id: "desc" } })).map(toEndpointRecord);
+    },
+    async findEndpoint(id) {
+      const row = await prisma.webhookEndpoint.findUnique({ where: { id: BigInt(id) } });
+      return row ? toEndpointRecord(row) : null;
+    },
+    async createEndpoint({ url, description, eventTypes, secret, createdBy }) {
+      const row = await prisma.webhookEndpoint.create({
+        data: { url, description, eventTypes: storedEventTypes(eventTypes), secret, createdBy, createdAt: new Date() },
+      });
+      return toEndpointRecord(row);
+    },
+    async updateEndpoint(id, { url, description, eventTypes, enabled }) {
+      const { count } = await prisma.webhookEndpoint.updateMany({
+        where: { id: BigInt(id) },
+        data: {
+          ...(url !== undefined ? { url } : {}),
+          ...(description !== undefined ? { description } : {}),
+          ...(eventTypes !== undefined ? { eventTypes: storedEventTypes(eventTypes) } : {}),
+          ...(enabled !== undefined ? { enabled } : {}),
+          ...(enabled === true ? { disabledReason: null, failingSince: null } : {}),
+        },
+      });
+      if (count === 0) return null;
+      const row = await prisma.webhookEndpoint.findUnique({ where: { id: BigInt(id) } });
+      return row ? toEndpointRecord(row) : null;
+    },
+    async deleteEndpoint(id) {
+      const [, { count }] = await prisma.$transaction([
+        prisma.webhookDelivery.deleteMany({ where: { webhookId: BigInt(id) } }),
+        prisma.webhookEndpoint.deleteMany({ where: { id: BigInt(id) } }),
+      ]);
+      return count === 1;
+    },
+    async rotateSecret(id, secret, previousUntil) {
+      const [row] = await prisma.$queryRaw<Parameters<typeof toEndpointRecord>[0][]>`
+        UPDATE "WebhookEndpoint" SET "previousSecret" = "secret", "secret" = ${secret}, "previousSecretUntil" = ${at(previousUntil)}
+        WHERE "id" = ${BigInt(id)} RETURNING *`;
+      return row ? toEndpointRecord(row) : null;
+    },
+    async createTestDelivery(webhookId, eventId, data, when) {
+      const row = await prisma.webhookDelivery.create({
+        select: deliveryColumns,
+        data: { webhookId: BigInt(webhookId), eventId, eventType: "webhook.test", data, createdAt: when, nextAttemptAt: when },
+      });
+      return toDeliveryRecord(row);
+    },
+    async listDeliveries({ webhookId, take, before, status }) {
+      const rows = await prisma.webhookDelivery.findMany({
+        select: deliveryColumns,
+        where: {
+          webhookId: BigInt(webhookId),
+          ...(before !== undefined ? { id: { lt: BigInt(before) } } : {}),
+          ...(status !== undefined ? { status } : {}),
+        },
+        orderBy: { id: "desc" },
+        take,
+      });
+      return rows.map(toDeliveryRecord);
+    },
+    async resendDelivery(webhookId, id, when) {
+      const { count } = await prisma.webhookDelivery.updateMany({
+        where: { id: BigInt(id), webhookId: BigInt(webhookId) },
+        data: { status: "pending", nextAttemptAt: when, claimedUntil: null, claimToken: null },
+      });
+      if (count === 0) return null;
+      const row = await prisma.webhookDelivery.findUnique({ select: deliveryColumns, where: { id: BigInt(id) } });
+      return row ? toDeliveryRecord(row) : null;
+    },
+    async claimDue(now, leaseUntil, claimToken, take) {
+      // One statement, so one short transaction: SKIP LOCKED lets every replica's sender claim at once
+      // without waiting on, or taking, each other's rows.
+      const rows = await prisma.$queryRaw<
+        Array<{ id: bigint; webhookId: bigint; eventId: string; eventType: string; data: string; createdAt: Date; attemptCount: number }>
+      >`
+        UPDATE "WebhookDelivery" SET "claimedUntil" = ${at(leaseUntil)}, "claimToken" = ${claimToken}
+        WHERE "id" IN (
+          SELECT "id" FROM "WebhookDelivery"
+          WHERE "status" = 'pending' AND "nextAttemptAt" <= ${at(now)} AND ("claimedUntil" IS NULL OR "claimedUntil" < ${at(now)})
+          ORDER BY "nextAttemptAt" LIMIT ${take}
+          FOR UPDATE SKIP LOCKED)
+        RETURNING "id", "webhookId", "eventId", "eventType", "data", "createdAt", "attemptCount"`;
+      return rows.map(
+        (row): ClaimedDelivery => ({
+          ...row,
+          id: Number(row.id),
+          webhookId: Number(row.webhookId),
+          eventType: row.eventType as WebhookEventType,
+          createdAt: new Date(row.createdAt),
+          attemptCount: Number(row.attemptCount),
+          claimToken,
+        }),
+      );
+    },
+    async recordOutcome(delivery, outcome) {
+      await prisma.$transaction(async (tx) => {
+        const attempts = outcome.attempt
+          ? Prisma.sql`("attempts"::jsonb || jsonb_build_array(${JSON.stringify(outcome.attempt)}::jsonb))::text`
+          : Prisma.sql`"attempts"`;
+        const changed = await tx.$executeRaw`
+          UPDATE "WebhookDelivery" SET "status" = ${outcome.status}, "nextAttemptAt" = ${at(outcome.nextAttemptAt)},
+            "attemptCount" = "attemptCount" + ${outcome.attempt ? 1 : 0}, "attempts" = ${attempts},
+            "claimedUntil" = NULL, "claimToken" = NULL
+          WHERE "id" = ${BigInt(delivery.id)} AND "claimToken" = ${delivery.claimToken}`;
+        if (changed === 0 || !outcome.endpoint) return;
+        const { succeeded, at: when, disable } = outcome.endpoint;
+        const id = BigInt(delivery.webhookId);
+        if (succeeded) await tx.webhookEndpoint.updateMany({ where: { id }, data: { failingSince: null } });
+        else await tx.webhookEndpoint.updateMany({ where: { id, failingSince: null }, data: { failingSince: when } });
+        if (disable) await tx.webhookEndpoint.updateMany({ where: { id }, data: { enabled: false, disabledReason: disable } });
+      });
+    },
+    async release(delivery) {
+      await prisma.webhookDelivery.updateMany({
+        where: { id: BigInt(delivery.id), claimToken: delivery.claimToken },
+        data: { claimedUntil: null, claimToken: null },
+      });
+    },
+    async oldestPendingAt() {
+      const row = await prisma.webhookDelivery.findFirst({ select: { createdAt: true }, where: { status: "pending" }, orderBy: { createdAt: "asc" } });
+      return row?.createdAt ?? null;
+    },
+  };
+}

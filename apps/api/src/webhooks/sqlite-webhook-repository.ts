@@ -1,0 +1,173 @@
+import type Sqlite from "better-sqlite3";
+import { sqliteTimestamp as timestamp } from "../data/sqlite-timestamp.js";
+import {
+  storedEventTypes,
+  toDeliveryRecord,
+  toEndpointRecord,
+  type ClaimedDelivery,
+  type DeliveryRow,
+  type EndpointRow,
+  type WebhookRepository,
+} from "./webhook-repository.js";
+
+const ENDPOINT_COLUMNS = `"id", "url", "description", "eventTypes", "enabled", "disabledReason", "createdAt", "createdBy", "secret", "previousSecret", "previousSecretUntil", "failingSince"`;
+const DELIVERY_COLUMNS = `"id", "webhookId", "eventId", "eventType", "status", "createdAt", "attempts"`;
+const DUE = `"status" = 'pending' AND "nextAttemptAt" <= ? AND ("claimedUntil" IS NULL OR "claimedUntil" < ?)`;
+
+/** Webhook endpoints and deliveries on SQLite: prepared statements on the API's connection. */
+export function createSqliteWebhookRepository(db: Sqlite.Database): WebhookRepository {
+  let statements: ReturnType<typeof prepare> | undefined;
+  const prepared = () => (statements ??= prepare(db));
+  return {
+    async listEndpoints() {
+      return prepared().listEndpoints.all().map(toEndpointRecord);
+    },
+    async findEndpoint(id) {
+      const row = prepared().endpointById.get(id);
+      return row ? toEndpointRecord(row) : null;
+    },
+    async createEndpoint({ url, description, eventTypes, secret, createdBy }) {
+      const row = prepared().insertEndpoint.get(url, description, storedEventTypes(eventTypes), secret, timestamp(new Date()), createdBy)!;
+      return toEndpointRecord(row);
+    },
+    async updateEndpoint(id, changes) {
+      return prepared().updateEndpoint.immediate(id, changes);
+    },
+    async deleteEndpoint(id) {
+      return prepared().deleteEndpoint.immediate(id);
+    },
+    async rotateSecret(id, secret, previousUntil) {
+      const row = prepared().rotate.get(secret, timestamp(previousUntil), id);
+      return row ? toEndpointRecord(row) : null;
+    },
+    async createTestDelivery(webhookId, eventId, data, at) {
+      return toDeliveryRecord(prepared().insertDelivery.get(webhookId, eventId, "webhook.test", data, timestamp(at), timestamp(at))!);
+    },
+    async listDeliveries({ webhookId, take, before, status }) {
+      const { list, listByStatus } = prepared();
+      const rows =
+        status === undefined
+          ? list.all(webhookId, before ?? Number.MAX_SAFE_INTEGER, take)
+          : listByStatus.all(webhookId, status, before ?? Number.MAX_SAFE_INTEGER, take);
+      return rows.map(toDeliveryRecord);
+    },
+    async resendDelivery(webhookId, id, at) {
+      const row = prepared().resend.get(timestamp(at), id, webhookId);
+      return row ? toDeliveryRecord(row) : null;
+    },
+    async claimDue(now, leaseUntil, claimToken, take) {
+      const { anyDue, claim } = prepared();
+      const at = timestamp(now);
+      // A read first: an idle sender takes no write lock.
+      if (!anyDue.get(at, at)) return [];
+      return claim.all(timestamp(leaseUntil), claimToken, at, at, take).map(
+        (row): ClaimedDelivery => ({ ...row, id: Number(row.id), webhookId: Number(row.webhookId), createdAt: new Date(row.createdAt), claimToken }),
+      );
+    },
+    async recordOutcome(delivery, outcome) {
+      prepared().recordOutcome.immediate(delivery, outcome);
+    },
+    async release(delivery) {
+      prepared().release.run(delivery.id, delivery.claimToken);
+    },
+    async oldestPendingAt() {
+      const row = prepared().oldestPending.get();
+      return row?.createdAt ? new Date(row.createdAt) : null;
+    },
+  };
+}
+
+type ClaimRow = Omit<ClaimedDelivery, "createdAt" | "claimToken"> & { createdAt: string };
+
+function prepare(db: Sqlite.Database) {
+  const endpointById = db.prepare<[number], EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM "WebhookEndpoint" WHERE "id" = ?`);
+  const setEndpoint = (column: string) =>
+    db.prepare<[unknown, number]>(`UPDATE "WebhookEndpoint" SET "${column}" = ? WHERE "id" = ?`);
+  const setters = {
+    url: setEndpoint("url"),
+    description: setEndpoint("description"),
+    eventTypes: setEndpoint("eventTypes"),
+    enabled: setEndpoint("enabled"),
+  };
+  const enable = db.prepare<[number]>(`UPDATE "WebhookEndpoint" SET "disabledReason" = NULL, "failingSince" = NULL WHERE "id" = ?`);
+  const updateEndpoint = db.transaction((id: number, changes: Parameters<WebhookRepository["updateEndpoint"]>[1]) => {
+    if (!endpointById.get(id)) return null;
+    if (changes.url !== undefined) setters.url.run(changes.url, id);
+    if (changes.description !== undefined) setters.description.run(changes.description, id);
+    if (changes.eventTypes !== undefined) setters.eventTypes.run(storedEventTypes(changes.eventTypes), id);
+    if (changes.enabled !== undefined) {
+      setters.enabled.run(changes.enabled ? 1 : 0, id);
+      if (changes.enabled) enable.run(id);
+    }
+    return toEndpointRecord(endpointById.get(id)!);
+  });
+  const deleteDeliveries = db.prepare<[number]>(`DELETE FROM "WebhookDelivery" WHERE "webhookId" = ?`);
+  const deleteOne = db.prepare<[number]>(`DELETE FROM "WebhookEndpoint" WHERE "id" = ?`);
+  const deleteEndpoint = db.transaction((id: number) => {
+    deleteDeliveries.run(id);
+    return deleteOne.run(id).changes === 1;
+  });
+  const finish = db.prepare<[string, string, number, string, string, number, string]>(
+    `UPDATE "WebhookDelivery" SET "status" = ?, "nextAttemptAt" = ?, "attemptCount" = "attemptCount" + ?,
+       "attempts" = CASE WHEN ? = 'null' THEN "attempts" ELSE json_insert("attempts", '$[#]', json(?)) END,
+       "claimedUntil" = NULL, "claimToken" = NULL
+     WHERE "id" = ? AND "claimToken" = ?`,
+  );
+  const endpointSucceeded = db.prepare<[number]>(`UPDATE "WebhookEndpoint" SET "failingSince" = NULL WHERE "id" = ?`);
+  const endpointFailed = db.prepare<[string, number]>(
+    `UPDATE "WebhookEndpoint" SET "failingSince" = coalesce("failingSince", ?) WHERE "id" = ?`,
+  );
+  const disable = db.prepare<[string, number]>(`UPDATE "WebhookEndpoint" SET "enabled" = 0, "disabledReason" = ? WHERE "id" = ?`);
+  const recordOutcome = db.transaction(
+    (delivery: ClaimedDelivery, outcome: Parameters<WebhookRepository["recordOutcome"]>[1]) => {
+      const attempt = JSON.stringify(outcome.attempt);
+      const { changes } = finish.run(outcome.status, timestamp(outcome.nextAttemptAt), outcome.attempt ? 1 : 0, attempt, attempt, delivery.id, delivery.claimToken);
+      if (changes === 0 || !outcome.endpoint) return;
+      const { succeeded, at, disable: reason } = outcome.endpoint;
+      if (succeeded) endpointSucceeded.run(delivery.webhookId);
+      else endpointFailed.run(timestamp(at), delivery.webhookId);
+      if (reason) disable.run(reason, delivery.webhookId);
+    },
+  );
+  return {
+    listEndpoints: db.prepare<[], EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM "WebhookEndpoint" ORDER BY "id" DESC`),
+    endpointById,
+    insertEndpoint: db.prepare<[string, string | null, string, string, string, string], EndpointRow>(
+      `INSERT INTO "WebhookEndpoint" ("url", "description", "eventTypes", "secret", "createdAt", "createdBy")
+       VALUES (?, ?, ?, ?, ?, ?) RETURNING ${ENDPOINT_COLUMNS}`,
+    ),
+    updateEndpoint,
+    deleteEndpoint,
+    rotate: db.prepare<[string, string, number], EndpointRow>(
+      `UPDATE "WebhookEndpoint" SET "previousSecret" = "secret", "secret" = ?, "previousSecretUntil" = ?
+       WHERE "id" = ? RETURNING ${ENDPOINT_COLUMNS}`,
+    ),
+    insertDelivery: db.prepare<[number, string, string, string, string, string], DeliveryRow>(
+      `INSERT INTO "WebhookDelivery" ("webhookId", "eventId", "eventType", "data", "createdAt", "nextAttemptAt")
+       VALUES (?, ?, ?, ?, ?, ?) RETURNING ${DELIVERY_COLUMNS}`,
+    ),
+    list: db.prepare<[number, number, number], DeliveryRow>(
+      `SELECT ${DELIVERY_COLUMNS} FROM "WebhookDelivery" WHERE "webhookId" = ? AND "id" < ? ORDER BY "id" DESC LIMIT ?`,
+    ),
+    listByStatus: db.prepare<[number, string, number, number], DeliveryRow>(
+      `SELECT ${DELIVERY_COLUMNS} FROM "WebhookDelivery" WHERE "webhookId" = ? AND "status" = ? AND "id" < ? ORDER BY "id" DESC LIMIT ?`,
+    ),
+    resend: db.prepare<[string, number, number], DeliveryRow>(
+      `UPDATE "WebhookDelivery" SET "status" = 'pending', "nextAttemptAt" = ?, "claimedUntil" = NULL, "claimToken" = NULL
+       WHERE "id" = ? AND "webhookId" = ? RETURNING ${DELIVERY_COLUMNS}`,
+    ),
+    anyDue: db.prepare<[string, string], { one: number }>(`SELECT 1 AS "one" FROM "WebhookDelivery" WHERE ${DUE} LIMIT 1`),
+    claim: db.prepare<[string, string, string, string, number], ClaimRow>(
+      `UPDATE "WebhookDelivery" SET "claimedUntil" = ?, "claimToken" = ?
+       WHERE "id" IN (SELECT "id" FROM "WebhookDelivery" WHERE ${DUE} ORDER BY "nextAttemptAt" LIMIT ?)
+       RETURNING "id", "webhookId", "eventId", "eventType", "data", "createdAt", "attemptCount"`,
+    ),
+    recordOutcome,
+    release: db.prepare<[number, string]>(
+      `UPDATE "WebhookDelivery" SET "claimedUntil" = NULL, "claimToken" = NULL WHERE "id" = ? AND "claimToken" = ?`,
+    ),
+    oldestPending: db.prepare<[], { createdAt: string | null }>(
+      `SELECT min("createdAt") AS "createdAt" FROM "WebhookDelivery" WHERE "status" = 'pending'`,
+    ),
+  };
+}

@@ -1,0 +1,181 @@
+import { Pet } from "@petstore/contract";
+import { Webhook } from "standardwebhooks";
+import request from "supertest";
+import { afterEach, describe, expect, it } from "vitest";
+import { createLogger } from "../ops/logger.js";
+import { bearer, createTestApp, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
+import { receiversClosedAfterEach, type ReceivedCall } from "../test/webhook-receiver.js";
+import { resolveDestination, isPrivateAddress, DestinationRefused } from "./destination.js";
+import { createWebhookSender, type WebhookSender } from "./sender.js";
+import { newWebhookSecret } from "./signature.js";
+
+const startReceiver = receiversClosedAfterEach();
+const running: Array<{ t: TestApp; sender: WebhookSender }> = [];
+afterEach(async () => {
+  for (const { t, sender } of running.splice(0)) {
+    await sender.stop();
+    await t.close();
+  }
+});
+
+/** A test app and a sender on its database, with the test retry schedule (four attempts in all). */
+async function appWithSender(provider: (typeof TEST_PROVIDERS)[number], env: Record<string, string> = {}) {
+  const t = await createTestApp(
+    { WEBHOOK_ALLOW_HTTP: "true", WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_RETRY_SCHEDULE: "1s,1s,2s", ...env },
+    provider,
+  );
+  const sender = createWebhookSender({
+    repository: t.database.webhooks,
+    logger: createLogger(t.config, { write: () => {} }),
+    ...t.config.webhooks,
+    pollMs: 50,
+  });
+  sender.start();
+  running.push({ t, sender });
+  return { t, sender };
+}
+
+/** What a customer does with each call: verify it with `standardwebhooks`, then parse it. */
+function verified(secret: string, call: ReceivedCall) {
+  const headers = Object.fromEntries(Object.entries(call.headers).map(([name, value]) => [name, String(value)]));
+  return new Webhook(secret).verify(call.body, headers) as { type: string; timestamp: string; data: unknown };
+}
+
+const createPet = (t: TestApp, name = "Rex") =>
+  request(t.app).post("/v1/pets").set("Authorization", bearer()).send({ name, categoryId: 1, status: "available" });
+
+describe.each(TEST_PROVIDERS)("webhook delivery on %s", (provider) => {
+  it("sends pet.created and key.created, signed so standardwebhooks verifies them, to each subscribed endpoint", async () => {
+    const { t } = await appWithSender(provider);
+    const all = await startReceiver();
+    const petsOnly = await startReceiver();
+    const keysOnly = await startReceiver();
+    const secret = newWebhookSecret();
+    const base = { description: null, secret, createdBy: "test" };
+    await t.database.webhooks.createEndpoint({ ...base, url: all.url, eventTypes: [] });
+    await t.database.webhooks.createEndpoint({ ...base, url: petsOnly.url, eventTypes: ["pet.created"] });
+    await t.database.webhooks.createEndpoint({ ...base, url: keysOnly.url, eventTypes: ["key.created", "key.revoked"] });
+
+    const created = await createPet(t);
+    expect(created.status).toBe(201);
+    const pet = Pet.parse(created.body);
+    const [toAll] = await all.waitForCalls(1);
+    const [toPets] = await petsOnly.waitForCalls(1);
+    for (const call of [toAll!, toPets!]) {
+      const event = verified(secret, call);
+      expect(event).toEqual({ type: "pet.created", timestamp: expect.any(String), data: pet });
+      expect(new Date(event.timestamp).toISOString()).toBe(event.timestamp);
+      expect(call.headers["content-type"]).toBe("application/json");
+      expect(call.headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+    }
+    // One event: the same webhook-id at every endpoint.
+    expect(toAll!.headers["webhook-id"]).toBe(toPets!.headers["webhook-id"]);
+
+    const key = await request(t.app).post("/admin/v1/keys").set("Authorization", bearer()).send({ name: "ci", scope: "read" });
+    expect(key.status).toBe(201);
+    const [keyCall] = await keysOnly.waitForCalls(1);
+    expect(verified(secret, keyCall!)).toEqual({ type: "key.created", timestamp: expect.any(String), data: key.body.key });
+    await all.waitForCalls(2);
+    expect(petsOnly.calls).toHaveLength(1);
+
+    const [delivery] = await t.database.webhooks.listDeliveries({ webhookId: 2, take: 10 });
+    expect(delivery).toMatchObject({ status: "succeeded", eventType: "pet.created", eventId: toAll!.headers["webhook-id"] });
+    expect(delivery!.attempts).toEqual([{ at: expect.any(String), statusCode: 200, error: null, durationMs: expect.any(Number), answer: "answer 0" }]);
+  });
+
+  it("writes no delivery when no endpoint is subscribed, and none for a disabled one", async () => {
+    const { t } = await appWithSender(provider);
+    const receiver = await startReceiver();
+    const endpoint = await t.database.webhooks.createEndpoint({ url: receiver.url, description: null, eventTypes: ["key.revoked"], secret: newWebhookSecret(), createdBy: "t" });
+    const disabled = await t.database.webhooks.createEndpoint({ url: receiver.url, description: null, eventTypes: [], secret: newWebhookSecret(), createdBy: "t" });
+    await t.database.webhooks.updateEndpoint(disabled.id, { enabled: false });
+    expect((await createPet(t)).status).toBe(201);
+    expect(await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 10 })).toEqual([]);
+    expect(await t.database.webhooks.listDeliveries({ webhookId: disabled.id, take: 10 })).toEqual([]);
+  });
+});
+
+describe("webhook retries and refusals (SQLite)", () => {
+  it("retries a failing endpoint with the same webhook-id, four attempts in all, then marks it failed", async () => {
+    const { t } = await appWithSender("sqlite");
+    const receiver = await startReceiver(() => 503);
+    const secret = newWebhookSecret();
+    const endpoint = await t.database.webhooks.createEndpoint({ url: receiver.url, description: null, eventTypes: [], secret, createdBy: "t" });
+    await createPet(t);
+    const calls = await receiver.waitForCalls(4, 15_000);
+    for (const call of calls) verified(secret, call);
+    expect(new Set(calls.map((call) => call.headers["webhook-id"])).size).toBe(1);
+    // 1 s, 1 s, 2 s apart, ±10 %.
+    const gaps = calls.slice(1).map((call, i) => call.at - calls[i]!.at);
+    expect(gaps[0]).toBeGreaterThanOrEqual(850);
+    expect(gaps[2]).toBeGreaterThanOrEqual(1750);
+    await expect.poll(async () => (await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 1 }))[0]?.status).toBe("failed");
+    const [delivery] = await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 1 });
+    expect(delivery!.attempts.map((attempt) => attempt.statusCode)).toEqual([503, 503, 503, 503]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.calls).toHaveLength(4);
+    const after = await t.database.webhooks.findEndpoint(endpoint.id);
+    expect(after).toMatchObject({ enabled: true, failingSince: expect.any(Date) });
+  });
+
+  it("disables the endpoint at once on 410 Gone", async () => {
+    const { t } = await appWithSender("sqlite");
+    const receiver = await startReceiver(() => 410);
+    const endpoint = await t.database.webhooks.createEndpoint({ url: receiver.url, description: null, eventTypes: [], secret: newWebhookSecret(), createdBy: "t" });
+    await createPet(t);
+    await receiver.waitForCalls(1);
+    await expect.poll(async () => (await t.database.webhooks.findEndpoint(endpoint.id))?.enabled).toBe(false);
+    expect((await t.database.webhooks.findEndpoint(endpoint.id))!.disabledReason).toMatch(/410 Gone/);
+    expect((await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 1 }))[0]).toMatchObject({ status: "failed" });
+    await createPet(t, "Second");
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    expect(receiver.calls).toHaveLength(1);
+  });
+
+  it("refuses at send time an endpoint whose host is a private address: a failed attempt, nothing sent", async () => {
+    const { t } = await appWithSender("sqlite", { WEBHOOK_ALLOW_PRIVATE: "false", WEBHOOK_RETRY_SCHEDULE: "1s" });
+    const receiver = await startReceiver();
+    // Stored directly: as if it had resolved to a public address at registration and to loopback now (DNS rebinding).
+    const endpoint = await t.database.webhooks.createEndpoint({ url: receiver.url, description: null, eventTypes: [], secret: newWebhookSecret(), createdBy: "t" });
+    await createPet(t);
+    await expect
+      .poll(async () => (await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 1 }))[0]?.status, { timeout: 5_000 })
+      .toBe("failed");
+    const [delivery] = await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 1 });
+    expect(delivery!.attempts).toHaveLength(2);
+    expect(delivery!.attempts[0]).toMatchObject({ statusCode: null, error: expect.stringMatching(/127\.0\.0\.1.*may not reach/) });
+    expect(receiver.calls).toHaveLength(0);
+  });
+
+  it("signs with the new and the old secret while a rotation overlaps", async () => {
+    const { t } = await appWithSender("sqlite");
+    const receiver = await startReceiver();
+    const old = newWebhookSecret();
+    const endpoint = await t.database.webhooks.createEndpoint({ url: receiver.url, description: null, eventTypes: [], secret: old, createdBy: "t" });
+    const rotated = newWebhookSecret();
+    await t.database.webhooks.rotateSecret(endpoint.id, rotated, new Date(Date.now() + 24 * 3_600_000));
+    await createPet(t);
+    const [call] = await receiver.waitForCalls(1);
+    expect(String(call!.headers["webhook-signature"]).split(" ")).toHaveLength(2);
+    expect(verified(rotated, call!).type).toBe("pet.created");
+    expect(verified(old, call!).type).toBe("pet.created");
+  });
+});
+
+describe("destinations", () => {
+  it("knows loopback, private, link-local and metadata addresses", () => {
+    for (const address of ["127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "::1", "fe80::1", "fd00:ec2::254", "::ffff:127.0.0.1", "0.0.0.0", "100.64.0.1"])
+      expect(isPrivateAddress(address), address).toBe(true);
+    for (const address of ["93.184.216.34", "8.8.8.8", "2606:4700::1111"]) expect(isPrivateAddress(address), address).toBe(false);
+  });
+
+  it("refuses http://, a private host and a host that does not resolve, naming url", async () => {
+    const rules = { allowHttp: false, allowPrivate: false };
+    await expect(resolveDestination("http://93.184.216.34/hook", rules)).rejects.toThrow(/url must start with https:\/\//);
+    await expect(resolveDestination("https://127.0.0.1/hook", rules)).rejects.toThrow(DestinationRefused);
+    await expect(resolveDestination("https://localhost/hook", rules)).rejects.toThrow(/resolves to .*may not reach/);
+    await expect(resolveDestination("https://169.254.169.254/latest/meta-data", rules)).rejects.toThrow(/metadata/);
+    await expect(resolveDestination("https://no-such-host.invalid/hook", rules)).rejects.toThrow(/url's host no-such-host.invalid does not resolve/);
+    await expect(resolveDestination("http://127.0.0.1:9/hook", { allowHttp: true, allowPrivate: true })).resolves.toMatchObject({ address: "127.0.0.1" });
+  });
+});

@@ -1,0 +1,175 @@
+import type { WebhookEventType } from "../activity/webhook-outbox.js";
+
+/** A webhook endpoint as stored, its secrets included: never answered as is (see toWebhook). */
+export interface WebhookEndpointRecord {
+  id: number;
+  url: string;
+  description: string | null;
+  /** Empty: every event type. */
+  eventTypes: WebhookEventType[];
+  enabled: boolean;
+  disabledReason: string | null;
+  createdAt: Date;
+  createdBy: string;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretUntil: Date | null;
+  failingSince: Date | null;
+}
+
+/** One try at sending a delivery, as the delivery log shows it. */
+export interface DeliveryAttempt {
+  at: string;
+  /** Null on a network error, a refused destination or a timeout. */
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  /** The first 1 KiB of the answer's body. */
+  answer: string;
+}
+
+export type DeliveryStatus = "pending" | "succeeded" | "failed";
+
+export interface DeliveryRecord {
+  id: number;
+  webhookId: number;
+  eventId: string;
+  eventType: WebhookEventType;
+  status: DeliveryStatus;
+  createdAt: Date;
+  attempts: DeliveryAttempt[];
+}
+
+/** A delivery a sender holds the lease of, with what it needs to send it. */
+export interface ClaimedDelivery {
+  id: number;
+  webhookId: number;
+  eventId: string;
+  eventType: WebhookEventType;
+  /** The event's `data`, as JSON text. */
+  data: string;
+  createdAt: Date;
+  /** Attempts made before this one. */
+  attemptCount: number;
+  claimToken: string;
+}
+
+/** What an attempt (or a decision not to send) leaves behind. */
+export interface DeliveryOutcome {
+  /** Null when nothing was sent (the endpoint is disabled or gone). */
+  attempt: DeliveryAttempt | null;
+  status: DeliveryStatus;
+  /** When pending: when to try again. */
+  nextAttemptAt: Date;
+  /** The endpoint's side: a success clears `failingSince`, a failure sets it if unset; `disable` turns it off with that reason. */
+  endpoint: { succeeded: boolean; at: Date; disable?: string } | null;
+}
+
+export interface NewEndpoint {
+  url: string;
+  description: string | null;
+  eventTypes: WebhookEventType[];
+  secret: string;
+  createdBy: string;
+}
+
+export interface EndpointChanges {
+  url?: string | undefined;
+  description?: string | null | undefined;
+  eventTypes?: WebhookEventType[] | undefined;
+  enabled?: boolean | undefined;
+}
+
+export interface DeliveryQuery {
+  webhookId: number;
+  take: number;
+  /** Only deliveries with a lower id (newest first). */
+  before?: number | undefined;
+  status?: DeliveryStatus | undefined;
+}
+
+/** Webhook endpoints and their deliveries (the outbox the activity log's writers fill). */
+export interface WebhookRepository {
+  listEndpoints(): Promise<WebhookEndpointRecord[]>;
+  findEndpoint(id: number): Promise<WebhookEndpointRecord | null>;
+  createEndpoint(endpoint: NewEndpoint): Promise<WebhookEndpointRecord>;
+  /** Null when there is no such endpoint. Enabling one clears its disabledReason and failingSince. */
+  updateEndpoint(id: number, changes: EndpointChanges): Promise<WebhookEndpointRecord | null>;
+  /** Removes it and its deliveries; false when there is no such endpoint. */
+  deleteEndpoint(id: number): Promise<boolean>;
+  /** The new secret, the old one signed with too until `previousUntil`. */
+  rotateSecret(id: number, secret: string, previousUntil: Date): Promise<WebhookEndpointRecord | null>;
+  /** A `webhook.test` delivery to this endpoint alone, due now. */
+  createTestDelivery(webhookId: number, eventId: string, data: string, at: Date): Promise<DeliveryRecord>;
+  listDeliveries(query: DeliveryQuery): Promise<DeliveryRecord[]>;
+  /** Due now again (pending), with the same webhook-id; null when there is no such delivery of this endpoint. */
+  resendDelivery(webhookId: number, id: number, at: Date): Promise<DeliveryRecord | null>;
+  /**
+   * Takes the lease of up to `take` due deliveries that nobody holds (or whose lease ran out), in one
+   * short transaction: on PostgreSQL `FOR UPDATE SKIP LOCKED` picks them, on SQLite the write lock.
+   */
+  claimDue(now: Date, leaseUntil: Date, claimToken: string, take: number): Promise<ClaimedDelivery[]>;
+  /** Records an outcome, if the lease is still this claim's (else another sender took it over: nothing is written). */
+  recordOutcome(delivery: ClaimedDelivery, outcome: DeliveryOutcome): Promise<void>;
+  /** Gives the lease back unsent (shutting down): due again for any sender. */
+  release(delivery: ClaimedDelivery): Promise<void>;
+  /** When the oldest pending delivery was created; null when none is pending. */
+  oldestPendingAt(): Promise<Date | null>;
+}
+
+/** A delivery row as both databases return it. */
+export interface DeliveryRow {
+  id: number | bigint;
+  webhookId: number | bigint;
+  eventId: string;
+  eventType: string;
+  status: string;
+  createdAt: Date | string;
+  attempts: string;
+}
+
+export const toDeliveryRecord = (row: DeliveryRow): DeliveryRecord => ({
+  id: Number(row.id),
+  webhookId: Number(row.webhookId),
+  eventId: row.eventId,
+  eventType: row.eventType as WebhookEventType,
+  status: row.status as DeliveryStatus,
+  createdAt: new Date(row.createdAt),
+  attempts: JSON.parse(row.attempts) as DeliveryAttempt[],
+});
+
+/** An endpoint row as both databases return it. */
+export interface EndpointRow {
+  id: number | bigint;
+  url: string;
+  description: string | null;
+  eventTypes: string;
+  enabled: boolean | number;
+  disabledReason: string | null;
+  createdAt: Date | string;
+  createdBy: string;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretUntil: Date | string | null;
+  failingSince: Date | string | null;
+}
+
+const dateOrNull = (value: Date | string | null) => (value === null ? null : new Date(value));
+
+export const toEndpointRecord = (row: EndpointRow): WebhookEndpointRecord => ({
+  id: Number(row.id),
+  url: row.url,
+  description: row.description,
+  eventTypes: row.eventTypes === "" ? [] : (row.eventTypes.split(" ") as WebhookEventType[]),
+  enabled: Boolean(row.enabled),
+  disabledReason: row.disabledReason,
+  createdAt: new Date(row.createdAt),
+  createdBy: row.createdBy,
+  secret: row.secret,
+  previousSecret: row.previousSecret,
+  previousSecretUntil: dateOrNull(row.previousSecretUntil),
+  failingSince: dateOrNull(row.failingSince),
+});
+
+/** eventTypes as stored: space-separated, empty for every type. */
+export const storedEventTypes = (types: readonly WebhookEventType[]): string => [...new Set(types)].join(" ");
