@@ -101,7 +101,8 @@ describe("HTTP hardening", () => {
       .set("Access-Control-Request-Headers", "authorization,content-type");
     expect(preflight.status).toBe(204);
     expect(preflight.headers["access-control-allow-origin"]).toBe("http://127.0.0.1:5173");
-    expect(preflight.headers["access-control-allow-methods"]).toBe("GET,POST");
+    // Every method of both contracts: the access contract's webhook routes add DELETE and PATCH.
+    expect(preflight.headers["access-control-allow-methods"]).toBe("DELETE,GET,PATCH,POST");
     expect(preflight.headers["access-control-allow-headers"]).toBe("Authorization,Content-Type,Idempotency-Key");
     const get = await request(app).get("/v1/pets").set("Origin", "http://127.0.0.1:5173").set("Authorization", bearer());
     expect(get.headers["access-control-expose-headers"]).toContain("Link");

@@ -30,6 +30,7 @@ import { responseHeaderSets, setHeaders } from "./http/security-headers.js";
 import { keepTsRestRouteInLocals } from "./http/express-tuning/ts-rest-route.js";
 import { serveWebApp } from "./http/web-app.js";
 import type { WebhookSender } from "./webhooks/sender.js";
+import { createWebhookHandlers } from "./webhooks/webhooks-router.js";
 
 export interface AppDeps {
   config: Config;
@@ -53,6 +54,7 @@ export function createApp({
   metrics: givenMetrics,
   abuseLimits: givenLimits,
   stopState = NEVER_STOPPING,
+  webhookSender,
 }: AppDeps): express.Express {
   const routes = contractRoutes(petstoreContract);
   const accessRoutes = contractRoutes(accessContract);
@@ -122,7 +124,8 @@ export function createApp({
     responseValidation: config.validateResponses,
     requestValidationErrorHandler: sendValidationError,
   });
-  createExpressEndpoints(accessContract, createAccessRouter(database.access, database.activity, issuedKeys), app, {
+  const webhookHandlers = createWebhookHandlers({ repository: database.webhooks, rules: config.webhooks, sender: webhookSender });
+  createExpressEndpoints(accessContract, createAccessRouter(database.access, database.activity, issuedKeys, webhookHandlers), app, {
     responseValidation: config.validateResponses,
     requestValidationErrorHandler: sendValidationError,
   });

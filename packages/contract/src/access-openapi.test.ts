@@ -53,8 +53,30 @@ describe("the access OpenAPI document", () => {
 
   it("names its schemas, each once, and refers to them: no inline copy of ApiKey, Scope or AuditEvent", () => {
     expect(Object.keys(document.components.schemas).sort()).toEqual(
-      ["ApiKey", "ApiKeys", "AuditEvent", "AuditEvents", "CreatedApiKey", "Error", "NewApiKey", "Scope", "Session"].sort(),
+      [
+        "ApiKey",
+        "ApiKeys",
+        "AuditEvent",
+        "AuditEvents",
+        "CreatedApiKey",
+        "Error",
+        "NewApiKey",
+        "Scope",
+        "Session",
+        "Webhook",
+        "Webhooks",
+        "NewWebhook",
+        "WebhookChanges",
+        "WebhookWithSecret",
+        "Delivery",
+        "Deliveries",
+      ].sort(),
     );
+    expect(document.components.schemas["Webhooks"]?.["items"]).toEqual({ $ref: "#/components/schemas/Webhook" });
+    expect(document.components.schemas["Deliveries"]?.["items"]).toEqual({ $ref: "#/components/schemas/Delivery" });
+    expect((document.components.schemas["WebhookWithSecret"]?.["properties"] as Record<string, unknown>)["webhook"]).toEqual({
+      $ref: "#/components/schemas/Webhook",
+    });
     const text = JSON.stringify(document);
     expect(document.components.schemas["ApiKeys"]?.["items"]).toEqual({ $ref: "#/components/schemas/ApiKey" });
     expect(document.components.schemas["AuditEvents"]?.["items"]).toEqual({ $ref: "#/components/schemas/AuditEvent" });

@@ -114,10 +114,12 @@ export const KeyIdParams = z.object({
 /** revokeKey takes no body; an empty JSON object is accepted too. */
 export const RevokeKeyBody = z.object({}).strip().optional();
 
-export const AuditAction = z.enum(["pet.created", "key.created", "key.revoked"]).describe("What happened.");
+export const AuditAction = z
+  .enum(["pet.created", "key.created", "key.revoked", "webhook.created", "webhook.updated", "webhook.deleted", "webhook.secret_rotated"])
+  .describe("What happened.");
 export type AuditAction = z.infer<typeof AuditAction>;
 export const AUDIT_ACTIONS = AuditAction.options;
-export const AuditTargetType = z.enum(["pet", "key"]).describe("What it happened to.");
+export const AuditTargetType = z.enum(["pet", "key", "webhook"]).describe("What it happened to.");
 export type AuditTargetType = z.infer<typeof AuditTargetType>;
 
 /** Who did it: the key's id (as in a Session) and its name then. The operator command is `operator`. */

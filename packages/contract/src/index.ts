@@ -5,5 +5,6 @@ export { ErrorBody as Error } from "./schemas.js";
 export * from "./petstore-contract.js";
 export * from "./access-schemas.js";
 export * from "./access-contract.js";
+export * from "./webhook-schemas.js";
 export * from "./operation-scopes.js";
 export * from "./route-metadata.js";

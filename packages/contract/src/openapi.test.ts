@@ -129,8 +129,8 @@ describe("OpenAPI document, point by point against the interface spec", () => {
     };
     walk(document, "/v1");
     walk(access, "/admin/v1");
-    // Pet and NewPet, the name query; Session, ApiKey (its name and createdBy), NewApiKey, and an event's actor and target.
-    expect(names).toHaveLength(9);
+    // Pet and NewPet, the name query; Session, ApiKey (its name and createdBy), NewApiKey, an event's actor and target, and Webhook's createdBy.
+    expect(names).toHaveLength(10);
     for (const name of names) expect(name.endsWith(` ${NAME_PATTERN.source}`), name).toBe(true);
   });
 

@@ -26,9 +26,31 @@ function outlivesIssuer(expiresAt: Date | null, issuerExpiresAt: Date | null): E
 
 type AccessRouter = Parameters<typeof createExpressEndpoints<typeof accessContract>>[1];
 
-/** The staff-access operations. Scopes are enforced by the key check before any of these runs. */
-export function createAccessRouter(repository: AccessRepository, activity: ActivityLog, issuedKeys: IssuedKeys): AccessRouter {
+/** The access contract's webhook operations: their handlers live in their own room (`webhooks/webhooks-router.ts`). */
+export type WebhookOperation =
+  | "listWebhooks"
+  | "createWebhook"
+  | "getWebhook"
+  | "updateWebhook"
+  | "deleteWebhook"
+  | "rotateWebhookSecret"
+  | "sendTestEvent"
+  | "listDeliveries"
+  | "resendDelivery";
+export type WebhookHandlers = Pick<AccessRouter, WebhookOperation>;
+
+/**
+ * The staff-access operations. Scopes are enforced by the key check before any of these runs. The
+ * webhook operations are handed in (the webhooks room sits above this one).
+ */
+export function createAccessRouter(
+  repository: AccessRepository,
+  activity: ActivityLog,
+  issuedKeys: IssuedKeys,
+  webhooks: WebhookHandlers,
+): AccessRouter {
   return server.router(accessContract, {
+    ...webhooks,
     getSession: async ({ res }) => {
       const { keyId, name, scope, expiresAt } = caller(res);
       return { status: 200, body: { keyId, name, scope, expiresAt: expiresAt?.toISOString() ?? null } };

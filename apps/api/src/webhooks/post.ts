@@ -58,7 +58,7 @@ export function post(
       const chunks: Buffer[] = [];
       let length = 0;
       const done = () =>
-        finish({ statusCode: response.statusCode ?? null, error: null, answer: Buffer.concat(chunks).subarray(0, ANSWER_BYTES).toString("utf8") });
+        finish({ statusCode: response.statusCode ?? null, error: null, answer: Buffer.concat(chunks).subarray(0, ANSWER_BYTES).toString("utf8").replaceAll("\u0000", "\ufffd") });
       response.on("data", (chunk: Buffer) => {
         chunks.push(chunk);
         length += chunk.length;

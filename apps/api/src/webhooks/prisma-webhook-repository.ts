@@ -4,9 +4,21 @@ import {
   toDeliveryRecord,
   toEndpointRecord,
   type ClaimedDelivery,
+  type WebhookEndpointRecord,
   type WebhookRepository,
+  webhookLabel,
 } from "./webhook-repository.js";
+
+type TransactionClient = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
+type WebhookAction = "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated";
+
+/** The change's audit event, in its transaction. */
+async function audited(tx: TransactionClient, action: WebhookAction, endpoint: WebhookEndpointRecord, audit: AuditContext | undefined) {
+  if (audit) await recordActivity(tx, new Date(), action, { type: "webhook", id: endpoint.id, label: webhookLabel(endpoint) }, audit);
+}
 import type { WebhookEventType } from "../activity/webhook-outbox.js";
+import type { AuditContext } from "../activity/audit-event.js";
+import { recordActivity } from "../activity/prisma-activity-log.js";
 
 const deliveryColumns = { id: true, webhookId: true, eventId: true, eventType: true, status: true, createdAt: true, attempts: true } as const;
 
@@ -23,14 +35,19 @@ export function createPrismaWebhookRepository(prisma: PrismaClient): WebhookRepo
       const row = await prisma.webhookEndpoint.findUnique({ where: { id: BigInt(id) } });
       return row ? toEndpointRecord(row) : null;
     },
-    async createEndpoint({ url, description, eventTypes, secret, createdBy }) {
-      const row = await prisma.webhookEndpoint.create({
-        data: { url, description, eventTypes: storedEventTypes(eventTypes), secret, createdBy, createdAt: new Date() },
+    async createEndpoint({ url, description, eventTypes, secret, createdBy }, audit) {
+      return prisma.$transaction(async (tx) => {
+        const row = await tx.webhookEndpoint.create({
+          data: { url, description, eventTypes: storedEventTypes(eventTypes), secret, createdBy, createdAt: new Date() },
+        });
+        const created = toEndpointRecord(row);
+        await audited(tx, "webhook.created", created, audit);
+        return created;
       });
-      return toEndpointRecord(row);
     },
-    async updateEndpoint(id, { url, description, eventTypes, enabled }) {
-      const { count } = await prisma.webhookEndpoint.updateMany({
+    async updateEndpoint(id, { url, description, eventTypes, enabled }, audit) {
+      return prisma.$transaction(async (tx) => {
+      const { count } = await tx.webhookEndpoint.updateMany({
         where: { id: BigInt(id) },
         data: {
           ...(url !== undefined ? { url } : {}),
@@ -41,21 +58,31 @@ export function createPrismaWebhookRepository(prisma: PrismaClient): WebhookRepo
         },
       });
       if (count === 0) return null;
-      const row = await prisma.webhookEndpoint.findUnique({ where: { id: BigInt(id) } });
-      return row ? toEndpointRecord(row) : null;
+      const updated = toEndpointRecord((await tx.webhookEndpoint.findUnique({ where: { id: BigInt(id) } }))!);
+      await audited(tx, "webhook.updated", updated, audit);
+      return updated;
+      });
     },
-    async deleteEndpoint(id) {
-      const [, { count }] = await prisma.$transaction([
-        prisma.webhookDelivery.deleteMany({ where: { webhookId: BigInt(id) } }),
-        prisma.webhookEndpoint.deleteMany({ where: { id: BigInt(id) } }),
-      ]);
-      return count === 1;
+    async deleteEndpoint(id, audit) {
+      return prisma.$transaction(async (tx) => {
+        const [row] = await tx.webhookEndpoint.findMany({ where: { id: BigInt(id) } });
+        if (!row) return false;
+        await tx.webhookDelivery.deleteMany({ where: { webhookId: BigInt(id) } });
+        const { count } = await tx.webhookEndpoint.deleteMany({ where: { id: BigInt(id) } });
+        if (count === 1) await audited(tx, "webhook.deleted", toEndpointRecord(row), audit);
+        return count === 1;
+      });
     },
-    async rotateSecret(id, secret, previousUntil) {
-      const [row] = await prisma.$queryRaw<Parameters<typeof toEndpointRecord>[0][]>`
-        UPDATE "WebhookEndpoint" SET "previousSecret" = "secret", "secret" = ${secret}, "previousSecretUntil" = ${at(previousUntil)}
-        WHERE "id" = ${BigInt(id)} RETURNING *`;
-      return row ? toEndpointRecord(row) : null;
+    async rotateSecret(id, secret, previousUntil, audit) {
+      return prisma.$transaction(async (tx) => {
+        const [row] = await tx.$queryRaw<Parameters<typeof toEndpointRecord>[0][]>`
+          UPDATE "WebhookEndpoint" SET "previousSecret" = "secret", "secret" = ${secret}, "previousSecretUntil" = ${at(previousUntil)}
+          WHERE "id" = ${BigInt(id)} RETURNING *`;
+        if (!row) return null;
+        const rotated = toEndpointRecord(row);
+        await audited(tx, "webhook.secret_rotated", rotated, audit);
+        return rotated;
+      });
     },
     async createTestDelivery(webhookId, eventId, data, when) {
       const row = await prisma.webhookDelivery.create({

@@ -1,5 +1,7 @@
 import type Sqlite from "better-sqlite3";
 import { sqliteTimestamp as timestamp } from "../data/sqlite-timestamp.js";
+import type { AuditContext } from "../activity/audit-event.js";
+import { sqliteActivityWriter } from "../activity/sqlite-activity-log.js";
 import {
   storedEventTypes,
   toDeliveryRecord,
@@ -7,7 +9,10 @@ import {
   type ClaimedDelivery,
   type DeliveryRow,
   type EndpointRow,
+  type NewEndpoint,
+  type WebhookEndpointRecord,
   type WebhookRepository,
+  webhookLabel,
 } from "./webhook-repository.js";
 
 const ENDPOINT_COLUMNS = `"id", "url", "description", "eventTypes", "enabled", "disabledReason", "createdAt", "createdBy", "secret", "previousSecret", "previousSecretUntil", "failingSince"`;
@@ -26,19 +31,17 @@ export function createSqliteWebhookRepository(db: Sqlite.Database): WebhookRepos
       const row = prepared().endpointById.get(id);
       return row ? toEndpointRecord(row) : null;
     },
-    async createEndpoint({ url, description, eventTypes, secret, createdBy }) {
-      const row = prepared().insertEndpoint.get(url, description, storedEventTypes(eventTypes), secret, timestamp(new Date()), createdBy)!;
-      return toEndpointRecord(row);
+    async createEndpoint(endpoint, audit) {
+      return prepared().createEndpoint.immediate(endpoint, audit);
     },
-    async updateEndpoint(id, changes) {
-      return prepared().updateEndpoint.immediate(id, changes);
+    async updateEndpoint(id, changes, audit) {
+      return prepared().updateEndpoint.immediate(id, changes, audit);
     },
-    async deleteEndpoint(id) {
-      return prepared().deleteEndpoint.immediate(id);
+    async deleteEndpoint(id, audit) {
+      return prepared().deleteEndpoint.immediate(id, audit);
     },
-    async rotateSecret(id, secret, previousUntil) {
-      const row = prepared().rotate.get(secret, timestamp(previousUntil), id);
-      return row ? toEndpointRecord(row) : null;
+    async rotateSecret(id, secret, previousUntil, audit) {
+      return prepared().rotateSecret.immediate(id, secret, previousUntil, audit);
     },
     async createTestDelivery(webhookId, eventId, data, at) {
       return toDeliveryRecord(prepared().insertDelivery.get(webhookId, eventId, "webhook.test", data, timestamp(at), timestamp(at))!);
@@ -80,6 +83,10 @@ export function createSqliteWebhookRepository(db: Sqlite.Database): WebhookRepos
 type ClaimRow = Omit<ClaimedDelivery, "createdAt" | "claimToken"> & { createdAt: string };
 
 function prepare(db: Sqlite.Database) {
+  const recordEvent = sqliteActivityWriter(db);
+  const audited = (action: "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated", endpoint: WebhookEndpointRecord, audit: AuditContext | undefined) => {
+    if (audit) recordEvent(new Date(), action, { type: "webhook", id: endpoint.id, label: webhookLabel(endpoint) }, audit);
+  };
   const endpointById = db.prepare<[number], EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM "WebhookEndpoint" WHERE "id" = ?`);
   const setEndpoint = (column: string) =>
     db.prepare<[unknown, number]>(`UPDATE "WebhookEndpoint" SET "${column}" = ? WHERE "id" = ?`);
@@ -90,7 +97,28 @@ function prepare(db: Sqlite.Database) {
     enabled: setEndpoint("enabled"),
   };
   const enable = db.prepare<[number]>(`UPDATE "WebhookEndpoint" SET "disabledReason" = NULL, "failingSince" = NULL WHERE "id" = ?`);
-  const updateEndpoint = db.transaction((id: number, changes: Parameters<WebhookRepository["updateEndpoint"]>[1]) => {
+  const insertEndpoint = db.prepare<[string, string | null, string, string, string, string], EndpointRow>(
+    `INSERT INTO "WebhookEndpoint" ("url", "description", "eventTypes", "secret", "createdAt", "createdBy")
+     VALUES (?, ?, ?, ?, ?, ?) RETURNING ${ENDPOINT_COLUMNS}`,
+  );
+  const createEndpoint = db.transaction((endpoint: NewEndpoint, audit: AuditContext | undefined) => {
+    const { url, description, eventTypes, secret, createdBy } = endpoint;
+    const created = toEndpointRecord(insertEndpoint.get(url, description, storedEventTypes(eventTypes), secret, timestamp(new Date()), createdBy)!);
+    audited("webhook.created", created, audit);
+    return created;
+  });
+  const rotate = db.prepare<[string, string, number], EndpointRow>(
+    `UPDATE "WebhookEndpoint" SET "previousSecret" = "secret", "secret" = ?, "previousSecretUntil" = ?
+     WHERE "id" = ? RETURNING ${ENDPOINT_COLUMNS}`,
+  );
+  const rotateSecret = db.transaction((id: number, secret: string, previousUntil: Date, audit: AuditContext | undefined) => {
+    const row = rotate.get(secret, timestamp(previousUntil), id);
+    if (!row) return null;
+    const rotated = toEndpointRecord(row);
+    audited("webhook.secret_rotated", rotated, audit);
+    return rotated;
+  });
+  const updateEndpoint = db.transaction((id: number, changes: Parameters<WebhookRepository["updateEndpoint"]>[1], audit: AuditContext | undefined) => {
     if (!endpointById.get(id)) return null;
     if (changes.url !== undefined) setters.url.run(changes.url, id);
     if (changes.description !== undefined) setters.description.run(changes.description, id);
@@ -99,13 +127,19 @@ function prepare(db: Sqlite.Database) {
       setters.enabled.run(changes.enabled ? 1 : 0, id);
       if (changes.enabled) enable.run(id);
     }
-    return toEndpointRecord(endpointById.get(id)!);
+    const updated = toEndpointRecord(endpointById.get(id)!);
+    audited("webhook.updated", updated, audit);
+    return updated;
   });
   const deleteDeliveries = db.prepare<[number]>(`DELETE FROM "WebhookDelivery" WHERE "webhookId" = ?`);
   const deleteOne = db.prepare<[number]>(`DELETE FROM "WebhookEndpoint" WHERE "id" = ?`);
-  const deleteEndpoint = db.transaction((id: number) => {
+  const deleteEndpoint = db.transaction((id: number, audit: AuditContext | undefined) => {
+    const row = endpointById.get(id);
+    if (!row) return false;
     deleteDeliveries.run(id);
-    return deleteOne.run(id).changes === 1;
+    deleteOne.run(id);
+    audited("webhook.deleted", toEndpointRecord(row), audit);
+    return true;
   });
   const finish = db.prepare<[string, string, number, string, string, number, string]>(
     `UPDATE "WebhookDelivery" SET "status" = ?, "nextAttemptAt" = ?, "attemptCount" = "attemptCount" + ?,
@@ -132,16 +166,10 @@ function prepare(db: Sqlite.Database) {
   return {
     listEndpoints: db.prepare<[], EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM "WebhookEndpoint" ORDER BY "id" DESC`),
     endpointById,
-    insertEndpoint: db.prepare<[string, string | null, string, string, string, string], EndpointRow>(
-      `INSERT INTO "WebhookEndpoint" ("url", "description", "eventTypes", "secret", "createdAt", "createdBy")
-       VALUES (?, ?, ?, ?, ?, ?) RETURNING ${ENDPOINT_COLUMNS}`,
-    ),
+    createEndpoint,
     updateEndpoint,
     deleteEndpoint,
-    rotate: db.prepare<[string, string, number], EndpointRow>(
-      `UPDATE "WebhookEndpoint" SET "previousSecret" = "secret", "secret" = ?, "previousSecretUntil" = ?
-       WHERE "id" = ? RETURNING ${ENDPOINT_COLUMNS}`,
-    ),
+    rotateSecret,
     insertDelivery: db.prepare<[number, string, string, string, string, string], DeliveryRow>(
       `INSERT INTO "WebhookDelivery" ("webhookId", "eventId", "eventType", "data", "createdAt", "nextAttemptAt")
        VALUES (?, ?, ?, ?, ?, ?) RETURNING ${DELIVERY_COLUMNS}`,

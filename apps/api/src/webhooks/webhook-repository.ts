@@ -1,3 +1,4 @@
+import type { AuditContext } from "../activity/audit-event.js";
 import type { WebhookEventType } from "../activity/webhook-outbox.js";
 
 /** A webhook endpoint as stored, its secrets included: never answered as is (see toWebhook). */
@@ -92,13 +93,17 @@ export interface DeliveryQuery {
 export interface WebhookRepository {
   listEndpoints(): Promise<WebhookEndpointRecord[]>;
   findEndpoint(id: number): Promise<WebhookEndpointRecord | null>;
-  createEndpoint(endpoint: NewEndpoint): Promise<WebhookEndpointRecord>;
+  /**
+   * Each change below writes its audit event (webhook.created, .updated, .deleted, .secret_rotated) in its
+   * own transaction, when `audit` is given (the routes always give it).
+   */
+  createEndpoint(endpoint: NewEndpoint, audit?: AuditContext): Promise<WebhookEndpointRecord>;
   /** Null when there is no such endpoint. Enabling one clears its disabledReason and failingSince. */
-  updateEndpoint(id: number, changes: EndpointChanges): Promise<WebhookEndpointRecord | null>;
+  updateEndpoint(id: number, changes: EndpointChanges, audit?: AuditContext): Promise<WebhookEndpointRecord | null>;
   /** Removes it and its deliveries; false when there is no such endpoint. */
-  deleteEndpoint(id: number): Promise<boolean>;
+  deleteEndpoint(id: number, audit?: AuditContext): Promise<boolean>;
   /** The new secret, the old one signed with too until `previousUntil`. */
-  rotateSecret(id: number, secret: string, previousUntil: Date): Promise<WebhookEndpointRecord | null>;
+  rotateSecret(id: number, secret: string, previousUntil: Date, audit?: AuditContext): Promise<WebhookEndpointRecord | null>;
   /** A `webhook.test` delivery to this endpoint alone, due now. */
   createTestDelivery(webhookId: number, eventId: string, data: string, at: Date): Promise<DeliveryRecord>;
   listDeliveries(query: DeliveryQuery): Promise<DeliveryRecord[]>;
@@ -173,3 +178,11 @@ export const toEndpointRecord = (row: EndpointRow): WebhookEndpointRecord => ({
 
 /** eventTypes as stored: space-separated, empty for every type. */
 export const storedEventTypes = (types: readonly WebhookEventType[]): string => [...new Set(types)].join(" ");
+
+/** What the activity log calls an endpoint: its description, else its URL's host; a name's length at most (100), never half a pair. */
+export function webhookLabel(endpoint: Pick<WebhookEndpointRecord, "description" | "url">): string {
+  let label = endpoint.description?.trim() || new URL(endpoint.url).hostname;
+  if (label.length > 100) label = label.slice(0, 100);
+  if (/[\ud800-\udbff]$/.test(label)) label = label.slice(0, -1);
+  return label.trim() || "webhook";
+}
