@@ -12,12 +12,13 @@ describe("parseBenchOptions", () => {
       issuedLength: 6,
       connections: 32,
       datasets: [10_000, 1_000_000],
-      targets: ["api", "api-issued", "express", "baseline", "postgresql"],
+      targets: ["api", "api-issued", "api-webhooks", "express", "baseline", "postgresql"],
       postgres: true,
       web: true,
       cpuProf: false,
       scenarios: [...SCENARIOS],
       apiEnv: {},
+      deliveries: 2_000,
     });
   });
 
@@ -31,11 +32,14 @@ describe("parseBenchOptions", () => {
     expect(options.apiEnv).toEqual({ LOG_LEVEL: "warn", X: "a=b" });
   });
 
-  it("refuses an unknown option, a part second, and api-issued without api", () => {
+  it("refuses an unknown option, a part second, api-issued or api-webhooks without api, and a bad --deliveries", () => {
     expect(() => parseBenchOptions(["--help"])).toThrow("unknown option(s) --help; see bench/src/run.ts");
     expect(() => parseBenchOptions(["--duration=1.5"])).toThrow("must be whole numbers >= 1");
     expect(() => parseBenchOptions(["--rounds=0"])).toThrow("must be whole numbers >= 1");
     expect(() => parseBenchOptions(["--targets=api-issued,express"])).toThrow("needs api too");
+    expect(() => parseBenchOptions(["--targets=api-webhooks"])).toThrow("needs api too");
+    expect(() => parseBenchOptions(["--deliveries=-1"])).toThrow("--deliveries must be a whole number");
+    expect(parseBenchOptions(["--deliveries=0"]).deliveries).toBe(0);
   });
 });
 

@@ -48,9 +48,11 @@ export interface BenchOptions {
   cpuProf: boolean;
   scenarios: Scenario[];
   apiEnv: Record<string, string>;
+  /** Pets created for the delivery throughput (one endpoint, the sender running); 0: not measured. */
+  deliveries: number;
 }
 
-const BENCH_ARGUMENT = /^--(quick|no-postgres|no-web|cpu-prof|(duration|warmup|rounds|issued-length|connections|datasets|targets|scenarios|api-env)=.+)$/;
+const BENCH_ARGUMENT = /^--(quick|no-postgres|no-web|cpu-prof|(duration|warmup|rounds|issued-length|connections|datasets|targets|scenarios|api-env|deliveries)=.+)$/;
 
 /** run.ts's command line (its options are listed at the top of run.ts). */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
@@ -68,12 +70,13 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     // One wrk thread keeps 32 connections busy: enough that a server on its core never waits for the next request.
     connections: Number(option("connections") ?? 32),
     datasets: (option("datasets") ?? (quick ? "10000" : "10000,1000000")).split(",").map(Number),
-    targets: (option("targets") ?? "api,api-issued,express,baseline,postgresql").split(","),
+    targets: (option("targets") ?? "api,api-issued,api-webhooks,express,baseline,postgresql").split(","),
     postgres: !quick && !flag("no-postgres"),
     web: !quick && !flag("no-web"),
     cpuProf: flag("cpu-prof"),
     scenarios: chosenScenarios(option("scenarios"), () => true),
     apiEnv: parseApiEnv(option("api-env")),
+    deliveries: Number(option("deliveries") ?? 2_000),
   };
   const unknown = args.filter((arg) => !BENCH_ARGUMENT.test(arg));
   if (unknown.length > 0) throw new Error(`unknown option(s) ${unknown.join(" ")}; see bench/src/run.ts`);
@@ -81,9 +84,12 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   if (![options.rounds, options.durationSeconds, options.warmupSeconds, options.issuedLength].every(wholeSeconds)) {
     throw new Error("--rounds, --duration, --warmup and --issued-length must be whole numbers >= 1 (wrk runs whole seconds)");
   }
-  if (options.targets.includes("api-issued") && !options.targets.includes("api")) {
-    throw new Error("--targets=api-issued needs api too (the issued key loads the same API process)");
+  for (const target of ["api-issued", "api-webhooks"]) {
+    if (options.targets.includes(target) && !options.targets.includes("api")) {
+      throw new Error(`--targets=${target} needs api too (it loads the same API process, and is compared with it)`);
+    }
   }
+  if (!(Number.isInteger(options.deliveries) && options.deliveries >= 0)) throw new Error("--deliveries must be a whole number >= 0 (0: not measured)");
   return options;
 }
 

@@ -17,9 +17,11 @@ import {
   nameSearchP99Ratio,
   pairedRatio,
   roundRatios,
+  webhooksOverNone,
   worstOf,
 } from "./statistics.js";
-import { SERVER_KINDS, TARGETS, type Provider, type Target } from "./targets.js";
+import { SERVER_KINDS, type Provider, type Target } from "./targets.js";
+import { WEBHOOK_ENDPOINTS, type DeliveryThroughput } from "./webhooks.js";
 
 /** Under this, the baseline did not reach much more than the API: wrk, not the API, may be what was measured. */
 const MIN_HEADROOM = 2;
@@ -41,7 +43,8 @@ export function renderReport(record: BenchRecord, options: BenchOptions, context
   const lines: string[] = [...method(options, context)];
   const { results } = record;
   const providers = (["sqlite", "postgresql"] as const).filter((provider) => results.some((r) => r.provider === provider));
-  for (const provider of providers) lines.push(...providerTables(record, options, provider));
+  for (const provider of providers) lines.push(...providerTables(record, options, provider), ...webhookTable(results, options, provider));
+  lines.push(...deliveriesSection(record.deliveries));
   if (record.headerWarnings.length > 0) {
     lines.push(
       "Headers of the probe answers where the Express floor differs from the API (a warning: the floor sends the API's intended JSON header set):",
@@ -77,6 +80,8 @@ function method(options: BenchOptions, { stamp, loadAtStart, loadAtEnd }: Report
       `**api (issued)**: the same process, sent an issued \`psk_\` key (scope write, made with \`keys create\`) and the configured key in turn, the key changing every ${keySliceMs("getPet")} ms (createPet: ${keySliceMs("createPet")} ms) of a run ${options.issuedLength} times as long as the others'; ` +
       `its req/s is the issued key's slices' (median of the rounds) and **issued ÷ configured** the issued key's requests per second of its slices over the configured key's in the same run, the median over the rounds ` +
       `(each slice counted once its first ${options.connections} requests, one per connection, have been sent, when the other key's requests have been answered; the first slice, after the idle hold, and the last, cut short, left out). ` +
+      `**api (webhooks)**: the same process, createPet only, with ${WEBHOOK_ENDPOINTS} webhook endpoints (subscribed to pet.created, at a local receiver) registered through \`POST /admin/v1/webhooks\` just before each of its runs and deleted just after; ` +
+      `with it among the targets the API runs with WEBHOOK_ALLOW_HTTP and WEBHOOK_ALLOW_PRIVATE true and its sender paused for the whole run, so **webhooks ÷ none** (its req/s over the API's createPet, paired by round; in each round the two run back to back) prices the outbox rows written on the request path. ` +
       `**express**: the Express floor, a bare Express 4 app doing the same work by hand (SQLite: the API's prepared statements; PostgreSQL: the API's Prisma calls), one pino line per request to a file. ` +
       `**baseline**: node:http + the driver (prepared better-sqlite3 statements; a \`pg\` Pool with the same SQL); also the generator's headroom: it must reach several times the API's rate.`,
     `Machine: load average ${loadAtStart.toFixed(1)} at start, ${loadAtEnd.toFixed(1)} at end (other work on the machine skews every figure; compare rows of one run).`,
@@ -84,12 +89,14 @@ function method(options: BenchOptions, { stamp, loadAtStart, loadAtEnd }: Report
   ];
 }
 
-/** Each dataset and scenario of one database that ran, with its rows in TARGETS' order: api, api-issued, express, baseline. */
+/** Each dataset and scenario of one database that ran, with its rows by target (api-webhooks: createPet only). */
 function* scenarioRows(results: readonly Row[], options: BenchOptions, provider: Provider) {
   for (const rows of options.datasets) {
     for (const scenario of options.scenarios) {
-      const [api, issued, floor, base] = TARGETS.map((target) => findRow(results, provider, target, rows, scenario));
-      if (api || floor || base) yield { rows, scenario, api, issued, floor, base };
+      const [api, issued, floor, base, webhooks] = (["api", "api-issued", "express", "baseline", "api-webhooks"] as const).map((target) =>
+        findRow(results, provider, target, rows, scenario),
+      );
+      if (api || floor || base) yield { rows, scenario, api, issued, floor, base, webhooks };
     }
   }
 }
@@ -121,6 +128,45 @@ function providerTables({ results, logFigures }: BenchRecord, options: BenchOpti
   lines.push("");
   return lines;
 }
+
+/** createPet with the webhook endpoints against createPet with none, per dataset (when api-webhooks ran). */
+function webhookTable(results: readonly Row[], options: BenchOptions, provider: Provider): string[] {
+  const rows = [...scenarioRows(results, options, provider)].filter(({ webhooks }) => webhooks);
+  if (rows.length === 0) return [];
+  const lines = [
+    `createPet with ${WEBHOOK_ENDPOINTS} webhook endpoints registered, the sender paused (${provider}; goal: webhooks ÷ none ≥ 0.95):`,
+    "",
+    "| rows | scenario | none req/s | webhooks req/s | webhooks ÷ none | per round | none p50/p99 ms | webhooks p50/p99 ms |",
+    "|---|---|---:|---:|---:|---|---:|---:|",
+  ];
+  for (const { rows: size, scenario, api, webhooks } of rows) {
+    const perRound = api && webhooks ? roundRatios(webhooks, api).map((ratio) => ratio.toFixed(3)).join(", ") : "";
+    lines.push(
+      `| ${rowsLabel(size)} | \`${scenario}\` | ${figure(rps(api))} | ${figure(rps(webhooks))} | ${figure(webhooksOverNone(webhooks, api), GOAL_DIGITS)} | ${perRound} | ${latency(api)} | ${latency(webhooks)} |`,
+    );
+  }
+  lines.push("");
+  return lines;
+}
+
+/** The delivery throughput, one line per database: information, no goal. */
+function deliveriesSection(deliveries: readonly DeliveryThroughput[]): string[] {
+  if (deliveries.length === 0) return [];
+  const lines = [
+    "## Webhook deliveries",
+    "",
+    "One endpoint at a node:http receiver (answers 204) in the bench's process, an API of its own (not pinned) whose sender looks for due deliveries every few ms, the pets created by autocannon (10 connections) in the bench's process; " +
+      "deliveries per second from the first create to the last receipt. Information, not a goal: on 2 cores the sender, the receiver and the client compete.",
+    "",
+  ];
+  for (const d of deliveries) lines.push(`- ${deliveryLine(d)}`);
+  lines.push("");
+  return lines;
+}
+
+const deliveryLine = (d: DeliveryThroughput): string =>
+  `${d.provider}: ${figure(d.deliveriesPerSecond)} deliveries/s (${d.distinct} of ${d.pets} events received, in ${d.received} requests; ` +
+  `last receipt ${d.lastReceiptSeconds.toFixed(1)} s after the first create, the creates done at ${d.createSeconds.toFixed(1)} s; WEBHOOK_POLL_MS=${d.pollMs})`;
 
 /** Every target's figures, one row each. */
 function everyRun(results: readonly Row[]): string[] {
@@ -174,7 +220,7 @@ function plansAndWeb({ plans, web }: BenchRecord): string[] {
 }
 
 /** The machine-readable lines (the worst dataset unless said), in a code block; and where the headroom was low. */
-function goals({ results, web }: BenchRecord, options: BenchOptions, providers: readonly Provider[]): { goalLines: string[]; lowHeadroom: string[] } {
+function goals({ results, web, deliveries }: BenchRecord, options: BenchOptions, providers: readonly Provider[]): { goalLines: string[]; lowHeadroom: string[] } {
   const find = (provider: Provider, target: Target, rows: number, scenario: Scenario) => findRow(results, provider, target, rows, scenario);
   const largest = Math.max(...options.datasets);
   const lines = ["", `(\`name-p99\` lines: the ${rowsLabel(largest)} dataset${largest === 1_000_000 ? "" : "; the goal is set at 1M"}.)`, "", "```"];
@@ -194,6 +240,13 @@ function goals({ results, web }: BenchRecord, options: BenchOptions, providers: 
       const furthest = furthestFromOne(options.datasets.map((rows) => issuedOverConfigured(find(provider, "api-issued", rows, scenario))));
       if (Number.isFinite(furthest)) lines.push(`ratio-issued ${provider} ${scenario} ${furthest.toFixed(GOAL_DIGITS)}`);
     }
+    // createPet with three webhook endpoints (the sender paused) over createPet with none: the worst dataset, goal >= 0.95.
+    const webhooks = worst(
+      options.datasets.map((rows) => webhooksOverNone(find(provider, "api-webhooks", rows, "createPet"), find(provider, "api", rows, "createPet"))),
+      Math.min,
+      GOAL_DIGITS,
+    );
+    if (webhooks !== "n/a") lines.push(`ratio-webhooks ${provider} createPet ${webhooks}`);
     // The floor's CPU per request over the API's: what ratio-floor would be if each server had its core to itself.
     for (const scenario of options.scenarios) {
       const value = worst(
@@ -233,6 +286,8 @@ function goals({ results, web }: BenchRecord, options: BenchOptions, providers: 
   lines.push(`growth list p99 1M/10k ${growth("sqlite")}`);
   if (results.some((r) => r.provider === "postgresql")) lines.push(`growth list p99 1M/10k (postgresql) ${growth("postgresql")}`);
   if (web !== undefined && typeof web !== "string") lines.push(`export-${rowsLabel(web.exportedPets)} ${web.exportSeconds.toFixed(1)}`);
+  // Information: no goal.
+  for (const d of deliveries) lines.push(`deliveries-per-second ${d.provider} ${figure(d.deliveriesPerSecond)} (received ${d.distinct} of ${d.pets})`);
   lines.push("```", "");
   return { goalLines: lines, lowHeadroom };
 }

@@ -3,6 +3,7 @@ import type { Scenario, LoadResult } from "./scenarios.js";
 import type { RoundRun } from "./statistics.js";
 import { serverOf, type Provider, type ServerKind, type Target } from "./targets.js";
 import type { WebResult } from "./web.js";
+import type { DeliveryThroughput } from "./webhooks.js";
 
 /** One target, database, dataset and scenario: the median figures, and every run they come from. */
 export interface Row {
@@ -38,8 +39,10 @@ export interface BenchRecord {
   headerWarnings: string[];
   /** The web step's figures, or why it measured nothing; unset when it did not run. */
   web?: WebResult | string;
-  /** Responses (warm-ups included) with a status >= 400, errors and timeouts. */
+  /** Responses (warm-ups included) with a status >= 400, errors and timeouts; a delivery throughput whose receiver missed events. */
   failures: number;
+  /** The delivery throughput, per database (its first dataset); empty when --deliveries=0. */
+  deliveries: DeliveryThroughput[];
 }
 
 export function findRow(results: readonly Row[], provider: Provider, target: Target, rows: number, scenario: Scenario): Row | undefined {

@@ -11,7 +11,13 @@
  *             alternating with the configured key every 100 ms (createPet 250 ms) within
  *             runs 6 times as long (--quick: twice; load.ts, keySliceMs): its req/s is the issued key's slices', and
  *             ratio-issued compares them with the configured key's slices of the same run
- *             (the median over the rounds)
+ *             (the median over the rounds); and, as the target `api-webhooks` (createPet only),
+ *             with three webhook endpoints (pet.created, at a local receiver) registered through
+ *             POST /admin/v1/webhooks just before each of its runs and deleted just after: with
+ *             api-webhooks among the targets the API runs with WEBHOOK_ALLOW_HTTP and
+ *             WEBHOOK_ALLOW_PRIVATE true and its sender paused (WEBHOOK_POLL_MS 2e9 ms), so the
+ *             outbox rows are the whole difference; in the rotation it sits on the API's other
+ *             side from the floor (api-webhooks, api, express / express, api, api-webhooks)
  *   express   the Express floor (express-floor-server.ts): a bare Express 4 app
  *             doing the API's work by hand; on PostgreSQL it makes the API's Prisma calls
  *   baseline  the node:http baseline (baseline-server.ts): the driver's limit
@@ -42,10 +48,17 @@
  *                                             (goal at 1M: rare <= 1.5, shared <= 3)
  *   cpu-floor <provider> <scenario> <x>       the floor's server CPU µs per request over the API's (paired; the
  *                                             second opinion, little moved by other processes on the server's core)
+ *   ratio-webhooks <provider> createPet <x>   createPet req/s with three endpoints over with none, paired by
+ *                                             round (goal >= 0.95; the worst dataset)
  *   generator-busy <provider> <x>             wrk's busiest run: CPU time over wall time on its core (under 1: it waited for the server)
  *   ratio <scenario> <x>, growth list p99 1M/10k <x>   as before
  *   export-10k <seconds>                      the web app's Export CSV of 10,000 pets in Chromium (goal <= 15)
- * Exits 1 when any response (warm-ups included) had a status >= 400, errored or timed out,
+ * Then, per database (its first dataset), the delivery throughput: an API of its own (not pinned), its
+ * sender looking every 10 ms, one endpoint at a node:http receiver in this process answering 204,
+ * --deliveries pets created (autocannon, 10 connections, in this process): deliveries per second from
+ * the first create to the last receipt, and the receiver's count (must equal the pets). No goal: on
+ * 2 cores the sender, the receiver and the client compete. A line of its own in the report.
+ * Exits 1 when the receiver missed an event, when any response (warm-ups included) had a status >= 400, errored or timed out,
  * or when the web step ran and failed (its figures are missing from the report).
  *
  * Options:
@@ -56,7 +69,8 @@
  *                           warm-up per scenario (default 2 / 2; --quick 2 / 1)
  *   --connections=N         wrk connections (default 32, one thread)
  *   --datasets=10000,1000000
- *   --targets=api,api-issued,express,baseline,postgresql   which targets (and PostgreSQL) to run (default all)
+ *   --targets=api,api-issued,api-webhooks,express,baseline,postgresql   which targets (and PostgreSQL) to run (default all)
+ *   --deliveries=N          pets created for the delivery throughput (default 2000; 0: not measured)
  *   --scenarios=getPet,listPets         a subset of the scenarios (names as in the table)
  *   --no-postgres --no-web  skip those parts
  *   --cpu-prof              run every server under node --cpu-prof (one profile per server, database
@@ -105,8 +119,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     record = await runBench(options, { wrk, work, outDir });
     // The figures first: a run of twenty minutes must not be lost to a fault in the report.
     const elapsedSeconds = Math.round((Date.now() - started) / 1000);
-    const { results, logFigures, plans, web } = record;
-    writeFileSync(path.join(outDir, "results.json"), JSON.stringify({ options, elapsedSeconds, results, logFigures, plans, web }, null, 2));
+    const { results, logFigures, plans, web, deliveries } = record;
+    writeFileSync(path.join(outDir, "results.json"), JSON.stringify({ options, elapsedSeconds, results, logFigures, plans, web, deliveries }, null, 2));
     const { markdown, warnings } = renderReport(record, options, { stamp, loadAtStart, loadAtEnd: loadavg()[0]! });
     for (const warning of warnings) log(warning);
     writeFileSync(path.join(outDir, "report.md"), markdown);
@@ -126,7 +140,7 @@ function exitCode({ failures, web }: BenchRecord): number {
     console.error(`bench: FAILED: the web step was ${web}`);
   }
   if (failures > 0) {
-    console.error(`bench: FAILED: ${failures} responses had a status >= 400, errored or timed out (see the FAILED lines above)`);
+    console.error(`bench: FAILED: ${failures} responses had a status >= 400, errored or timed out, or a delivery receiver missed events (see the FAILED lines above)`);
   }
   return failures > 0 || typeof web === "string" ? 1 : 0;
 }

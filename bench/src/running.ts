@@ -2,7 +2,10 @@
  * A bench run: seeds each database and dataset, starts the servers side by
  * side, checks their answers, then loads them with wrk scenario by scenario
  * (a warm-up of each target, then the measured rounds in rotating order), and
- * last measures the web app. What it measured is a BenchRecord (results.ts);
+ * last measures the web app. api-webhooks's runs (createPet) have three webhook
+ * endpoints registered just before and deleted just after (webhooks.ts); after
+ * each database's first dataset, the delivery throughput is measured on an API
+ * of its own whose sender runs. What it measured is a BenchRecord (results.ts);
  * report.ts renders it. run.ts describes the method and wires this up.
  */
 import { copyFileSync, createReadStream, rmSync } from "node:fs";
@@ -19,9 +22,10 @@ import { API_ONLY_SCENARIOS, type LoadJob, type LoadResult, type Scenario } from
 import { explainPostgres, explainSqlite, seedPostgres, seedSqlite, trimPostgres } from "./seed.js";
 import { peakRssMb, resetPeakRss, stopServer, type RunningServer } from "./server-process.js";
 import { API_KEY, apiRoot, PG_ADMIN_URL, PG_BENCH_URL, startBenchServer } from "./servers.js";
-import { failedResponses, issuedOverConfigured, pairedRatio, summarize, type RoundRun } from "./statistics.js";
-import { serverOf, serverOrder, targetOrder, type Provider, type ServerKind, type Target } from "./targets.js";
+import { failedResponses, issuedOverConfigured, pairedRatio, summarize, webhooksOverNone, type RoundRun } from "./statistics.js";
+import { serverOf, serverOrder, servesScenario, targetOrder, type Provider, type ServerKind, type Target } from "./targets.js";
 import { measureWeb } from "./web.js";
+import { deleteEndpoints, measureDeliveries, registerEndpoints, startReceiver, WEBHOOK_ENDPOINTS, webhookEnv, type Receiver } from "./webhooks.js";
 
 /** Where a run works: wrk's path, a scratch folder (deleted by the caller) and the results folder of this run. */
 export interface Workspace {
@@ -47,7 +51,11 @@ interface Loaded {
 export function loadSeconds(options: BenchOptions): number {
   const targets = targetOrder(options.targets, 0);
   const issuedExtra = targets.includes("api-issued") ? (options.issuedLength - 1) * options.rounds * options.durationSeconds : 0;
-  return options.scenarios.length * (targets.length * (options.warmupSeconds + options.rounds * options.durationSeconds) + issuedExtra);
+  const perTarget = options.warmupSeconds + options.rounds * options.durationSeconds;
+  // api-webhooks runs createPet only.
+  const webhooksExtra = targets.includes("api-webhooks") ? perTarget * (options.scenarios.includes("createPet") ? 1 : 0) : 0;
+  const others = targets.filter((target) => target !== "api-webhooks").length;
+  return options.scenarios.length * (others * perTarget + issuedExtra) + webhooksExtra;
 }
 
 /** Runs the whole bench; the caller writes the record out and deletes `work`. */
@@ -56,7 +64,9 @@ export async function runBench(options: BenchOptions, workspace: Workspace): Pro
 }
 
 class BenchRun {
-  private readonly record: BenchRecord = { results: [], logFigures: [], plans: {}, headerWarnings: [], failures: 0 };
+  private readonly record: BenchRecord = { results: [], logFigures: [], plans: {}, headerWarnings: [], failures: 0, deliveries: [] };
+  /** Where api-webhooks's endpoints point (the sender is paused in those runs: nothing arrives). */
+  private receiver: Receiver | undefined;
   private readonly answers = new AnswerCheck(log);
   /** Counts the turns (warm-ups and rounds) of the whole run, for the rotation of targetOrder. */
   private turn = 0;
@@ -74,8 +84,13 @@ class BenchRun {
         `(${options.warmupSeconds} s warm-up + ${options.rounds} rounds × ${options.durationSeconds} s), ` +
         `about ${loadSeconds(options)} s of load (api-issued's rounds ${options.issuedLength}× as long)`,
     );
-    await this.sqlite();
-    if (options.postgres && options.targets.includes("postgresql")) await this.postgresql();
+    this.receiver = await startReceiver();
+    try {
+      await this.sqlite();
+      if (options.postgres && options.targets.includes("postgresql")) await this.postgresql();
+    } finally {
+      await this.receiver.close();
+    }
     if (options.web) await this.web();
     return { ...this.record, headerWarnings: this.answers.headerWarnings };
   }
@@ -104,6 +119,15 @@ class BenchRun {
         for (const kind of order) removeSqliteFiles(fileOf(kind));
       }
       log(`sqlite ${rowsLabel(rows)}: ${((Date.now() - datasetStart) / 1000).toFixed(0)} s`);
+      if (rows === this.options.datasets[0]) {
+        const file = path.join(work, `deliveries-${rows}.db`);
+        freshSqliteCopy(template, file);
+        try {
+          await this.deliveries("sqlite", `file:${file}`);
+        } finally {
+          removeSqliteFiles(file);
+        }
+      }
       if (!(this.options.web && rows === this.options.datasets[0])) rmSync(template, { force: true });
     }
   }
@@ -125,6 +149,7 @@ class BenchRun {
       const datasetStart = Date.now();
       try {
         await this.dataset("postgresql", rows, serverOrder(this.options.targets, this.turn), () => PG_BENCH_URL, issuedKey);
+        if (rows === this.options.datasets[0]) await this.deliveries("postgresql", PG_BENCH_URL);
       } finally {
         await trimPostgres(PG_BENCH_URL, rows);
       }
@@ -155,6 +180,34 @@ class BenchRun {
     }
   }
 
+  /**
+   * The delivery throughput on one database (--deliveries pets, one endpoint), on an API of its own whose
+   * sender looks every DELIVERY_POLL_MS; not pinned: the sender, the receiver and the creating client
+   * (both in this process) share the two cores. A receiver that did not get every event is a failure.
+   */
+  private async deliveries(provider: Provider, databaseUrl: string): Promise<void> {
+    const pets = this.options.deliveries;
+    if (pets === 0) return;
+    const { work } = this.workspace;
+    const logFile = path.join(work, `api-deliveries-${provider}.log`);
+    const server = await startBenchServer("api", { databaseUrl, logFile, cwd: work, apiEnv: { ...this.options.apiEnv, ...webhookEnv("running") } });
+    try {
+      const measured = await measureDeliveries(provider, server.url, API_KEY, pets);
+      this.record.deliveries.push(measured);
+      log(
+        `  ${provider} deliveries: ${measured.distinct} of ${pets} events received (${measured.received} requests) in ${measured.lastReceiptSeconds.toFixed(1)} s ` +
+          `(creates done at ${measured.createSeconds.toFixed(1)} s): ${measured.deliveriesPerSecond.toFixed(0)} deliveries/s`,
+      );
+      if (measured.distinct !== pets || measured.received !== pets) {
+        this.record.failures += 1;
+        log(`  FAILED ${provider} deliveries: the receiver got ${measured.distinct} distinct events in ${measured.received} requests, not ${pets}`);
+      }
+    } finally {
+      await stopServer(server);
+      rmSync(logFile, { force: true });
+    }
+  }
+
   /** Starts the servers of one database and dataset in `order`, benches them, and stops them. */
   private async dataset(provider: Provider, rows: number, order: ServerKind[], databaseUrl: (kind: ServerKind) => string, issuedKey: string): Promise<void> {
     const servers = await this.startAll(order, databaseUrl, `${provider}-${rowsLabel(rows)}`);
@@ -174,13 +227,28 @@ class BenchRun {
         const logFile = path.join(work, `${kind}-${name}.log`);
         // --cpu-prof: every server is profiled, so the API's profile can be read beside its floor's of the same run.
         const profile = this.options.cpuProf ? { dir: outDir, name: `${kind}-${name}` } : undefined;
-        const server = await startBenchServer(kind, { databaseUrl: databaseUrl(kind), logFile, cwd: outDir, cpu: SERVER_CPU, profile, apiEnv: this.options.apiEnv });
+        // With api-webhooks, the API may register http:// endpoints on this machine, its sender paused for the whole run.
+        const apiEnv = this.options.targets.includes("api-webhooks") ? { ...webhookEnv("paused"), ...this.options.apiEnv } : this.options.apiEnv;
+        const server = await startBenchServer(kind, { databaseUrl: databaseUrl(kind), logFile, cwd: outDir, cpu: SERVER_CPU, profile, apiEnv });
         servers.push({ kind, logFile, server });
       }
       return servers;
     } catch (error) {
       await stopAll(servers);
       throw error;
+    }
+  }
+
+  /** One wrk run of `target`; api-webhooks's with WEBHOOK_ENDPOINTS endpoints registered just before it and deleted (with their deliveries) just after. */
+  private async load(target: Loaded, job: LoadJob): Promise<LoadResult> {
+    const { wrk, work } = this.workspace;
+    const run = () => runLoad(wrk, job, work, target.server.child.pid!);
+    if (target.target !== "api-webhooks") return run();
+    const ids = await registerEndpoints(target.server.url, API_KEY, this.receiver!.url, WEBHOOK_ENDPOINTS);
+    try {
+      return await run();
+    } finally {
+      await deleteEndpoints(target.server.url, API_KEY, ids);
     }
   }
 
@@ -201,7 +269,6 @@ class BenchRun {
    */
   private async benchDataset(servers: Started[], provider: Provider, rows: number, issuedKey: string): Promise<void> {
     const { options } = this;
-    const { wrk, work } = this.workspace;
     const order = (n: number) => targetOrder(options.targets, n);
     const loaded: Loaded[] = order(0).flatMap((target) => {
       const started = servers.find((s) => s.kind === serverOf(target));
@@ -227,11 +294,12 @@ class BenchRun {
     const peakReset = new Set<ServerKind>();
     for (const scenario of options.scenarios) {
       // A name search is the API's own: the floors would answer it as a plain page.
-      const serves = ({ target }: Loaded) => !API_ONLY_SCENARIOS.has(scenario) || serverOf(target) === "api";
+      // api-webhooks: createPet only (servesScenario).
+      const serves = ({ target }: Loaded) => (!API_ONLY_SCENARIOS.has(scenario) || serverOf(target) === "api") && servesScenario(target, scenario);
       const warmups = new Map<Target, LoadResult>();
       for (const target of inOrder(this.turn).filter(serves)) {
         const warmJob = job(target, scenario, options.warmupSeconds, this.turn);
-        const warm = await runLoad(wrk, warmJob, work, target.server.child.pid!);
+        const warm = await this.load(target, warmJob);
         sent(target.target, warm);
         await this.countFailures(warm, warmJob, `${where} ${target.target} ${scenario} warm-up`);
         warmups.set(target.target, warm);
@@ -245,7 +313,7 @@ class BenchRun {
         for (const [index, target] of inOrder(this.turn + round - 1).filter(serves).entries()) {
           // Longer: in a key-sliced run each key has half the time (options.issuedLength).
           const roundJob = job(target, scenario, options.durationSeconds * (target.target === "api-issued" ? options.issuedLength : 1), round);
-          const result = await runLoad(wrk, roundJob, work, target.server.child.pid!);
+          const result = await this.load(target, roundJob);
           sent(target.target, result);
           await this.countFailures(result, roundJob, `${where} ${target.target} ${scenario} round ${round}`);
           runs.get(target.target)!.push({ round, position: index + 1, result });
@@ -266,6 +334,7 @@ class BenchRun {
       const ratios = [
         ["api/express", pairedRatio(rowOf("api"), rowOf("express"))],
         ["issued/configured", issuedOverConfigured(rowOf("api-issued"))],
+        ["webhooks/none", webhooksOverNone(rowOf("api-webhooks"), rowOf("api"))],
         ["headroom (baseline/api)", 1 / pairedRatio(rowOf("api"), rowOf("baseline"))],
       ] as const;
       log(

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { LoadResult } from "./scenarios.js";
 import {
   cpuUsPerRequest,
+  deliveriesPerSecond,
   failedResponses,
   furthestFromOne,
   inRunRatio,
@@ -12,6 +13,7 @@ import {
   roundRatios,
   summarize,
   upperMedian,
+  webhooksOverNone,
   worstOf,
   type Measured,
   type RoundRun,
@@ -180,5 +182,29 @@ describe("across the datasets", () => {
     expect(furthestFromOne([1.02, 0.93])).toBe(0.93);
     expect(furthestFromOne([0.5, 1.5, NaN])).toBe(0.5);
     expect(furthestFromOne([NaN])).toBeNaN();
+  });
+});
+
+describe("webhooksOverNone", () => {
+  it("is paired by round: the median of the rounds' ratios, not the ratio of the medians", () => {
+    // Rounds 1.0, 0.9, 0.95 (the third round slow on both sides): median 0.95; the medians' ratio would be 900/1000 = 0.9.
+    expect(webhooksOverNone(measured(1000, 900, 475), measured(1000, 1000, 500))).toBeCloseTo(0.95);
+  });
+
+  it("is NaN when either side did not run", () => {
+    expect(webhooksOverNone(undefined, measured(1000))).toBeNaN();
+    expect(webhooksOverNone(measured(1000), undefined)).toBeNaN();
+  });
+});
+
+describe("deliveriesPerSecond", () => {
+  it("counts the deliveries over the time from the first create to the last receipt", () => {
+    expect(deliveriesPerSecond(2000, 10_000, 14_000)).toBe(500);
+  });
+
+  it("is NaN when nothing arrived or the last receipt is not after the start", () => {
+    expect(deliveriesPerSecond(0, 10_000, 14_000)).toBeNaN();
+    expect(deliveriesPerSecond(10, 10_000, NaN)).toBeNaN();
+    expect(deliveriesPerSecond(10, 10_000, 10_000)).toBeNaN();
   });
 });

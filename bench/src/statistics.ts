@@ -120,3 +120,18 @@ export function furthestFromOne(values: number[]): number {
   const finite = values.filter(Number.isFinite);
   return finite.length ? finite.reduce((far, r) => (Math.abs(r - 1) > Math.abs(far - 1) ? r : far)) : NaN;
 }
+
+/**
+ * createPet with webhook endpoints registered over createPet with none, paired by round like the
+ * floor ratios (the median of the rounds' ratios): both are runs of the same API process, back to back.
+ */
+export const webhooksOverNone = (webhooks: Measured | undefined, none: Measured | undefined): number => pairedRatio(webhooks, none);
+
+/**
+ * Deliveries per second: `delivered` events from `startMs` (the first create sent) to `lastMs` (the
+ * last receipt), Date.now() times; NaN when nothing arrived or the times are not in order.
+ */
+export function deliveriesPerSecond(delivered: number, startMs: number, lastMs: number): number {
+  const seconds = (lastMs - startMs) / 1000;
+  return delivered > 0 && seconds > 0 ? delivered / seconds : NaN;
+}
