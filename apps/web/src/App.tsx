@@ -20,6 +20,8 @@ import { SignInPage } from "./session/SignInPage.js";
 // Admin pages: most staff never open them, so their code is fetched on the first visit, not with the app.
 const KeysPage = lazy(() => import("./access/KeysPage.js").then(({ KeysPage }) => ({ default: KeysPage })));
 const ActivityPage = lazy(() => import("./access/ActivityPage.js").then(({ ActivityPage }) => ({ default: ActivityPage })));
+const WebhooksPage = lazy(() => import("./webhooks/WebhooksPage.js").then(({ WebhooksPage }) => ({ default: WebhooksPage })));
+const WebhookPage = lazy(() => import("./webhooks/WebhookPage.js").then(({ WebhookPage }) => ({ default: WebhookPage })));
 
 function LoadingPage() {
   return <p aria-busy="true">Loading…</p>;
@@ -74,6 +76,26 @@ export function AppRoutes() {
             <RequireOperation operation="listAuditEvents" title="Activity" refusal={ADMIN_ONLY_MESSAGE}>
               <Suspense fallback={<LoadingPage />}>
                 <ActivityPage />
+              </Suspense>
+            </RequireOperation>
+          }
+        />
+        <Route
+          path="/webhooks"
+          element={
+            <RequireOperation operation="listWebhooks" title="Webhooks" refusal={ADMIN_ONLY_MESSAGE}>
+              <Suspense fallback={<LoadingPage />}>
+                <WebhooksPage />
+              </Suspense>
+            </RequireOperation>
+          }
+        />
+        <Route
+          path="/webhooks/:webhookId"
+          element={
+            <RequireOperation operation="getWebhook" title="Webhook endpoint" refusal={ADMIN_ONLY_MESSAGE}>
+              <Suspense fallback={<LoadingPage />}>
+                <WebhookPage />
               </Suspense>
             </RequireOperation>
           }

@@ -5,7 +5,7 @@ import { apiClientOptions, type ApiKeySource } from "./petstore-client.js";
 
 /**
  * The staff-access operations (`/admin/v1`: the session, issued keys, the
- * activity log), typed and parsed by the contract like the pets client. It
+ * activity log, webhook endpoints), typed and parsed by the contract like the pets client. It
  * needs no provider of its own: its hooks use the app's query client.
  */
 export function createAccessClient(readApiKey: ApiKeySource) {
@@ -35,4 +35,11 @@ export const accessQueryKeys = {
   eventPage: (action: AuditAction | undefined, after: number | undefined) =>
     ["access", "events", "page", action ?? "all", after ?? 0] as const,
   petCreated: (petId: number) => ["access", "events", "pet.created", petId] as const,
+  webhooks: ["access", "webhooks"] as const,
+  webhookList: ["access", "webhooks", "list"] as const,
+  webhook: (webhookId: number) => ["access", "webhooks", webhookId] as const,
+  deliveries: (webhookId: number) => ["access", "webhooks", webhookId, "deliveries"] as const,
+  deliveryPage: (webhookId: number, after: number | undefined) =>
+    ["access", "webhooks", webhookId, "deliveries", "page", after ?? 0] as const,
+  lastDelivery: (webhookId: number) => ["access", "webhooks", webhookId, "deliveries", "last"] as const,
 };

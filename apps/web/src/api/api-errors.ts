@@ -16,6 +16,11 @@ export function isUnauthorized(error: unknown): boolean {
   return isFailedResponse(error) && error.status === 401;
 }
 
+/** The API has no such thing (404), e.g. a webhook endpoint someone deleted. */
+export function isNotFound(error: unknown): boolean {
+  return isFailedResponse(error) && error.status === 404;
+}
+
 /** The API's abuse limits: too many requests for the key, or too many bad keys from this address. */
 export function isRateLimited(error: unknown): boolean {
   return isFailedResponse(error) && error.status === 429;

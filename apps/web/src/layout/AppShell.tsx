@@ -14,6 +14,7 @@ export function AppShell() {
   const mayCreatePets = useMayCall("createPet");
   const mayManageKeys = useMayCall("listKeys");
   const mayReadActivity = useMayCall("listAuditEvents");
+  const mayManageWebhooks = useMayCall("listWebhooks");
   const { pathname } = useLocation();
   const main = useRef<HTMLElement>(null);
   const arrived = useRef(false);
@@ -55,6 +56,11 @@ export function AppShell() {
             {mayReadActivity && (
               <NavLink to="/activity" className={styles.navLink}>
                 Activity
+              </NavLink>
+            )}
+            {mayManageWebhooks && (
+              <NavLink to="/webhooks" className={styles.navLink}>
+                Webhooks
               </NavLink>
             )}
           </nav>

@@ -26,7 +26,7 @@ describe("what a key's scope shows", () => {
     expect(requests).toEqual([]);
   });
 
-  it("a write key adds pets but sees neither Keys nor Activity", async () => {
+  it("a write key adds pets but sees none of Keys, Activity and Webhooks", async () => {
     renderApp("/pets", noPets, { session: testSession("write", "Intake") });
     expect(await screen.findByText("Signed in as Intake (write)")).toBeInTheDocument();
     expect(navigationLinks()).toEqual(["Pets", "New pet", "Import pets"]);
@@ -36,6 +36,8 @@ describe("what a key's scope shows", () => {
   it.each([
     ["/keys", "Keys"],
     ["/activity", "Activity"],
+    ["/webhooks", "Webhooks"],
+    ["/webhooks/1", "Webhook endpoint"],
   ])("a key that is not admin opening %s is told it needs an admin key, and nothing is sent", async (path, heading) => {
     const { requests } = renderApp(path, noPets, { session: testSession("write") });
     expect(await screen.findByRole("heading", { name: heading, level: 1 })).toBeInTheDocument();
@@ -43,9 +45,9 @@ describe("what a key's scope shows", () => {
     expect(requests).toEqual([]);
   });
 
-  it("an admin key sees Keys and Activity too", async () => {
+  it("an admin key sees Keys, Activity and Webhooks too", async () => {
     renderApp("/pets", noPets, { session: testSession("admin", "Configured key 1") });
     expect(await screen.findByText("Signed in as Configured key 1 (admin)")).toBeInTheDocument();
-    expect(navigationLinks()).toEqual(["Pets", "New pet", "Import pets", "Keys", "Activity"]);
+    expect(navigationLinks()).toEqual(["Pets", "New pet", "Import pets", "Keys", "Activity", "Webhooks"]);
   });
 });
