@@ -1,4 +1,7 @@
 import { Pet } from "@petstore/contract";
+import Sqlite from "better-sqlite3";
+import { sqliteFilePath } from "../base/database-url.js";
+import { createMetrics } from "../ops/metrics.js";
 import { Webhook } from "standardwebhooks";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
@@ -159,6 +162,52 @@ describe("webhook retries and refusals (SQLite)", () => {
     expect(String(call!.headers["webhook-signature"]).split(" ")).toHaveLength(2);
     expect(verified(rotated, call!).type).toBe("pet.created");
     expect(verified(old, call!).type).toBe("pet.created");
+  });
+});
+
+describe("the outbox and the change commit together (SQLite)", () => {
+  it("a change rolled back after its outbox rows were written leaves neither the pet nor a delivery", async () => {
+    const { t } = await appWithSender("sqlite");
+    const receiver = await startReceiver();
+    const endpoint = await t.database.webhooks.createEndpoint({ url: receiver.url, description: null, eventTypes: [], secret: newWebhookSecret(), createdBy: "t" });
+    // Fails the transaction after the outbox row is in: as any fault between the writes and the commit.
+    const side = new Sqlite(sqliteFilePath(t.config.databaseUrl));
+    side.exec(`CREATE TRIGGER "fail_after_outbox" AFTER INSERT ON "WebhookDelivery" BEGIN SELECT RAISE(ABORT, 'injected fault'); END`);
+    side.close();
+    expect((await createPet(t, "Never")).status).toBe(500);
+    expect(await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 10 })).toEqual([]);
+    expect(await t.database.pets.list({ take: 10 })).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(receiver.calls).toHaveLength(0);
+  });
+
+  it("counts deliveries and attempts, and reports the oldest pending delivery's age", async () => {
+    const { t } = await appWithSender("sqlite", { WEBHOOK_RETRY_SCHEDULE: "1s" });
+    const receiver = await startReceiver((n) => (n === 0 ? 500 : 200));
+    const metrics = createMetrics({ database: t.database, enabled: false, webhooks: t.database.webhooks });
+    const sender = createWebhookSender({
+      repository: t.database.webhooks,
+      logger: createLogger(t.config, { write: () => {} }),
+      ...t.config.webhooks,
+      pollMs: 50,
+      onDelivered: metrics.webhookDelivered,
+      onAttempt: metrics.webhookAttempt,
+    });
+    await running[0]!.sender.stop();
+    running[0]!.sender = sender;
+    sender.start();
+    await t.database.webhooks.createEndpoint({ url: receiver.url, description: null, eventTypes: [], secret: newWebhookSecret(), createdBy: "t" });
+    await createPet(t);
+    await receiver.waitForCalls(1);
+    const pending = await metrics.registry.getSingleMetricAsString("petstore_webhook_oldest_pending_seconds");
+    expect(Number(/ ([0-9.e-]+)$/m.exec(pending)?.[1])).toBeGreaterThan(0);
+    await receiver.waitForCalls(2);
+    await expect.poll(async () => (await metrics.registry.getSingleMetricAsString("petstore_webhook_deliveries_total"))).toMatch(/outcome="succeeded"} 1/);
+    const text = await metrics.registry.metrics();
+    expect(text).toMatch(/petstore_webhook_deliveries_total{outcome="retrying"} 1/);
+    expect(text).toMatch(/petstore_webhook_attempts_total{status_class="5xx"} 1/);
+    expect(text).toMatch(/petstore_webhook_attempts_total{status_class="2xx"} 1/);
+    expect(text).toMatch(/petstore_webhook_oldest_pending_seconds 0/);
   });
 });
 

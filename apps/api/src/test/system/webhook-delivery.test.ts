@@ -63,6 +63,20 @@ describe("webhooks through built API processes", () => {
     expect(verified(secret, call!)).toEqual({ type: "pet.created", timestamp: expect.any(String), data: pet });
   });
 
+  it("two processes on one SQLite file (a rolling restart's overlap) deliver each event once", async () => {
+    const database = await freshDatabase("sqlite");
+    databases.push(database);
+    const receiver = await startReceiver();
+    const [a, b] = await Promise.all([start(database.url, { WEBHOOK_POLL_MS: "20" }), start(database.url, { WEBHOOK_POLL_MS: "20" })]);
+    const secret = await register(a!, receiver.url);
+    const pets = await Promise.all(Array.from({ length: 20 }, (_, i) => createPet(i % 2 ? a! : b!, `Pet ${i}`)));
+    const calls = await receiver.waitForCalls(pets.length, 15_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.calls).toHaveLength(pets.length);
+    expect(new Set(calls.map((call) => call.headers["webhook-id"])).size).toBe(pets.length);
+    for (const call of calls) expect(verified(secret, call).type).toBe("pet.created");
+  });
+
   it.skipIf(!TEST_PROVIDERS.includes("postgresql"))(
     "two PostgreSQL replicas deliver each event once",
     async () => {
