@@ -73,6 +73,12 @@ export default defineConfig({
         RATE_LIMIT_PER_MIN: "0",
         AUTH_FAILURES_PER_MIN: "0",
         WEB_DIST_DIR: "../apps/web/dist",
+        // The webhook spec's receiver listens on http://127.0.0.1: allow both, and retry and poll quickly.
+        WEBHOOK_ALLOW_HTTP: "true",
+        WEBHOOK_ALLOW_PRIVATE: "true",
+        WEBHOOK_RETRY_SCHEDULE: "1s,1s",
+        WEBHOOK_POLL_MS: "100",
+        WEBHOOK_TIMEOUT_MS: "2000",
       },
     },
   ],
