@@ -47,20 +47,20 @@ export function createPrismaWebhookRepository(prisma: PrismaClient): WebhookRepo
     },
     async updateEndpoint(id, { url, description, eventTypes, enabled }, audit) {
       return prisma.$transaction(async (tx) => {
-      const { count } = await tx.webhookEndpoint.updateMany({
-        where: { id: BigInt(id) },
-        data: {
-          ...(url !== undefined ? { url } : {}),
-          ...(description !== undefined ? { description } : {}),
-          ...(eventTypes !== undefined ? { eventTypes: storedEventTypes(eventTypes) } : {}),
-          ...(enabled !== undefined ? { enabled } : {}),
-          ...(enabled === true ? { disabledReason: null, failingSince: null } : {}),
-        },
-      });
-      if (count === 0) return null;
-      const updated = toEndpointRecord((await tx.webhookEndpoint.findUnique({ where: { id: BigInt(id) } }))!);
-      await audited(tx, "webhook.updated", updated, audit);
-      return updated;
+        const { count } = await tx.webhookEndpoint.updateMany({
+          where: { id: BigInt(id) },
+          data: {
+            ...(url !== undefined ? { url } : {}),
+            ...(description !== undefined ? { description } : {}),
+            ...(eventTypes !== undefined ? { eventTypes: storedEventTypes(eventTypes) } : {}),
+            ...(enabled !== undefined ? { enabled } : {}),
+            ...(enabled === true ? { disabledReason: null, failingSince: null } : {}),
+          },
+        });
+        if (count === 0) return null;
+        const updated = toEndpointRecord((await tx.webhookEndpoint.findUnique({ where: { id: BigInt(id) } }))!);
+        await audited(tx, "webhook.updated", updated, audit);
+        return updated;
       });
     },
     async deleteEndpoint(id, audit) {
