@@ -50,10 +50,12 @@ export function post(
     });
     const timer = setTimeout(() => finish({ statusCode: null, error: `No answer within ${timeoutMs} ms.`, answer: "" }), timeoutMs);
     const onAbort = () => finish({ statusCode: null, error: "Cut off: the API process was stopping.", answer: "" });
-    signal.addEventListener("abort", onAbort);
     request.on("error", (error: NodeJS.ErrnoException) =>
       finish({ statusCode: null, error: `The request failed: ${error.code ?? error.message}.`, answer: "" }),
     );
+    // Stopped before the send began: nothing goes out.
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort);
     request.on("response", (response) => {
       const chunks: Buffer[] = [];
       let length = 0;

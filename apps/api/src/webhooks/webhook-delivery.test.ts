@@ -1,5 +1,7 @@
 import { Pet } from "@petstore/contract";
 import Sqlite from "better-sqlite3";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { sqliteFilePath } from "../base/database-url.js";
 import { createMetrics } from "../ops/metrics.js";
 import { Webhook } from "standardwebhooks";
@@ -208,6 +210,41 @@ describe("the outbox and the change commit together (SQLite)", () => {
     expect(text).toMatch(/petstore_webhook_attempts_total{status_class="5xx"} 1/);
     expect(text).toMatch(/petstore_webhook_attempts_total{status_class="2xx"} 1/);
     expect(text).toMatch(/petstore_webhook_oldest_pending_seconds 0/);
+  });
+});
+
+describe("the sender's shutdown (SQLite)", () => {
+  it("gives back a delivery it holds when stopped mid-send: no attempt recorded, sent at once by the next sender", async () => {
+    const { t, sender } = await appWithSender("sqlite");
+    let hang = true;
+    const hanging: Array<() => void> = [];
+    const hangingServer = createServer((req, res) => {
+      req.resume();
+      if (hang) hanging.push(() => res.destroy());
+      else res.end("ok");
+    });
+    await new Promise<void>((resolve) => hangingServer.listen(0, "127.0.0.1", resolve));
+    const port = (hangingServer.address() as AddressInfo).port;
+    const endpoint = await t.database.webhooks.createEndpoint({ url: `http://127.0.0.1:${port}/hook`, description: null, eventTypes: [], secret: newWebhookSecret(), createdBy: "t" });
+    await createPet(t);
+    await expect.poll(() => hanging.length).toBe(1);
+    const stopping = performance.now();
+    await sender.stop();
+    expect(performance.now() - stopping).toBeLessThan(1_000);
+    const [held] = await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 1 });
+    expect(held).toMatchObject({ status: "pending", attempts: [] });
+    // Due again for any sender at once: no lease to wait out.
+    hang = false;
+    const next = createWebhookSender({ repository: t.database.webhooks, logger: createLogger(t.config, { write: () => {} }), ...t.config.webhooks, pollMs: 50 });
+    next.start();
+    try {
+      await expect.poll(async () => (await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 1 }))[0]?.status).toBe("succeeded");
+    } finally {
+      await next.stop();
+      for (const close of hanging) close();
+      hangingServer.closeAllConnections();
+      await new Promise((resolve) => hangingServer.close(resolve));
+    }
   });
 });
 
