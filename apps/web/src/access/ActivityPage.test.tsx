@@ -20,6 +20,7 @@ function auditEvent(id: number, action: AuditEvent["action"], target: AuditEvent
 const REVOKED = auditEvent(12, "key.revoked", { type: "key", id: 3, label: "Front desk" });
 const CREATED = auditEvent(11, "key.created", { type: "key", id: 3, label: "Front desk" });
 const PET = auditEvent(10, "pet.created", { type: "pet", id: 37, label: "Rex" });
+const WEBHOOK = auditEvent(13, "webhook.created", { type: "webhook", id: 4, label: "https://hooks.example.com/stock" });
 
 function rows() {
   return within(screen.getByRole("table", { name: "Activity" }))
@@ -40,6 +41,13 @@ describe("the Activity page", () => {
     ]);
     expect(within(table).getAllByRole("time")[0]).toHaveAttribute("datetime", REVOKED.at);
     expect(within(table).getByRole("link", { name: "Rex" })).toHaveAttribute("href", "/pets/37");
+  });
+
+  it("links a webhook endpoint's event to the endpoint's page", async () => {
+    renderApp("/activity", () => jsonResponse(200, [WEBHOOK]), { session: ADMIN });
+    const table = await screen.findByRole("table", { name: "Activity" });
+    expect(rows()).toEqual([[expect.any(String), "Configured key 1", "webhook.created", "webhook https://hooks.example.com/stock"]]);
+    expect(within(table).getByRole("link", { name: "https://hooks.example.com/stock" })).toHaveAttribute("href", "/webhooks/4");
   });
 
   it("filters by action, kept in the URL, and follows the API's next link", async () => {

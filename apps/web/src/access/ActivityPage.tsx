@@ -8,6 +8,7 @@ import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
 import { isWaitingOutOutage, LoadFailure } from "../layout/LoadFailure.js";
+import { webhookPath } from "./access-paths.js";
 import { activityLink, readActivityView, type ActivityView } from "./activity-view.js";
 import { When } from "./When.js";
 import table from "../design-system/DataTable.module.css";
@@ -26,7 +27,9 @@ export function ActivityPage() {
     <div className={styles.page}>
       <div>
         <h1>Activity</h1>
-        <p className={formStyles.intro}>Who added pets and who created or revoked keys, newest first.</p>
+        <p className={formStyles.intro}>
+          Who added pets, who created or revoked keys, and who changed webhook endpoints, newest first.
+        </p>
       </div>
       <Panel aria-label="Activity log">
         <div className={styles.filters}>
@@ -119,7 +122,13 @@ function EventTable({ events }: { events: AuditEvent[] }) {
               </td>
               <td>
                 {event.target.type}{" "}
-                {event.target.type === "pet" ? <Link to={`/pets/${event.target.id}`}>{event.target.label}</Link> : event.target.label}
+                {event.target.type === "pet" ? (
+                  <Link to={`/pets/${event.target.id}`}>{event.target.label}</Link>
+                ) : event.target.type === "webhook" ? (
+                  <Link to={webhookPath(event.target.id)}>{event.target.label}</Link>
+                ) : (
+                  event.target.label
+                )}
               </td>
             </tr>
           ))}

@@ -15,15 +15,13 @@ import { useDocumentTitle } from "../document/use-document-title.js";
 import { isWaitingOutOutage, LoadFailure } from "../layout/LoadFailure.js";
 import { NotFound } from "../layout/NotFoundPage.js";
 import { useShowStatusMessage } from "../layout/status-message.js";
+import { refreshWhilePending } from "./delivery-refresh.js";
 import { describeEventTypes } from "./new-webhook-form.js";
 import { SigningSecret } from "./SigningSecret.js";
 import { WebhookStatus } from "./WebhookStatus.js";
 import table from "../design-system/DataTable.module.css";
 import pager from "../design-system/Pager.module.css";
 import styles from "./Webhooks.module.css";
-
-/** How often the deliveries are read again while one of them is still pending. */
-export const PENDING_REFRESH_MS = 1_000;
 
 /** `/webhooks/:webhookId` (admin keys only). An id the contract would refuse is not found without asking the API. */
 export function WebhookPage() {
@@ -65,7 +63,6 @@ function WebhookView({ webhook }: { webhook: Webhook }) {
     <div className={styles.page}>
       <div>
         <h1>Webhook endpoint</h1>
-        <p className={styles.url}>{webhook.url}</p>
       </div>
       <Panel aria-label="Endpoint">
         <dl className={styles.details}>
@@ -245,8 +242,7 @@ function DeliveryList({ webhookId }: { webhookId: number }) {
   const deliveriesQuery = access.listDeliveries.useQuery({
     queryKey: accessQueryKeys.deliveryPage(webhookId, after),
     queryData: { params: { webhookId }, query: after !== undefined ? { after } : {} },
-    refetchInterval: (query) =>
-      query.state.data?.body.some((delivery) => delivery.status === "pending") ? PENDING_REFRESH_MS : false,
+    refetchInterval: refreshWhilePending,
   });
 
   if (deliveriesQuery.isError || isWaitingOutOutage(deliveriesQuery)) {

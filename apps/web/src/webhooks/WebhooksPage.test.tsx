@@ -38,7 +38,15 @@ describe("the Webhooks page", () => {
     await waitFor(() => expect(within(old!).getAllByRole("cell")[2]).toHaveTextContent("None yet"));
   });
 
-  it("says when there are none, and when they could not be loaded", async () => {
+  it("reads a pending last delivery again until it is settled", async () => {
+    const api = webhooksApi([webhook(2, "https://hooks.example.com/stock")], [delivery(5, 2, { status: "pending", attempts: [] })]);
+    renderApp("/webhooks", api.handler, { session: ADMIN });
+    await waitFor(() => expect(within(rows()[0]!).getAllByRole("cell")[2]).toHaveTextContent(/^pending/));
+    api.deliveries[0] = delivery(5, 2);
+    await waitFor(() => expect(within(rows()[0]!).getAllByRole("cell")[2]).toHaveTextContent(/^succeeded/), { timeout: 3000 });
+  });
+
+  it("says when there are none", async () => {
     renderApp("/webhooks", webhooksApi([]).handler, { session: ADMIN });
     expect(await screen.findByText(/No webhook endpoints yet/)).toBeInTheDocument();
   });

@@ -24,6 +24,7 @@ import {
   type NewWebhookFieldErrors,
   type NewWebhookFormValues,
 } from "./new-webhook-form.js";
+import { refreshWhilePending } from "./delivery-refresh.js";
 import { SigningSecret } from "./SigningSecret.js";
 import { WebhookStatus } from "./WebhookStatus.js";
 import table from "../design-system/DataTable.module.css";
@@ -235,6 +236,7 @@ function LastDelivery({ webhook }: { webhook: Webhook }) {
   const deliveryQuery = access.listDeliveries.useQuery({
     queryKey: accessQueryKeys.lastDelivery(webhook.id),
     queryData: { params: { webhookId: webhook.id }, query: { limit: 1 } },
+    refetchInterval: refreshWhilePending,
   });
   if (deliveryQuery.isPending) return <span aria-busy="true">Loading…</span>;
   if (deliveryQuery.isError) return <>Could not be loaded</>;
