@@ -130,3 +130,48 @@ test("an admin adds an endpoint, sees its secret once, tests it, rotates the sec
   await expect(page.getByRole("status")).toContainText(`Deleted the endpoint ${receiver.url}.`);
   await expect(page.getByRole("link", { name: receiver.url, exact: true })).toHaveCount(0);
 });
+
+test("the webhook pages work from the keyboard alone", async ({ signedInPage: page, receiver }) => {
+  await page.goto("/webhooks");
+  const url = page.getByLabel("Endpoint URL");
+  await url.focus();
+  await page.keyboard.type(receiver.url);
+  await page.keyboard.press("Tab");
+  await expect(page.getByLabel("Description")).toBeFocused();
+  await page.keyboard.press("Tab");
+  const petCreated = page.getByRole("checkbox", { name: "pet.created", exact: true });
+  await expect(petCreated).toBeFocused();
+  await page.keyboard.press("Space");
+  await expect(petCreated).toBeChecked();
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("checkbox", { name: "key.revoked", exact: true })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("button", { name: "Add endpoint" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByLabel("Signing secret")).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("button", { name: "Copy" })).toBeFocused();
+
+  const link = page.getByRole("link", { name: receiver.url, exact: true });
+  await link.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { name: "Webhook endpoint", level: 1 })).toBeVisible();
+  await expect(page.getByRole("main")).toBeFocused();
+  const send = page.getByRole("button", { name: "Send test event" });
+  await send.focus();
+  await page.keyboard.press("Enter");
+  await expect(deliveryRows(page).getByRole("cell").first()).toHaveText("succeeded", { timeout: 15_000 });
+  for (const name of ["Rotate secret", "Disable", "Delete"]) {
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("button", { name, exact: true })).toBeFocused();
+  }
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("alertdialog", { name: "Delete this endpoint?" });
+  await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(dialog.getByRole("button", { name: "Delete endpoint" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/webhooks$/);
+  await expect(page.getByRole("link", { name: receiver.url, exact: true })).toHaveCount(0);
+});
