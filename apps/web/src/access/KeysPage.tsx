@@ -1,6 +1,6 @@
 import { SCOPES, type CreatedApiKey } from "@petstore/contract";
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { accessQueryKeys, useAccessClient } from "../api/access-client.js";
 import { describeFailure, errorBodyOf } from "../api/api-errors.js";
 import { Button } from "../design-system/Button.js";
@@ -8,6 +8,7 @@ import { focusFirstInvalid } from "../forms/focus-first-invalid.js";
 import { SelectField, TextField } from "../design-system/FormFields.js";
 import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
+import { ShownOnceSecret } from "../design-system/ShownOnceSecret.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
 import { useShowStatusMessage } from "../layout/status-message.js";
 import { KEYS_PATH } from "./access-paths.js";
@@ -138,48 +139,23 @@ function NewKeyForm({ onCreated }: { onCreated: (created: CreatedApiKey) => void
   );
 }
 
-/**
- * The secret of the key just created: the only time anyone sees it (the API
- * keeps its digest only). Focus moves to it, so it can be copied at once.
- */
+/** The secret of the key just created: the only time anyone sees it (the API keeps its digest only). */
 function NewKeySecret({ created }: { created: CreatedApiKey }) {
-  const field = useRef<HTMLInputElement>(null);
-  const showStatusMessage = useShowStatusMessage();
-  useEffect(() => {
-    field.current?.focus();
-    field.current?.select();
-  }, [created]);
-
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(created.secret);
-      showStatusMessage(`Copied the key for ${created.key.name}.`, KEYS_PATH);
-    } catch {
-      showStatusMessage("The key could not be copied here: select it and copy it yourself.", KEYS_PATH, "info");
-    }
-  };
-
   return (
-    <Notice tone="success">
+    <ShownOnceSecret
+      label="New key"
+      secret={created.secret}
+      hint="It will not be shown again: copy it now and hand it over safely."
+      copiedMessage={`Copied the key for ${created.key.name}.`}
+      noun="key"
+      pathname={KEYS_PATH}
+    >
       <p>
         <strong>
           {created.key.name} ({created.key.scope})
         </strong>{" "}
         can sign in with this key.
       </p>
-      <div className={styles.secret}>
-        <TextField
-          ref={field}
-          label="New key"
-          readOnly
-          value={created.secret}
-          spellCheck={false}
-          hint="It will not be shown again: copy it now and hand it over safely."
-        />
-        <Button variant="secondary" onClick={() => void copy()}>
-          Copy
-        </Button>
-      </div>
-    </Notice>
+    </ShownOnceSecret>
   );
 }
