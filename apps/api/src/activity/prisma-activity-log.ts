@@ -2,7 +2,7 @@ import type { AuditAction, AuditTargetType } from "@petstore/contract";
 import { Prisma, type PrismaClient } from "../generated/pg/client.js";
 import type { ActivityLog } from "./activity-log.js";
 import { auditColumns, toAuditEvent, type AuditContext, type AuditTarget } from "./audit-event.js";
-import { newWebhookEventId, SUBSCRIBED_ENDPOINT, subscriptionPattern, webhookEventTypeOf, type WebhookEventType } from "./webhook-outbox.js";
+import { ANY_SUBSCRIBER, newWebhookEventId, subscriptionPattern, webhookEventTypeOf, type WebhookEventType } from "./webhook-outbox.js";
 
 type TransactionClient = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
@@ -10,8 +10,8 @@ type TransactionClient = Parameters<Parameters<PrismaClient["$transaction"]>[0]>
  * The activity log's writer on PostgreSQL: one event, through `tx`, inside the
  * caller's transaction, so it commits with the change. With `data` (the changed
  * thing as the API answers it) and an action that is a webhook event type, the
- * event also goes into the webhook outbox, in the same transaction: one
- * delivery per subscribed endpoint.
+ * event also goes into the webhook outbox, in the same transaction: one row,
+ * when some endpoint subscribes to it (the senders fan it out later).
  */
 export async function recordActivity(
   tx: TransactionClient,
@@ -27,21 +27,20 @@ export async function recordActivity(
   if (eventType) await tx.$executeRaw(outboxInsert(eventType, Prisma.sql`SELECT ${JSON.stringify(data)}`, at));
 }
 
-/** The outbox rows of one event: `data` is a one-column query (or a `FROM rows` select) giving its JSON text. */
+/** The outbox row of one event: `data` is a one-column query (or a `FROM rows` select) giving its JSON text. */
 function outboxInsert(eventType: WebhookEventType, data: Prisma.Sql, at: Date | undefined): Prisma.Sql {
   const when = at ? Prisma.sql`${at.toISOString()}::timestamp` : Prisma.sql`now() AT TIME ZONE 'UTC'`;
   return Prisma.sql`
-    INSERT INTO "WebhookDelivery" ("webhookId", "eventId", "eventType", "data", "createdAt", "nextAttemptAt")
-    SELECT "e"."id", ${newWebhookEventId()}, ${eventType}, (${data}), ${when}, ${when}
-    FROM "WebhookEndpoint" AS "e"
-    WHERE ${Prisma.raw(SUBSCRIBED_ENDPOINT.replaceAll('"enabled"', '"e"."enabled"').replaceAll('"eventTypes"', '"e"."eventTypes"'))} ${subscriptionPattern(eventType)})`;
+    INSERT INTO "WebhookEvent" ("eventId", "eventType", "data", "createdAt")
+    SELECT ${newWebhookEventId()}, ${eventType}, (${data}), ${when}
+    WHERE ${Prisma.raw(ANY_SUBSCRIBER)} ${subscriptionPattern(eventType)}))`;
 }
 
 /**
  * The webhook outbox's rows for a change made in one statement, as a statement
  * of its `WITH` query (as `activityOfRows`): for the one row of the common
- * table expression `rows`, one delivery per endpoint subscribed to `eventType`,
- * whose data is the JSON text `data` computes from that row's columns.
+ * table expression `rows`, one event row when some endpoint subscribes to
+ * `eventType`, whose data is the JSON text `data` computes from that row's columns.
  */
 export function webhookOutboxOfRows(rows: string, eventType: WebhookEventType, data: Prisma.Sql): Prisma.Sql {
   const table = Prisma.raw(`"${rows.replaceAll('"', "")}"`);

@@ -3,14 +3,14 @@ import type { AuditAction } from "@petstore/contract";
 import { sqliteTimestamp as timestamp } from "../data/sqlite-timestamp.js";
 import type { ActivityLog } from "./activity-log.js";
 import { auditColumns, toAuditEvent, type AuditContext, type AuditEventRow, type AuditTarget } from "./audit-event.js";
-import { newWebhookEventId, SUBSCRIBED_ENDPOINT, subscriptionPattern, webhookEventTypeOf } from "./webhook-outbox.js";
+import { ANY_SUBSCRIBER, newWebhookEventId, subscriptionPattern, webhookEventTypeOf } from "./webhook-outbox.js";
 
 const EVENT_COLUMNS = `"id", "at", "action", "actorKeyId", "actorName", "targetType", "targetId", "targetLabel", "requestId", "clientAddress"`;
 
 /**
  * Records what a change did, on the connection and inside the caller's transaction. With `data` (the
  * changed thing as the API answers it) and an action that is a webhook event type, the event also goes
- * into the webhook outbox: one delivery per endpoint subscribed to it, in the same transaction.
+ * into the webhook outbox (one row, when some endpoint subscribes to it), in the same transaction.
  */
 export type SqliteActivityWriter = (at: Date, action: AuditAction, target: AuditTarget, context: AuditContext, data?: unknown) => void;
 
@@ -25,16 +25,16 @@ export function sqliteActivityWriter(db: Sqlite.Database): SqliteActivityWriter 
     `INSERT INTO "AuditEvent" ("at", "action", "actorKeyId", "actorName", "targetType", "targetId", "targetLabel", "requestId", "clientAddress")
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  // One statement: a row per subscribed endpoint, read from the endpoints table in this transaction.
-  const outbox = db.prepare<[string, string, string, string, string, string]>(
-    `INSERT INTO "WebhookDelivery" ("webhookId", "eventId", "eventType", "data", "createdAt", "nextAttemptAt")
-     SELECT "id", ?, ?, ?, ?, ? FROM "WebhookEndpoint" WHERE ${SUBSCRIBED_ENDPOINT} ?)`,
+  // One statement and at most one row: the senders fan it out to the endpoints later, off the request path.
+  const outbox = db.prepare<[string, string, string, string, string]>(
+    `INSERT INTO "WebhookEvent" ("eventId", "eventType", "data", "createdAt")
+     SELECT ?, ?, ?, ? WHERE ${ANY_SUBSCRIBER} ?))`,
   );
   return (at, action, target, context, data) => {
     const c = auditColumns(action, target, context);
     insert.run(timestamp(at), c.action, c.actorKeyId, c.actorName, c.targetType, c.targetId, c.targetLabel, c.requestId, c.clientAddress);
     const eventType = data === undefined ? undefined : webhookEventTypeOf(action);
-    if (eventType) outbox.run(newWebhookEventId(), eventType, JSON.stringify(data), timestamp(at), timestamp(at), subscriptionPattern(eventType));
+    if (eventType) outbox.run(newWebhookEventId(), eventType, JSON.stringify(data), timestamp(at), subscriptionPattern(eventType));
   };
 }
 

@@ -12,9 +12,31 @@ export const webhookEventTypeOf = (action: string): WebhookEventType | undefined
 export const newWebhookEventId = (): string => `msg_${randomUUID().replaceAll("-", "")}`;
 
 /**
- * The SQL condition (both providers) that an endpoint, as a row of "WebhookEndpoint", takes events of
- * the type whose `LIKE` pattern is the one parameter (`subscriptionPattern`): enabled, and subscribed to
- * every type (eventTypes empty) or to this one (eventTypes is space-separated).
+ * The SQL condition (both providers) that an endpoint, as a row of "WebhookEndpoint" (no alias), takes
+ * events of the type whose `LIKE` pattern is the one parameter (`subscriptionPattern`): enabled, and
+ * subscribed to every type (eventTypes empty) or to this one (eventTypes is space-separated).
  */
 export const SUBSCRIBED_ENDPOINT = `"enabled" AND ("eventTypes" = '' OR (' ' || "eventTypes" || ' ') LIKE`;
 export const subscriptionPattern = (type: WebhookEventType): string => `% ${type} %`;
+
+/**
+ * The outbox is one "WebhookEvent" row per event, written with the change only when some enabled
+ * endpoint subscribes to its type (this condition, after `WHERE`, then `subscriptionPattern` as its
+ * parameter and `))`): a change writes one row however many endpoints there are, and none when nobody listens.
+ */
+export const ANY_SUBSCRIBER = `EXISTS (SELECT 1 FROM "WebhookEndpoint" WHERE ${SUBSCRIBED_ENDPOINT} `;
+
+/**
+ * The fan-out (both providers): a delivery per event of `events` (a table of "WebhookEvent"'s columns,
+ * aliased "v"; the caller may add a `WHERE` on it) and endpoint subscribed to it now, due at once. An
+ * endpoint registered between an event's commit and its fan-out gets it too: at least once, never
+ * fewer. Run by the senders, never on a request's path, in the transaction that deletes those events.
+ */
+export const fanOutEvents = (events: string): string => `
+  INSERT INTO "WebhookDelivery" ("webhookId", "eventId", "eventType", "data", "createdAt", "nextAttemptAt")
+  SELECT "e"."id", "v"."eventId", "v"."eventType", "v"."data", "v"."createdAt", "v"."createdAt"
+  FROM ${events} AS "v" JOIN "WebhookEndpoint" AS "e"
+    ON "e"."enabled" AND ("e"."eventTypes" = '' OR (' ' || "e"."eventTypes" || ' ') LIKE ('% ' || "v"."eventType" || ' %'))`;
+
+/** How many events one fan-out takes at most. */
+export const FAN_OUT_BATCH = 200;

@@ -16,7 +16,7 @@ type WebhookAction = "webhook.created" | "webhook.updated" | "webhook.deleted" |
 async function audited(tx: TransactionClient, action: WebhookAction, endpoint: WebhookEndpointRecord, audit: AuditContext | undefined) {
   if (audit) await recordActivity(tx, new Date(), action, { type: "webhook", id: endpoint.id, label: webhookLabel(endpoint) }, audit);
 }
-import type { WebhookEventType } from "../activity/webhook-outbox.js";
+import { fanOutEvents, type WebhookEventType } from "../activity/webhook-outbox.js";
 import type { AuditContext } from "../activity/audit-event.js";
 import { recordActivity } from "../activity/prisma-activity-log.js";
 
@@ -113,6 +113,17 @@ export function createPrismaWebhookRepository(prisma: PrismaClient): WebhookRepo
       const row = await prisma.webhookDelivery.findUnique({ select: deliveryColumns, where: { id: BigInt(id) } });
       return row ? toDeliveryRecord(row) : null;
     },
+    async fanOut(take) {
+      // One statement, so one transaction: the events it deletes are the ones it fans out, and SKIP LOCKED
+      // lets another replica's sender take the next ones meanwhile instead of waiting.
+      await prisma.$executeRaw`
+        WITH "taken" AS (
+          DELETE FROM "WebhookEvent"
+          WHERE "id" IN (SELECT "id" FROM "WebhookEvent" ORDER BY "id" LIMIT ${take} FOR UPDATE SKIP LOCKED)
+          RETURNING "id", "eventId", "eventType", "data", "createdAt")
+        ${Prisma.raw(fanOutEvents(`"taken"`))}
+        ORDER BY "v"."id", "e"."id"`;
+    },
     async claimDue(now, leaseUntil, claimToken, take) {
       // One statement, so one short transaction: SKIP LOCKED lets every replica's sender claim at once
       // without waiting on, or taking, each other's rows.
@@ -163,8 +174,12 @@ export function createPrismaWebhookRepository(prisma: PrismaClient): WebhookRepo
       });
     },
     async oldestPendingAt() {
-      const row = await prisma.webhookDelivery.findFirst({ select: { createdAt: true }, where: { status: "pending" }, orderBy: { createdAt: "asc" } });
-      return row?.createdAt ?? null;
+      const [delivery, event] = await Promise.all([
+        prisma.webhookDelivery.findFirst({ select: { createdAt: true }, where: { status: "pending" }, orderBy: { createdAt: "asc" } }),
+        prisma.webhookEvent.findFirst({ select: { createdAt: true }, orderBy: { id: "asc" } }),
+      ]);
+      const times = [delivery?.createdAt, event?.createdAt].filter((at): at is Date => at !== undefined);
+      return times.length ? new Date(Math.min(...times.map((at) => at.getTime()))) : null;
     },
   };
 }

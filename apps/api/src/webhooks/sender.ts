@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
-import type { WebhookEventType } from "../activity/webhook-outbox.js";
+import { FAN_OUT_BATCH, type WebhookEventType } from "../activity/webhook-outbox.js";
 import { DestinationRefused, resolveDestination, type DestinationRules } from "./destination.js";
 import { post, type PostResult } from "./post.js";
 import { signatureHeader } from "./signature.js";
@@ -47,8 +47,9 @@ export interface WebhookSender {
 export const statusClass = (statusCode: number | null): string => (statusCode === null ? "error" : `${Math.floor(statusCode / 100)}xx`);
 
 /**
- * The sender every API process runs: claims due deliveries with a lease, sends each outside any
- * transaction, and records what came of it (docs/decisions/023-webhooks.md). Never on a request's path.
+ * The sender every API process runs: fans the outbox's events out to deliveries, claims due ones
+ * with a lease, sends each outside any transaction, and records what came of it
+ * (docs/decisions/023-webhooks.md). Never on a request's path.
  */
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
   const { repository, logger, timeoutMs, retryScheduleMs, pollMs, now = () => new Date(), random = Math.random } = options;
@@ -85,6 +86,8 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   async function claimAndSend(): Promise<void> {
     const room = CONCURRENCY - inFlight.size;
     if (room <= 0 || options.isStopping?.()) return;
+    // The outbox's events become deliveries here, off every request's path (docs/decisions/023).
+    await repository.fanOut(FAN_OUT_BATCH);
     const claimedAt = now();
     // The lease outlasts the send and its recording; a process that dies holding it lets it run out.
     const leaseUntil = new Date(claimedAt.getTime() + timeoutMs + 30_000);

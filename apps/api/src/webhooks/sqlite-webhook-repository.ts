@@ -2,6 +2,7 @@ import type Sqlite from "better-sqlite3";
 import { sqliteTimestamp as timestamp } from "../data/sqlite-timestamp.js";
 import type { AuditContext } from "../activity/audit-event.js";
 import { sqliteActivityWriter } from "../activity/sqlite-activity-log.js";
+import { fanOutEvents } from "../activity/webhook-outbox.js";
 import {
   storedEventTypes,
   toDeliveryRecord,
@@ -58,6 +59,11 @@ export function createSqliteWebhookRepository(db: Sqlite.Database): WebhookRepos
       const row = prepared().resend.get(timestamp(at), id, webhookId);
       return row ? toDeliveryRecord(row) : null;
     },
+    async fanOut(take) {
+      const { anyEvent, fanOut } = prepared();
+      // A read first: an idle sender takes no write lock.
+      if (anyEvent.get()) fanOut.immediate(take);
+    },
     async claimDue(now, leaseUntil, claimToken, take) {
       const { anyDue, claim } = prepared();
       const at = timestamp(now);
@@ -74,8 +80,9 @@ export function createSqliteWebhookRepository(db: Sqlite.Database): WebhookRepos
       prepared().release.run(delivery.id, delivery.claimToken);
     },
     async oldestPendingAt() {
-      const row = prepared().oldestPending.get();
-      return row?.createdAt ? new Date(row.createdAt) : null;
+      const { oldestPending, oldestEvent } = prepared();
+      const times = [oldestPending.get()?.createdAt, oldestEvent.get()?.createdAt].filter((at): at is string => Boolean(at));
+      return times.length ? new Date(times.sort()[0]!) : null;
     },
   };
 }
@@ -163,6 +170,17 @@ function prepare(db: Sqlite.Database) {
       if (reason) disable.run(reason, delivery.webhookId);
     },
   );
+  const lastOfBatch = db.prepare<[number], { last: number | null }>(
+    `SELECT max("id") AS "last" FROM (SELECT "id" FROM "WebhookEvent" ORDER BY "id" LIMIT ?)`,
+  );
+  const fanOutBatch = db.prepare<[number]>(`${fanOutEvents(`"WebhookEvent"`)} WHERE "v"."id" <= ? ORDER BY "v"."id", "e"."id"`);
+  const deleteEvents = db.prepare<[number]>(`DELETE FROM "WebhookEvent" WHERE "id" <= ?`);
+  const fanOut = db.transaction((take: number) => {
+    const last = lastOfBatch.get(take)?.last;
+    if (last === null || last === undefined) return;
+    fanOutBatch.run(last);
+    deleteEvents.run(last);
+  });
   return {
     listEndpoints: db.prepare<[], EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM "WebhookEndpoint" ORDER BY "id" DESC`),
     endpointById,
@@ -197,5 +215,8 @@ function prepare(db: Sqlite.Database) {
     oldestPending: db.prepare<[], { createdAt: string | null }>(
       `SELECT min("createdAt") AS "createdAt" FROM "WebhookDelivery" WHERE "status" = 'pending'`,
     ),
+    anyEvent: db.prepare<[], { one: number }>(`SELECT 1 AS "one" FROM "WebhookEvent" LIMIT 1`),
+    fanOut,
+    oldestEvent: db.prepare<[], { createdAt: string | null }>(`SELECT min("createdAt") AS "createdAt" FROM "WebhookEvent"`),
   };
 }

@@ -110,6 +110,11 @@ export interface WebhookRepository {
   /** Due now again (pending), with the same webhook-id; null when there is no such delivery of this endpoint. */
   resendDelivery(webhookId: number, id: number, at: Date): Promise<DeliveryRecord | null>;
   /**
+   * Turns up to `take` events of the outbox (oldest first) into a delivery per endpoint subscribed to
+   * each, and removes them, in one transaction: every event is fanned out once, whoever runs it.
+   */
+  fanOut(take: number): Promise<void>;
+  /**
    * Takes the lease of up to `take` due deliveries that nobody holds (or whose lease ran out), in one
    * short transaction: on PostgreSQL `FOR UPDATE SKIP LOCKED` picks them, on SQLite the write lock.
    */
@@ -118,7 +123,7 @@ export interface WebhookRepository {
   recordOutcome(delivery: ClaimedDelivery, outcome: DeliveryOutcome): Promise<void>;
   /** Gives the lease back unsent (shutting down): due again for any sender. */
   release(delivery: ClaimedDelivery): Promise<void>;
-  /** When the oldest pending delivery was created; null when none is pending. */
+  /** When the oldest event not yet delivered (pending, or in the outbox) happened; null when there is none. */
   oldestPendingAt(): Promise<Date | null>;
 }
 
