@@ -28,15 +28,16 @@ export const ANY_SUBSCRIBER = `EXISTS (SELECT 1 FROM "WebhookEndpoint" WHERE ${S
 
 /**
  * The fan-out (both providers): a delivery per event of `events` (a table of "WebhookEvent"'s columns,
- * aliased "v"; the caller may add a `WHERE` on it) and endpoint subscribed to it now, due at once. An
- * endpoint registered between an event's commit and its fan-out gets it too: at least once, never
- * fewer. Run by the senders, never on a request's path, in the transaction that deletes those events.
+ * aliased "v"; the caller may add a `WHERE` on it) and endpoint subscribed to it now and registered no
+ * later than it happened, due at once. An event whose endpoints were all deleted before its fan-out
+ * goes nowhere, and an endpoint registered since never gets it, however long the senders were stopped.
+ * Run by the senders, never on a request's path, in the transaction that deletes those events.
  */
 export const fanOutEvents = (events: string): string => `
   INSERT INTO "WebhookDelivery" ("webhookId", "eventId", "eventType", "data", "createdAt", "nextAttemptAt")
   SELECT "e"."id", "v"."eventId", "v"."eventType", "v"."data", "v"."createdAt", "v"."createdAt"
   FROM ${events} AS "v" JOIN "WebhookEndpoint" AS "e"
-    ON "e"."enabled" AND ("e"."eventTypes" = '' OR (' ' || "e"."eventTypes" || ' ') LIKE ('% ' || "v"."eventType" || ' %'))`;
+    ON "e"."enabled" AND "e"."createdAt" <= "v"."createdAt" AND ("e"."eventTypes" = '' OR (' ' || "e"."eventTypes" || ' ') LIKE ('% ' || "v"."eventType" || ' %'))`;
 
 /** How many events one fan-out takes at most. */
 export const FAN_OUT_BATCH = 200;

@@ -67,6 +67,20 @@ describe.each(TEST_PROVIDERS)("the webhook outbox on %s", (provider) => {
     expect(await t.database.webhooks.oldestPendingAt()).toEqual(toAll.at(-1)!.createdAt);
   });
 
+  it("an event goes only to endpoints registered before it: not to one registered later, nor anywhere once its endpoints are gone", async () => {
+    const t = await app(provider);
+    const gone = await endpoint(t, []);
+    await createPets(t, 1);
+    await t.database.webhooks.deleteEndpoint(gone.id);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const later = await endpoint(t, []);
+    expect(await t.database.webhooks.oldestPendingAt()).not.toBeNull();
+    await t.database.webhooks.fanOut(200);
+    expect(await deliveriesOf(t, later.id)).toEqual([]);
+    // Gone from the outbox all the same.
+    expect(await t.database.webhooks.oldestPendingAt()).toBeNull();
+  });
+
   it("fan-outs run at once hand out every event exactly once", async () => {
     const t = await app(provider);
     const only = await endpoint(t, []);
