@@ -5,6 +5,13 @@ import { parseEnv } from "node:util";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { sqliteFilePath } from "./database-url.js";
+import {
+  DEFAULT_SSO_DISPLAY_NAME,
+  DEFAULT_SSO_ROLE_CLAIM,
+  parseRoleMap,
+  parseScopes,
+  type SingleSignOnSettings,
+} from "./sso-settings.js";
 
 /** The API's own folder; the embedded database lives in its data/ folder. */
 export const API_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -138,6 +145,38 @@ const EnvSchema = z
     WEBHOOK_ALLOW_HTTP: trueOrFalse,
     WEBHOOK_ALLOW_PRIVATE: trueOrFalse,
     WEBHOOK_POLL_MS: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("500"),
+    // Single sign-on (OpenID Connect): on when the first three are set, off when none is.
+    OIDC_ISSUER: z
+      .string()
+      .url("must be the identity provider's issuer URL, like https://accounts.google.com")
+      .refine((value) => value.startsWith("https://"), "must be an https:// URL (OpenID Connect refuses a plain http issuer)")
+      .optional(),
+    OIDC_CLIENT_ID: z.string().optional(),
+    OIDC_CLIENT_SECRET: z.string().optional(),
+    OIDC_DISPLAY_NAME: z.string().trim().max(60, "must be at most 60 characters").optional(),
+    OIDC_ROLE_CLAIM: z
+      .string()
+      .trim()
+      .regex(/^[^\s]+$/, "must be one claim name (or a dotted path like realm_access.roles), without spaces")
+      .optional(),
+    OIDC_ROLE_MAP: z
+      .string()
+      .transform((value, ctx) => {
+        const parsed = parseRoleMap(value);
+        if ("map" in parsed) return parsed.map;
+        ctx.addIssue({ code: "custom", message: parsed.problem });
+        return z.NEVER;
+      })
+      .optional(),
+    OIDC_SCOPES: z
+      .string()
+      .transform((value, ctx) => {
+        const parsed = parseScopes(value);
+        if ("scopes" in parsed) return parsed.scopes;
+        ctx.addIssue({ code: "custom", message: parsed.problem });
+        return z.NEVER;
+      })
+      .optional(),
   })
   .transform((env, ctx) => {
     const production = env.NODE_ENV === "production";
@@ -198,6 +237,39 @@ const EnvSchema = z
       ctx.addIssue({ code: "custom", path: ["WEB_DIST_DIR"], message: "has no index.html (build the admin app or unset it)" });
       return z.NEVER;
     }
+    // Single sign-on: the issuer, client id and secret go together; a half-configured sign-in would show a
+    // button that can only fail. Never the secret in the message.
+    const ssoTrio = { OIDC_ISSUER: env.OIDC_ISSUER, OIDC_CLIENT_ID: env.OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: env.OIDC_CLIENT_SECRET };
+    const ssoMissing = Object.keys(ssoTrio).filter((name) => ssoTrio[name as keyof typeof ssoTrio] === undefined);
+    if (ssoMissing.length > 0 && ssoMissing.length < 3) {
+      ctx.addIssue({
+        code: "custom",
+        path: [ssoMissing[0]!],
+        message: `is required with ${Object.keys(ssoTrio).filter((name) => !ssoMissing.includes(name)).join(" and ")}: single sign-on needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET, or none of them`,
+      });
+      return z.NEVER;
+    }
+    // Without a map nobody could sign in; a default map would hand roles to whatever groups happen to bear its names.
+    if (ssoMissing.length === 0 && env.OIDC_ROLE_MAP === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["OIDC_ROLE_MAP"],
+        message: "is required with single sign-on: which groups get which role, like petstore-admins=admin,front-desk=write",
+      });
+      return z.NEVER;
+    }
+    const singleSignOn: SingleSignOnSettings | undefined =
+      ssoMissing.length === 0
+        ? {
+            issuer: env.OIDC_ISSUER!,
+            clientId: env.OIDC_CLIENT_ID!,
+            clientSecret: env.OIDC_CLIENT_SECRET!,
+            displayName: env.OIDC_DISPLAY_NAME || DEFAULT_SSO_DISPLAY_NAME,
+            roleClaim: env.OIDC_ROLE_CLAIM || DEFAULT_SSO_ROLE_CLAIM,
+            roleMap: env.OIDC_ROLE_MAP!,
+            extraScopes: env.OIDC_SCOPES ?? [],
+          }
+        : undefined;
     return {
       nodeEnv: env.NODE_ENV,
       host: env.HOST,
@@ -247,6 +319,8 @@ const EnvSchema = z
         /** How often each process looks for due deliveries. */
         pollMs: env.WEBHOOK_POLL_MS,
       },
+      /** OpenID Connect sign-in for staff; undefined: off (the sign-in page offers no button). */
+      singleSignOn,
     };
   });
 
