@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Express, Request, RequestHandler } from "express";
 import type { Logger } from "pino";
 import { keyNamedInLog } from "../access/caller.js";
+import { loggableUrl } from "../sso/callback-path.js";
 
 declare module "http" {
   interface IncomingMessage {
@@ -25,7 +26,7 @@ const CHILD = Symbol("request child logger");
  * per-key 429) or `keyPrefix` for an issued-form key it refused (revoked,
  * expired, unknown); read only then, so an answered request pays nothing for
  * them. Only these fields: the Authorization header, a secret or its digest
- * never reaches a log line. Every response carries `X-Request-Id`, which a client can quote.
+ * never reaches a log line, nor the single sign-on callback's query (its code and `state`). Every response carries `X-Request-Id`, which a client can quote.
  *
  * `req.id` and `req.log` are getters on this app's request prototype, not
  * properties written on each request: every property added to a request
@@ -44,7 +45,7 @@ export function requestLogging(app: Express, logger: Logger): RequestHandler {
     log: {
       configurable: true,
       get(this: Request & { [CHILD]?: Logger }): Logger {
-        return (this[CHILD] ??= logger.child({ req: { id: this.id, method: this.method, url: this.originalUrl } }));
+        return (this[CHILD] ??= logger.child({ req: { id: this.id, method: this.method, url: loggableUrl(this.originalUrl) } }));
       },
     },
   });
@@ -58,7 +59,7 @@ export function requestLogging(app: Express, logger: Logger): RequestHandler {
       const statusCode = res.statusCode;
       const level = statusCode >= 500 ? "error" : statusCode >= 400 ? "warn" : "info";
       if (!logger.isLevelEnabled(level)) return;
-      const line: Record<string, unknown> = { req: { id, method: req.method, url: req.originalUrl }, res: { statusCode }, responseTime: Date.now() - started };
+      const line: Record<string, unknown> = { req: { id, method: req.method, url: loggableUrl(req.originalUrl) }, res: { statusCode }, responseTime: Date.now() - started };
       if (statusCode === 401 || statusCode === 403 || statusCode === 429) {
         line["clientAddress"] = req.ip ?? null;
         Object.assign(line, keyNamedInLog(res));

@@ -2,9 +2,11 @@ import { timingSafeEqual } from "node:crypto";
 import type { Scope } from "@petstore/contract";
 import * as oidc from "openid-client";
 import type { SingleSignOnSettings } from "../base/sso-settings.js";
+import { SSO_CALLBACK_PATH } from "./callback-path.js";
 import { FLOW_COOKIE_NAME, FLOW_MAX_AGE_SECONDS, flowCookieHeader, flowKey, openFlow, sealFlow } from "./flow-cookie.js";
 import { claimAt, claimValues, highestRole } from "./role-claim.js";
 
+export { loggableUrl, SSO_CALLBACK_PATH } from "./callback-path.js";
 export { CLEARED_FLOW_COOKIE, FLOW_COOKIE_NAME, FLOW_MAX_AGE_SECONDS } from "./flow-cookie.js";
 
 /**
@@ -15,8 +17,6 @@ export { CLEARED_FLOW_COOKIE, FLOW_COOKIE_NAME, FLOW_MAX_AGE_SECONDS } from "./f
  * signs in are wired elsewhere.
  */
 
-/** Where the provider sends the browser back, under ADMIN_ORIGIN: the redirect URI to register at the provider. */
-export const SSO_CALLBACK_PATH = "/admin/v1/sso/callback";
 /** Asked for always; OIDC_SCOPES adds to them. */
 export const BASE_SCOPES = ["openid", "email", "profile"] as const;
 export const NO_ROLE_MESSAGE = "Your account has no role in this store.";
