@@ -21,6 +21,8 @@ import {
 
 const ADMIN_ORIGIN = "https://admin.petstore.test";
 const REDIRECT_URI = `${ADMIN_ORIGIN}/admin/v1/sso/callback`;
+/** Development and the browser tests open the app on http://localhost (WebAuthn refuses an IP address). */
+const LOCAL_ORIGIN = "http://localhost:5173";
 const roleMap = (() => {
   const parsed = parseRoleMap(TEST_ROLE_MAP);
   if (!("map" in parsed)) throw new Error(parsed.problem);
@@ -29,7 +31,7 @@ const roleMap = (() => {
 
 let idp: TestOidcProvider;
 beforeAll(async () => {
-  idp = await startOidcProvider({ redirectUris: [REDIRECT_URI] });
+  idp = await startOidcProvider({ redirectUris: [REDIRECT_URI, `${LOCAL_ORIGIN}/admin/v1/sso/callback`] });
 });
 afterAll(async () => {
   await idp?.close();
@@ -117,6 +119,14 @@ describe("single sign-on against a real OpenID provider", () => {
     const forged = new URL(`https://evil.example/elsewhere${callback.search}`);
     const signIn = signInOf(await sso.finishSignIn(forged, cookie));
     expect(signIn).toMatchObject({ email: "bob@example.test", role: "write", emailVerified: true, name: "Bob Frontdesk" });
+  });
+
+  it("works with an http://localhost admin origin, as in development and the browser tests", async () => {
+    const sso = ssoFor(idp, {}, { adminOrigin: LOCAL_ORIGIN });
+    expect(sso.redirectUri).toBe("http://localhost:5173/admin/v1/sso/callback");
+    const { callback, cookie } = await throughProvider(sso, "bob@example.test");
+    expect(`${callback.origin}${callback.pathname}`).toBe(sso.redirectUri);
+    expect(signInOf(await sso.finishSignIn(callback, cookie)).role).toBe("write");
   });
 
   it("gives the highest mapped role when several values map", async () => {

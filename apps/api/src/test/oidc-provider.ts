@@ -6,7 +6,8 @@ import { createServer, request } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import Provider, { type Configuration, type KoaContextWithOIDC } from "oidc-provider";
+import { pathToFileURL } from "node:url";
+import Provider, { type Adapter, type AdapterPayload, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 
 /**
  * A real OpenID provider for tests: `oidc-provider` (the certified Node implementation) on
@@ -79,6 +80,59 @@ export interface TestOidcProviderOptions {
   claimsInIdToken?: boolean;
   tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post";
   accounts?: readonly TestAccount[];
+  /** Default: a free port. */
+  port?: number;
+  /** Default: 32 random bytes. A fixed one lets a static configuration (Playwright's `webServer.env`) name it. */
+  clientSecret?: string;
+  /** Also write the authority's PEM here (for a `NODE_EXTRA_CA_CERTS` named before the provider starts). */
+  caFile?: string;
+}
+
+/**
+ * oidc-provider's storage (grants, codes, sessions, interactions) in a Map of this provider's own, expiry
+ * included: its built-in one is the same, but warns at every start that it is for development only.
+ */
+function memoryAdapter(): (model: string) => Adapter {
+  const store = new Map<string, { payload: AdapterPayload; expiresAt: number | undefined }>();
+  const live = (key: string) => {
+    const entry = store.get(key);
+    if (entry?.expiresAt !== undefined && entry.expiresAt <= Date.now()) store.delete(key);
+    return store.get(key)?.payload;
+  };
+  return (model) => ({
+    async upsert(id, payload, expiresIn) {
+      const expiresAt = expiresIn ? Date.now() + expiresIn * 1000 : undefined;
+      store.set(`${model}:${id}`, { payload, expiresAt });
+      if (payload.uid) store.set(`uid:${model}:${payload.uid}`, { payload: { jti: id } as AdapterPayload, expiresAt });
+      if (payload.userCode) store.set(`userCode:${model}:${payload.userCode}`, { payload: { jti: id } as AdapterPayload, expiresAt });
+      if (payload.grantId) {
+        const ids = (live(`grant:${payload.grantId}`)?.["ids"] as string[] | undefined) ?? [];
+        store.set(`grant:${payload.grantId}`, { payload: { ids: [...ids, `${model}:${id}`] } as AdapterPayload, expiresAt: undefined });
+      }
+    },
+    async find(id) {
+      return live(`${model}:${id}`);
+    },
+    async findByUid(uid) {
+      const id = live(`uid:${model}:${uid}`)?.jti;
+      return id ? live(`${model}:${id}`) : undefined;
+    },
+    async findByUserCode(userCode) {
+      const id = live(`userCode:${model}:${userCode}`)?.jti;
+      return id ? live(`${model}:${id}`) : undefined;
+    },
+    async consume(id) {
+      const payload = live(`${model}:${id}`);
+      if (payload) payload.consumed = Math.floor(Date.now() / 1000);
+    },
+    async destroy(id) {
+      store.delete(`${model}:${id}`);
+    },
+    async revokeByGrantId(grantId) {
+      for (const key of (live(`grant:${grantId}`)?.["ids"] as string[] | undefined) ?? []) store.delete(key);
+      store.delete(`grant:${grantId}`);
+    },
+  });
 }
 
 /** A CA and a localhost certificate it signs, with the openssl command-line tool, valid one day. */
@@ -172,15 +226,20 @@ export async function startOidcProvider(options: TestOidcProviderOptions): Promi
   const { caPem, caFile, key, cert } = makeCertificates(folder);
   const accounts = options.accounts ?? TEST_ACCOUNTS;
   const clientId = "petstore-admin";
-  const clientSecret = randomBytes(32).toString("base64url");
+  const clientSecret = options.clientSecret ?? randomBytes(32).toString("base64url");
+  if (options.caFile) writeFileSync(options.caFile, caPem);
 
   let handle: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end();
   const server = createServer({ key, cert }, (req, res) => handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", resolve);
+  });
   const issuer = `https://localhost:${(server.address() as AddressInfo).port}`;
 
   const signingKey = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "jwk" });
   const configuration: Configuration = {
+    adapter: memoryAdapter(),
     clients: [
       {
         client_id: clientId,
@@ -318,7 +377,7 @@ export async function startOidcProvider(options: TestOidcProviderOptions): Promi
     clientId,
     clientSecret,
     caPem,
-    caFile,
+    caFile: options.caFile ?? caFile,
     fetch,
     signIn,
     close: async () => {
@@ -327,4 +386,29 @@ export async function startOidcProvider(options: TestOidcProviderOptions): Promi
       rmSync(folder, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Run alone (`tsx apps/api/src/test/oidc-provider.ts`), for a test that starts its servers as processes:
+ * OIDC_TEST_REDIRECT_URIS (comma-separated, required), OIDC_TEST_PORT, OIDC_TEST_CLIENT_SECRET and
+ * OIDC_TEST_CA_FILE as the options above; prints one JSON line `{ issuer, clientId, caFile }` when it
+ * listens, and stops on SIGTERM or SIGINT.
+ */
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const env = process.env;
+  const redirectUris = (env["OIDC_TEST_REDIRECT_URIS"] ?? "").split(",").filter((uri) => uri.length > 0);
+  if (redirectUris.length === 0) {
+    console.error("OIDC_TEST_REDIRECT_URIS is required (the client's redirect URIs, comma-separated)");
+    process.exit(2);
+  }
+  const provider = await startOidcProvider({
+    redirectUris,
+    ...(env["OIDC_TEST_PORT"] ? { port: Number(env["OIDC_TEST_PORT"]) } : {}),
+    ...(env["OIDC_TEST_CLIENT_SECRET"] ? { clientSecret: env["OIDC_TEST_CLIENT_SECRET"] } : {}),
+    ...(env["OIDC_TEST_CA_FILE"] ? { caFile: env["OIDC_TEST_CA_FILE"] } : {}),
+  });
+  console.log(JSON.stringify({ issuer: provider.issuer, clientId: provider.clientId, caFile: provider.caFile }));
+  const stop = () => void provider.close().then(() => process.exit(0));
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
 }
