@@ -54,8 +54,15 @@ export function openFlow(value: string, key: Buffer, nowSeconds: number): SignIn
   } catch {
     return "invalid";
   }
-  const parsed = JSON.parse(plain) as { v?: unknown; s?: unknown; n?: unknown; c?: unknown; e?: unknown };
+  let parsed: { v?: unknown; s?: unknown; n?: unknown; c?: unknown; e?: unknown } | null;
+  try {
+    parsed = JSON.parse(plain) as typeof parsed;
+  } catch {
+    return "invalid";
+  }
   if (
+    typeof parsed !== "object" ||
+    parsed === null ||
     parsed.v !== VERSION ||
     typeof parsed.s !== "string" ||
     typeof parsed.n !== "string" ||

@@ -104,7 +104,8 @@ export interface SingleSignOn {
   /**
    * Checks the callback against the flow cookie (the value of `__Host-petstore-sso`, or undefined when
    * absent), redeems the code, verifies the ID token and maps the role. Only the callback URL's query
-   * is read: it is put on the redirect URI, so a forged Host header changes nothing. Answer the
+   * is read (an absolute URL or a path like `req.originalUrl`): it is put on the redirect URI, so a
+   * forged Host header changes nothing. Answer the
    * browser with `CLEARED_FLOW_COOKIE` whatever the outcome.
    */
   finishSignIn(callbackUrl: URL | string, flowCookie: string | undefined): Promise<FinishSignInResult>;
