@@ -26,6 +26,13 @@
  * run.ts's `ratio-issued`: above 1, the issued key is cheaper). Options
  * --pairs=N (default 8) --slice=N (default 5000).
  *
+ * --webhooks: the API only, createPet only, one process per round, its webhook sender
+ * paused: PAIRS pairs of SLICE creates (default 2000) alternate with WEBHOOK_ENDPOINTS
+ * endpoints registered (through the admin API, deleted after the slice) and with none
+ * (none first in even pairs); prints `cpu-webhooks <provider> createPet <x>`, the median
+ * over the pairs of none's CPU per request over the endpoints' (comparable to run.ts's
+ * `ratio-webhooks`: below 1, the outbox costs the request path).
+ *
  * Options: --targets=api,express,baseline --scenarios=getPet,... --requests=N
  * (default 20000) --warmup=N (default 3000) --rounds=N (default 3) --rows=N
  * (default 10000) --api-env=K=V[,K=V] (extra environment for the API, e.g.
@@ -41,6 +48,7 @@ import { migrateDatabase } from "@petstore/api/migrate";
 import { freshSqliteCopy } from "./databases.js";
 import { runIfEntry } from "./entry.js";
 import { createIssuedKey } from "./issued-key.js";
+import { deleteEndpoints, registerEndpoints, startReceiver, WEBHOOK_ENDPOINTS, webhookEnv } from "./webhooks.js";
 import { parseCpuOptions } from "./options.js";
 import { scenarioPath, type Scenario } from "./scenarios.js";
 import { seedPostgres, seedSqlite } from "./seed.js";
@@ -83,7 +91,7 @@ async function cpuPerRequest(server: RunningServer, target: ServerKind, scenario
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
-  const { postgres, cpuProf, issued, targets, pairs, slice, scenarios, requests, warmup, rounds, rows, apiEnv } = parseCpuOptions(argv);
+  const { postgres, cpuProf, issued, webhooks, targets, pairs, slice, scenarios, requests, warmup, rounds, rows, apiEnv } = parseCpuOptions(argv);
   apiCommand();
   const provider = postgres ? "postgresql" : "sqlite";
   const work = mkdtempSync(path.join(tmpdir(), "petstore-cpu-"));
@@ -102,6 +110,8 @@ export async function main(argv: readonly string[]): Promise<number> {
 
   const issuedKey = issued ? createIssuedKey(apiRoot(), postgres ? PG_BENCH_URL : `file:${template}`) : "";
   const issuedRatios = new Map<Scenario, number[]>();
+  const webhookRatios: number[] = [];
+  const receiver = webhooks ? await startReceiver() : undefined;
 
   const results = new Map<string, number[]>();
   const peaks = new Map<ServerKind, number[]>();
@@ -124,12 +134,25 @@ export async function main(argv: readonly string[]): Promise<number> {
           logFile: path.join(work, `${name}.log`),
           cwd: work,
           profile: cpuProf ? { dir: profDir, name } : undefined,
-          apiEnv,
+          apiEnv: webhooks ? { ...webhookEnv("paused"), ...apiEnv } : apiEnv,
         });
         const { url, child } = server;
         try {
           for (const scenario of scenarios) {
             await load(url, scenario, warmup, rows);
+            if (receiver) {
+              for (let pair = 0; pair < pairs; pair++) {
+                const cpu = { none: 0, endpoints: 0 };
+                for (const side of pair % 2 === 0 ? (["none", "endpoints"] as const) : (["endpoints", "none"] as const)) {
+                  const ids = side === "endpoints" ? await registerEndpoints(url, API_KEY, receiver.url, WEBHOOK_ENDPOINTS) : [];
+                  cpu[side] = await cpuPerRequest(server, target, scenario, slice, rows);
+                  await deleteEndpoints(url, API_KEY, ids);
+                }
+                console.log(`cpu ${provider} api ${scenario} pair ${pair + 1}: none ${cpu.none.toFixed(1)}, ${WEBHOOK_ENDPOINTS} endpoints ${cpu.endpoints.toFixed(1)} µs/request`);
+                webhookRatios.push(cpu.none / cpu.endpoints);
+              }
+              continue;
+            }
             if (!issued) {
               const usPerRequest = await cpuPerRequest(server, target, scenario, requests, rows);
               console.log(`cpu ${provider} ${target} ${scenario} ${usPerRequest.toFixed(1)}`);
@@ -154,10 +177,14 @@ export async function main(argv: readonly string[]): Promise<number> {
       }
     }
   } finally {
+    await receiver?.close();
     rmSync(work, { recursive: true, force: true });
   }
 
-  if (issued) {
+  if (webhooks) {
+    console.log(`\nnone ÷ ${WEBHOOK_ENDPOINTS} endpoints, CPU per createPet, median over ${rounds} × ${pairs} pairs of ${slice} requests (${provider}, ${rows} rows)`);
+    console.log(`cpu-webhooks ${provider} createPet ${median(webhookRatios).toFixed(3)} (pairs ${webhookRatios.map((ratio) => ratio.toFixed(3)).join(", ")})`);
+  } else if (issued) {
     console.log(`\nconfigured ÷ issued CPU per request, median over ${rounds} × ${pairs} pairs of ${slice} requests (${provider}, ${rows} rows)`);
     for (const [scenario, ratios] of issuedRatios) console.log(`cpu-issued ${provider} ${scenario} ${median(ratios).toFixed(3)}`);
   } else {

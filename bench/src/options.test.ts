@@ -52,6 +52,11 @@ describe("parseCpuOptions", () => {
   it("--issued: the API only", () => {
     expect(parseCpuOptions(["--issued", "--targets=express"])).toMatchObject({ issued: true, targets: ["api"], pairs: 8, slice: 5_000 });
   });
+
+  it("--webhooks: the API only, createPet only, and not with --issued", () => {
+    expect(parseCpuOptions(["--webhooks", "--scenarios=getPet"])).toMatchObject({ webhooks: true, targets: ["api"], scenarios: ["createPet"], slice: 2_000 });
+    expect(() => parseCpuOptions(["--webhooks", "--issued"])).toThrow("one at a time");
+  });
 });
 
 describe("parseApiEnv", () => {

@@ -98,6 +98,8 @@ export interface CpuOptions {
   cpuProf: boolean;
   /** The API only, an issued key against the configured one. */
   issued: boolean;
+  /** Pairs of createPet slices with and without webhook endpoints registered, in one API process. */
+  webhooks: boolean;
   targets: ServerKind[];
   pairs: number;
   slice: number;
@@ -113,15 +115,18 @@ export interface CpuOptions {
 export function parseCpuOptions(argv: readonly string[]): CpuOptions {
   const { flag, option } = commandLine(argv);
   const issued = flag("issued");
+  const webhooks = flag("webhooks");
+  if (issued && webhooks) throw new Error("--issued and --webhooks: one at a time");
   return {
     postgres: flag("postgres"),
     cpuProf: flag("cpu-prof"),
     issued,
-    targets: issued ? ["api"] : ((option("targets") ?? "api,express").split(",") as ServerKind[]),
+    webhooks,
+    targets: issued || webhooks ? ["api"] : ((option("targets") ?? "api,express").split(",") as ServerKind[]),
     pairs: Number(option("pairs") ?? 8),
-    slice: Number(option("slice") ?? 5_000),
-    // By default the scenarios every server serves; a name search only when asked for.
-    scenarios: chosenScenarios(option("scenarios"), (scenario) => !API_ONLY_SCENARIOS.has(scenario)),
+    slice: Number(option("slice") ?? (webhooks ? 2_000 : 5_000)),
+    // By default the scenarios every server serves; a name search only when asked for. --webhooks: createPet.
+    scenarios: webhooks ? ["createPet"] : chosenScenarios(option("scenarios"), (scenario) => !API_ONLY_SCENARIOS.has(scenario)),
     requests: Number(option("requests") ?? 20_000),
     warmup: Number(option("warmup") ?? 3_000),
     rounds: Number(option("rounds") ?? 3),
