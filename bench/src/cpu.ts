@@ -33,6 +33,12 @@
  * over the pairs of none's CPU per request over the endpoints' (comparable to run.ts's
  * `ratio-webhooks`: below 1, the outbox costs the request path).
  *
+ * --token: as --issued, but the issued key against a `pst_` session token started with it
+ * (session-token.ts: `POST /admin/v1/session/start`, then `/admin/v1/session/token`),
+ * minted at each round's start (it lasts 10 minutes); prints `cpu-token <provider>
+ * <scenario> <x>`, the median over the pairs of the issued key's CPU per request over the
+ * token's (the goal: the token within 5 % of the issued key).
+ *
  * Options: --targets=api,express,baseline --scenarios=getPet,... --requests=N
  * (default 20000) --warmup=N (default 3000) --rounds=N (default 3) --rows=N
  * (default 10000) --api-env=K=V[,K=V] (extra environment for the API, e.g.
@@ -48,6 +54,7 @@ import { migrateDatabase } from "@petstore/api/migrate";
 import { freshSqliteCopy } from "./databases.js";
 import { runIfEntry } from "./entry.js";
 import { createIssuedKey } from "./issued-key.js";
+import { createSessionToken } from "./session-token.js";
 import { deleteEndpoints, registerEndpoints, startReceiver, WEBHOOK_ENDPOINTS, webhookEnv } from "./webhooks.js";
 import { parseCpuOptions } from "./options.js";
 import { scenarioPath, type Scenario } from "./scenarios.js";
@@ -91,7 +98,7 @@ async function cpuPerRequest(server: RunningServer, target: ServerKind, scenario
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
-  const { postgres, cpuProf, issued, webhooks, targets, pairs, slice, scenarios, requests, warmup, rounds, rows, apiEnv } = parseCpuOptions(argv);
+  const { postgres, cpuProf, issued, webhooks, token, targets, pairs, slice, scenarios, requests, warmup, rounds, rows, apiEnv } = parseCpuOptions(argv);
   apiCommand();
   const provider = postgres ? "postgresql" : "sqlite";
   const work = mkdtempSync(path.join(tmpdir(), "petstore-cpu-"));
@@ -108,7 +115,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     seedSqlite(template, rows);
   }
 
-  const issuedKey = issued ? createIssuedKey(apiRoot(), postgres ? PG_BENCH_URL : `file:${template}`) : "";
+  const issuedKey = issued || token ? createIssuedKey(apiRoot(), postgres ? PG_BENCH_URL : `file:${template}`) : "";
   const issuedRatios = new Map<Scenario, number[]>();
   const webhookRatios: number[] = [];
   const receiver = webhooks ? await startReceiver() : undefined;
@@ -153,20 +160,23 @@ export async function main(argv: readonly string[]): Promise<number> {
               }
               continue;
             }
-            if (!issued) {
+            if (!issued && !token) {
               const usPerRequest = await cpuPerRequest(server, target, scenario, requests, rows);
               console.log(`cpu ${provider} ${target} ${scenario} ${usPerRequest.toFixed(1)}`);
               const key = `${target} ${scenario}`;
               results.set(key, [...(results.get(key) ?? []), usPerRequest]);
               continue;
             }
-            await load(url, scenario, warmup, rows, issuedKey);
+            // --issued: the configured key against the issued one; --token: the issued key against its session's token.
+            const [reference, measured] = token ? [issuedKey, await createSessionToken(url, issuedKey)] : [API_KEY, issuedKey];
+            const names = token ? ["issued", "token"] : ["configured", "issued"];
+            await load(url, scenario, warmup, rows, measured);
             for (let pair = 0; pair < pairs; pair++) {
-              const order = pair % 2 === 0 ? [API_KEY, issuedKey] : [issuedKey, API_KEY];
+              const order = pair % 2 === 0 ? [reference, measured] : [measured, reference];
               const cpu = new Map<string, number>();
               for (const key of order) cpu.set(key, await cpuPerRequest(server, target, scenario, slice, rows, key));
-              const ratio = cpu.get(API_KEY)! / cpu.get(issuedKey)!;
-              console.log(`cpu ${provider} api ${scenario} pair ${pair + 1}: configured ${cpu.get(API_KEY)!.toFixed(1)}, issued ${cpu.get(issuedKey)!.toFixed(1)} µs/request`);
+              const ratio = cpu.get(reference)! / cpu.get(measured)!;
+              console.log(`cpu ${provider} api ${scenario} pair ${pair + 1}: ${names[0]} ${cpu.get(reference)!.toFixed(1)}, ${names[1]} ${cpu.get(measured)!.toFixed(1)} µs/request`);
               issuedRatios.set(scenario, [...(issuedRatios.get(scenario) ?? []), ratio]);
             }
           }
@@ -184,9 +194,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (webhooks) {
     console.log(`\nnone ÷ ${WEBHOOK_ENDPOINTS} endpoints, CPU per createPet, median over ${rounds} × ${pairs} pairs of ${slice} requests (${provider}, ${rows} rows)`);
     console.log(`cpu-webhooks ${provider} createPet ${median(webhookRatios).toFixed(3)} (pairs ${webhookRatios.map((ratio) => ratio.toFixed(3)).join(", ")})`);
-  } else if (issued) {
-    console.log(`\nconfigured ÷ issued CPU per request, median over ${rounds} × ${pairs} pairs of ${slice} requests (${provider}, ${rows} rows)`);
-    for (const [scenario, ratios] of issuedRatios) console.log(`cpu-issued ${provider} ${scenario} ${median(ratios).toFixed(3)}`);
+  } else if (issued || token) {
+    const [line, what] = token ? ["cpu-token", "issued key ÷ session token"] : ["cpu-issued", "configured ÷ issued"];
+    console.log(`\n${what} CPU per request, median over ${rounds} × ${pairs} pairs of ${slice} requests (${provider}, ${rows} rows)`);
+    for (const [scenario, ratios] of issuedRatios) console.log(`${line} ${provider} ${scenario} ${median(ratios).toFixed(3)}`);
   } else {
     console.log(`\nmedian CPU µs/request over ${rounds} rounds of ${requests} (${provider}, ${rows} rows)`);
     for (const scenario of scenarios) {

@@ -57,6 +57,12 @@ describe("parseCpuOptions", () => {
     expect(parseCpuOptions(["--webhooks", "--scenarios=getPet"])).toMatchObject({ webhooks: true, targets: ["api"], scenarios: ["createPet"], slice: 2_000 });
     expect(() => parseCpuOptions(["--webhooks", "--issued"])).toThrow("one at a time");
   });
+
+  it("--token: the API only, and not with --issued or --webhooks", () => {
+    expect(parseCpuOptions(["--token"])).toMatchObject({ token: true, targets: ["api"], pairs: 8, slice: 5_000 });
+    expect(() => parseCpuOptions(["--token", "--issued"])).toThrow("one at a time");
+    expect(() => parseCpuOptions(["--token", "--webhooks"])).toThrow("one at a time");
+  });
 });
 
 describe("parseApiEnv", () => {

@@ -100,6 +100,8 @@ export interface CpuOptions {
   issued: boolean;
   /** Pairs of createPet slices with and without webhook endpoints registered, in one API process. */
   webhooks: boolean;
+  /** Pairs of slices alternating an issued `psk_` key and a `pst_` session token started with it, in one API process. */
+  token: boolean;
   targets: ServerKind[];
   pairs: number;
   slice: number;
@@ -116,13 +118,15 @@ export function parseCpuOptions(argv: readonly string[]): CpuOptions {
   const { flag, option } = commandLine(argv);
   const issued = flag("issued");
   const webhooks = flag("webhooks");
-  if (issued && webhooks) throw new Error("--issued and --webhooks: one at a time");
+  const token = flag("token");
+  if ([issued, webhooks, token].filter(Boolean).length > 1) throw new Error("--issued, --webhooks and --token: one at a time");
   return {
     postgres: flag("postgres"),
     cpuProf: flag("cpu-prof"),
     issued,
     webhooks,
-    targets: issued || webhooks ? ["api"] : ((option("targets") ?? "api,express").split(",") as ServerKind[]),
+    token,
+    targets: issued || webhooks || token ? ["api"] : ((option("targets") ?? "api,express").split(",") as ServerKind[]),
     pairs: Number(option("pairs") ?? 8),
     slice: Number(option("slice") ?? (webhooks ? 2_000 : 5_000)),
     // By default the scenarios every server serves; a name search only when asked for. --webhooks: createPet.
