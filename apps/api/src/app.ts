@@ -31,6 +31,8 @@ import { keepTsRestRouteInLocals } from "./http/express-tuning/ts-rest-route.js"
 import { serveWebApp } from "./http/web-app.js";
 import type { WebhookSender } from "./webhooks/sender.js";
 import { createWebhookHandlers } from "./webhooks/webhooks-router.js";
+import { StaffSessions } from "./staff/sessions.js";
+import { createStaffHandlers } from "./staff/staff-router.js";
 
 export interface AppDeps {
   config: Config;
@@ -44,6 +46,8 @@ export interface AppDeps {
   stopState?: StopState;
   /** The process's webhook sender, told when a test event or a resend is due now; none in tests that do not send. */
   webhookSender?: Pick<WebhookSender, "poke">;
+  /** The wall clock (ms since the epoch) of sessions and tokens; tests move it. */
+  now?: () => number;
 }
 
 /** Wiring only: each concern is a module of its own, in the order a request meets them. */
@@ -55,6 +59,7 @@ export function createApp({
   abuseLimits: givenLimits,
   stopState = NEVER_STOPPING,
   webhookSender,
+  now = Date.now,
 }: AppDeps): express.Express {
   const routes = contractRoutes(petstoreContract);
   const accessRoutes = contractRoutes(accessContract);
@@ -80,6 +85,7 @@ export function createApp({
   const docsPaths = new Set([OPENAPI_PATH.toLowerCase(), ACCESS_OPENAPI_PATH.toLowerCase()]);
   const issuedKeys = new IssuedKeys({
     repository: database.access,
+    now,
     runInBackground: database.inBackground,
     onRefreshFailed: (error) => logger.warn({ err: error }, "issued keys: refresh failed; retrying at the next request"),
   });
@@ -125,7 +131,19 @@ export function createApp({
     requestValidationErrorHandler: sendValidationError,
   });
   const webhookHandlers = createWebhookHandlers({ repository: database.webhooks, rules: config.webhooks, sender: webhookSender });
-  createExpressEndpoints(accessContract, createAccessRouter(database.access, database.activity, issuedKeys, webhookHandlers), app, {
+  const sessions = new StaffSessions({
+    repository: database.staff,
+    issuedKeys,
+    configuredKeys: config.apiKeys.length,
+    adminOrigin: config.adminOrigin,
+    idleMs: config.sessions.idleMs,
+    maxMs: config.sessions.maxMs,
+    authFailures: abuseLimits.authFailures,
+    onRejected: metrics.limitRejected,
+    now,
+  });
+  const staffHandlers = createStaffHandlers({ sessions, issuedKeys, adminOrigin: config.adminOrigin });
+  createExpressEndpoints(accessContract, createAccessRouter(database.access, database.activity, issuedKeys, webhookHandlers, staffHandlers), app, {
     responseValidation: config.validateResponses,
     requestValidationErrorHandler: sendValidationError,
   });

@@ -7,6 +7,8 @@ import { createSqliteActivityLog } from "./activity/sqlite-activity-log.js";
 import { createSqlitePetRepository } from "./pets/sqlite-pet-repository.js";
 import type { WebhookRepository } from "./webhooks/webhook-repository.js";
 import { createSqliteWebhookRepository } from "./webhooks/sqlite-webhook-repository.js";
+import type { StaffRepository } from "./staff/staff-repository.js";
+import { createSqliteStaffRepository } from "./staff/sqlite-staff-repository.js";
 import { createBackgroundWork } from "./data/background-work.js";
 import type { DatabaseHealth, PoolStats } from "./data/database-health.js";
 
@@ -25,6 +27,8 @@ export interface Database extends DatabaseHealth {
   activity: ActivityLog;
   /** Webhook endpoints and the outbox of deliveries the activity log's writers fill. */
   webhooks: WebhookRepository;
+  /** Staff members, their invitations, passkeys, browser sessions and session tokens. */
+  staff: StaffRepository;
   /**
    * Runs database work that no request waits for (a key's last use, a key-set
    * refresh); `close()` waits for it. Refused (rejects) once closing began.
@@ -76,6 +80,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
       access: createSqliteAccessRepository(connection),
       activity: createSqliteActivityLog(connection),
       webhooks: createSqliteWebhookRepository(connection),
+      staff: createSqliteStaffRepository(connection),
       async isReady() {
         try {
           ping.get();
@@ -97,6 +102,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
     { createPrismaAccessRepository },
     { createPrismaActivityLog },
     { createPrismaWebhookRepository },
+    { createPrismaStaffRepository },
   ] = await Promise.all([
       import("./generated/pg/client.js"),
       import("@prisma/adapter-pg"),
@@ -105,6 +111,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
       import("./access/prisma-access-repository.js"),
       import("./activity/prisma-activity-log.js"),
       import("./webhooks/prisma-webhook-repository.js"),
+      import("./staff/prisma-staff-repository.js"),
     ]);
   // Our own pool, handed to the adapter, so its counts can be read; the adapter leaves closing it to us.
   // Connections open lazily on the first query; callers wait with isReady().
@@ -122,6 +129,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
     access: createPrismaAccessRepository(prisma),
     activity: createPrismaActivityLog(prisma),
     webhooks: createPrismaWebhookRepository(prisma),
+    staff: createPrismaStaffRepository(prisma),
     async isReady() {
       try {
         await prisma.$queryRawUnsafe("SELECT 1");

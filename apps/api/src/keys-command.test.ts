@@ -42,8 +42,8 @@ describe.each(TEST_PROVIDERS)("the keys operator command on %s (built)", (provid
 
     const events = AuditEvents.parse((await request(t.app).get("/admin/v1/audit-events").set("Authorization", bearer())).body);
     expect(events.map((event) => [event.action, event.actor, event.requestId, event.clientAddress])).toEqual([
-      ["key.revoked", { keyId: "operator", name: "Operator command" }, null, null],
-      ["key.created", { keyId: "operator", name: "Operator command" }, null, null],
+      ["key.revoked", { keyId: "operator", staffId: null, name: "Operator command" }, null, null],
+      ["key.created", { keyId: "operator", staffId: null, name: "Operator command" }, null, null],
     ]);
   }, 30_000);
 

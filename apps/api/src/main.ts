@@ -42,6 +42,11 @@ logger.info(
     ? `serving the admin app from ${config.webDistDir}`
     : "no admin app build (WEB_DIST_DIR unset, apps/web/dist not built): serving the API only",
 );
+logger.info(
+  config.adminOrigin
+    ? `staff sign-in for the admin app at ${config.adminOrigin} (ADMIN_ORIGIN)`
+    : "ADMIN_ORIGIN unset: passkeys, invitations and single sign-on are off; the API key sign-in stays, and the session token is given to the request's own origin",
+);
 
 const server = createHttpServer(app, {
   requestTimeoutMs: config.requestTimeoutMs,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { accessContract, ADMIN_API_PATH_PREFIX } from "./access-contract.js";
 import { buildAccessOpenApiDocument } from "./access-openapi.js";
 import { buildOpenApiDocument } from "./openapi.js";
-import { OPERATION_SCOPES, type OperationName } from "./operation-scopes.js";
+import { OPERATION_CREDENTIALS, OPERATION_SCOPES, type AnyOperationName, type OperationName } from "./operation-scopes.js";
 
 const servers = { production: "https://api.petstore.test/v1", staging: "https://staging.petstore.test/v1" };
 interface Operation {
@@ -36,13 +36,27 @@ describe("the access OpenAPI document", () => {
       "https://api.petstore.test/admin/v1",
       "https://staging.petstore.test/admin/v1",
     ]);
-    for (const item of Object.values(document.paths)) for (const op of Object.values(item)) expect(op.security).toEqual([{ bearerAuth: [] }]);
+    // Each operation's security is its route's credential: the bearer, the session cookie, or none.
+    for (const item of Object.values(document.paths)) {
+      for (const op of Object.values(item)) {
+        const credential = OPERATION_CREDENTIALS[op.operationId as AnyOperationName];
+        const expected = credential === "cookie" ? [{ sessionCookie: [] }] : credential === "none" ? [] : [{ bearerAuth: [] }];
+        expect(op.security, op.operationId).toEqual(expected);
+      }
+    }
+    expect(document.paths["/session/token"]?.["post"]?.security).toEqual([{ sessionCookie: [] }]);
+    expect(document.paths["/invitations/lookup"]?.["post"]?.security).toEqual([]);
+    expect((document.components as unknown as { securitySchemes: Record<string, unknown> }).securitySchemes["sessionCookie"]).toMatchObject({
+      type: "apiKey",
+      in: "cookie",
+      name: "__Host-petstore-session",
+    });
   });
 
   it("declares 403 on every operation a read key may not call, and plain integer parameters", () => {
     const guarded = Object.values(document.paths)
       .flatMap((item) => Object.values(item))
-      .filter((op) => OPERATION_SCOPES[op.operationId as OperationName] !== "read");
+      .filter((op) => op.operationId in OPERATION_SCOPES && OPERATION_SCOPES[op.operationId as OperationName] !== "read");
     expect(guarded.length).toBeGreaterThan(0);
     for (const op of guarded) expect(Object.keys(op.responses), op.operationId).toContain("403");
     const keyId = document.paths["/keys/{keyId}/revoke"]?.["post"]?.parameters?.find((p) => p.name === "keyId");
@@ -70,6 +84,19 @@ describe("the access OpenAPI document", () => {
         "WebhookWithSecret",
         "Delivery",
         "Deliveries",
+        "StaffMember",
+        "StaffMembers",
+        "NewStaffMember",
+        "InvitedStaffMember",
+        "StaffRoleChange",
+        "Account",
+        "Passkey",
+        "SessionToken",
+        "InvitationLookup",
+        "Invitation",
+        "StaffSessionSummary",
+        "PasskeyRegistrationOptions",
+        "PasskeyAuthenticationOptions",
       ].sort(),
     );
     expect(document.components.schemas["Webhooks"]?.["items"]).toEqual({ $ref: "#/components/schemas/Webhook" });

@@ -25,6 +25,21 @@ import {
 } from "./openapi-builder.js";
 import { INTERFACE_VERSION } from "./openapi.js";
 import { ErrorBody, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, MAX_ID } from "./schemas.js";
+import {
+  Account,
+  Invitation,
+  InvitationLookup,
+  InvitedStaffMember,
+  NewStaffMember,
+  Passkey,
+  PasskeyAuthenticationOptions,
+  PasskeyRegistrationOptions,
+  SessionToken,
+  StaffSessionSummary,
+  StaffMember,
+  StaffMembers,
+  StaffRoleChange,
+} from "./staff-schemas.js";
 import { Deliveries, Delivery, NewWebhook, Webhook, WebhookChanges, Webhooks, WebhookWithSecret } from "./webhook-schemas.js";
 
 const EXAMPLE_KEY = {
@@ -43,10 +58,32 @@ const EXAMPLE_EVENT = {
   id: 1042,
   at: "2026-11-24T09:30:00.000Z",
   action: "key.created",
-  actor: { keyId: "configured-1", name: "Configured key 1" },
+  actor: { keyId: "configured-1", staffId: null, name: "Configured key 1" },
   target: { type: "key", id: 7, label: "Front desk" },
+  detail: null,
   requestId: "0b6f7c1e-3f1a-4d8e-9a55-2c1d7e9b4f10",
   clientAddress: "203.0.113.7",
+};
+
+const EXAMPLE_STAFF = {
+  id: 4,
+  email: "sam@example-store.com",
+  name: "Sam Rivera",
+  role: "write",
+  createdAt: "2026-11-25T09:30:00.000Z",
+  createdBy: "Alex Admin",
+  lastSignInAt: "2026-11-25T10:02:11.000Z",
+  disabledAt: null,
+};
+const EXAMPLE_PASSKEY = { id: 12, name: "Sam's laptop", createdAt: "2026-11-25T09:35:00.000Z", lastUsedAt: "2026-11-25T10:02:11.000Z" };
+
+const EXAMPLE_SESSION = {
+  id: 31,
+  browser: "Firefox on Linux",
+  signedInAt: "2026-11-25T09:36:00.000Z",
+  lastActiveAt: "2026-11-25T10:02:11.000Z",
+  expiresAt: "2026-12-02T09:36:00.000Z",
+  current: true,
 };
 
 const EXAMPLE_WEBHOOK = {
@@ -88,6 +125,19 @@ const WORDS: DocumentWords = {
     [WebhookWithSecret, "WebhookWithSecret"],
     [Delivery, "Delivery"],
     [Deliveries, "Deliveries"],
+    [StaffMember, "StaffMember"],
+    [StaffMembers, "StaffMembers"],
+    [NewStaffMember, "NewStaffMember"],
+    [InvitedStaffMember, "InvitedStaffMember"],
+    [StaffRoleChange, "StaffRoleChange"],
+    [Account, "Account"],
+    [StaffSessionSummary, "StaffSessionSummary"],
+    [PasskeyRegistrationOptions, "PasskeyRegistrationOptions"],
+    [PasskeyAuthenticationOptions, "PasskeyAuthenticationOptions"],
+    [Passkey, "Passkey"],
+    [SessionToken, "SessionToken"],
+    [InvitationLookup, "InvitationLookup"],
+    [Invitation, "Invitation"],
     [ErrorBody, "Error"],
   ]),
   nestedSchemas: [
@@ -95,7 +145,34 @@ const WORDS: DocumentWords = {
     { name: "AuditEvent", after: "AuditEvents", from: (components) => components["AuditEvents"]?.["items"] },
   ],
   schemaExamples: {
-    Session: { keyId: "7", name: "Front desk", scope: "read", expiresAt: "2027-06-30T00:00:00.000Z" },
+    Session: { keyId: "7", staffId: null, name: "Front desk", scope: "read", expiresAt: "2027-06-30T00:00:00.000Z" },
+    StaffMember: EXAMPLE_STAFF,
+    StaffMembers: [EXAMPLE_STAFF],
+    NewStaffMember: { email: "sam@example-store.com", name: "Sam Rivera", role: "write" },
+    InvitedStaffMember: {
+      staff: { ...EXAMPLE_STAFF, lastSignInAt: null },
+      invitationUrl: "https://admin.example-store.com/invite#Vq3x9TbZ0sXkR2mW7yLdN4cFhJ8pGtA1eUoB6iQvM5z",
+      expiresAt: "2026-11-26T09:30:00.000Z",
+    },
+    StaffRoleChange: { role: "admin" },
+    Account: {
+      staff: EXAMPLE_STAFF,
+      passkeys: [EXAMPLE_PASSKEY],
+      sessions: [EXAMPLE_SESSION],
+    },
+    Passkey: EXAMPLE_PASSKEY,
+    StaffSessionSummary: EXAMPLE_SESSION,
+    PasskeyRegistrationOptions: {
+      rp: { name: "Petstore", id: "admin.example-store.com" },
+      user: { id: "NA", name: "sam@example-store.com", displayName: "Sam Rivera" },
+      challenge: "3q2-7wAAAAA",
+      pubKeyCredParams: [{ type: "public-key", alg: -7 }],
+      authenticatorSelection: { residentKey: "required", userVerification: "required" },
+    },
+    PasskeyAuthenticationOptions: { challenge: "3q2-7wAAAAA", rpId: "admin.example-store.com", userVerification: "required" },
+    SessionToken: { token: "pst_Vq3x9TbZ0sXkR2mW7yLdN4cFhJ8pGtA1eUoB6iQvM5z", expiresAt: "2026-11-25T10:12:11.000Z" },
+    InvitationLookup: { token: "Vq3x9TbZ0sXkR2mW7yLdN4cFhJ8pGtA1eUoB6iQvM5z" },
+    Invitation: { name: "Sam Rivera", email: "sam@example-store.com", role: "write", expiresAt: "2026-11-26T09:30:00.000Z" },
     Scope: "read",
     ApiKey: EXAMPLE_KEY,
     ApiKeys: [EXAMPLE_KEY],
@@ -145,6 +222,25 @@ const WORDS: DocumentWords = {
       schema: { type: "integer", format: "int64", minimum: 1, maximum: MAX_ID },
       example: 211,
     },
+    "path:staffId": {
+      description: "The staff member's id.",
+      schema: { type: "integer", format: "int64", minimum: 1, maximum: MAX_ID },
+      example: 4,
+    },
+    "path:sessionId": {
+      description: "The browser session's id (as getAccount lists them).",
+      schema: { type: "integer", format: "int64", minimum: 1, maximum: MAX_ID },
+      example: 31,
+    },
+    "path:passkeyId": {
+      description: "The passkey's id (one of the signed-in person's).",
+      schema: { type: "integer", format: "int64", minimum: 1, maximum: MAX_ID },
+      example: 12,
+    },
+    "query:code": { description: "The authorization code the identity provider returns." },
+    "query:state": { description: "The `state` sent at the start, returned by the identity provider." },
+    "query:error": { description: "The identity provider's error code, when it refused." },
+    "query:error_description": { description: "The identity provider's words about its error." },
     "path:keyId": {
       description: "The issued key's id (decimal digits; configured keys cannot be revoked here).",
       schema: { type: "integer", format: "int64", minimum: 1, maximum: MAX_ID },
@@ -192,6 +288,64 @@ const WORDS: DocumentWords = {
     sendTestEvent: { "202": { description: "The test delivery, queued: it is sent at once." } },
     listDeliveries: { "200": { description: "A page of the endpoint's deliveries, newest first, at most `limit` of them." } },
     resendDelivery: { "202": { description: "The delivery, pending again: a new attempt is made at once, with the same `webhook-id`." } },
+    listStaff: { "200": { description: "Every staff member, newest first." } },
+    inviteStaff: { "201": { description: "The person, and their invitation link: shown this once, never again." } },
+    changeStaffRole: { "200": { description: "The person with their new role." } },
+    disableStaff: { "200": { description: "The disabled person; disabling them again answers the same `disabledAt`." } },
+    endSession: { "200": { description: "The ended session." } },
+    getAccount: {
+      "200": { description: "The signed-in person, their passkeys and open sessions." },
+      "403": { description: "A key (or a key's session) called: this operation is a person's.", example: errorExample(403, "FORBIDDEN", "getAccount is for a signed-in person; an API key cannot call it.") },
+    },
+    renamePasskey: { "200": { description: "The passkey with its new name." } },
+    removePasskey: { "204": { description: "Removed." }, "400": { description: "It is the person's last passkey, or the id is malformed." } },
+    signOutEverywhere: { "204": { description: "Every session of the person has ended." } },
+    addPasskeyOptions: { "200": { description: "The WebAuthn registration options." } },
+    addPasskey: { "201": { description: "The new passkey." } },
+    createSessionToken: {
+      "201": { description: "A bearer token, valid 10 minutes: keep it in memory only." },
+      "401": { description: "No session cookie, or its session has ended or expired.", example: errorExample(401, "UNAUTHORIZED", "Sign in first: this browser has no session, or it has ended.") },
+      "403": { description: "No `Origin` header, or another origin than the admin app's.", example: errorExample(403, "FORBIDDEN", "A session token is given only to the admin app's own origin.") },
+    },
+    signOut: {
+      "204": { description: "Signed out: the session has ended on the server, and the cookie is cleared." },
+      "401": { description: "No session cookie, or its session had ended or expired already; the cookie is cleared." },
+      "403": { description: "No `Origin` header, or another origin than the admin app's." },
+    },
+    startKeySession: {
+      "201": { description: "The session cookie is set; the answer is who is signed in." },
+      "403": { description: "A session token was sent: a browser session starts with an API key only." },
+    },
+    getInvitation: {
+      "200": { description: "The invitation is valid: who it is for." },
+      "404": { description: "The invitation has expired or was already used (or never existed).", example: errorExample(404, "NOT_FOUND", "This invitation has expired or was already used.") },
+    },
+    invitationPasskeyOptions: {
+      "200": { description: "The WebAuthn registration options." },
+      "404": { description: "The invitation has expired or was already used (or never existed), or passkeys are off (no ADMIN_ORIGIN)." },
+    },
+    acceptInvitation: {
+      "201": { description: "The passkey is stored and the person signed in (the session cookie is set)." },
+      "404": { description: "The invitation has expired or was already used (or never existed), or passkeys are off (no ADMIN_ORIGIN)." },
+    },
+    passkeySignInOptions: {
+      "200": { description: "The WebAuthn authentication options." },
+      "404": { description: "Passkeys are off (no ADMIN_ORIGIN)." },
+    },
+    passkeySignIn: {
+      "200": { description: "Signed in: the session cookie is set." },
+      "401": { description: "The passkey is unknown, its answer does not verify, or its person is disabled." },
+      "404": { description: "Passkeys are off (no ADMIN_ORIGIN)." },
+    },
+    ssoStart: {
+      "302": { description: "To the identity provider." },
+      "404": { description: "Single sign-on is not configured." },
+    },
+    ssoCallback: {
+      "302": { description: "Signed in, to the admin app; or refused, to its sign-in page with the reason." },
+      "400": { description: "The callback's query is malformed." },
+      "404": { description: "Single sign-on is not configured." },
+    },
   },
   requestBodies: {
     createKey: { description: "The key to issue. `name` and `scope` are required; `expiresAt` must be in the future." },
@@ -201,6 +355,22 @@ const WORDS: DocumentWords = {
     rotateWebhookSecret: { description: "No body; an empty JSON object is accepted too.", required: false },
     sendTestEvent: { description: "No body; an empty JSON object is accepted too.", required: false },
     resendDelivery: { description: "No body; an empty JSON object is accepted too.", required: false },
+    inviteStaff: { description: "The person to invite: `email`, `name` and `role`, all required." },
+    changeStaffRole: { description: "The new role." },
+    disableStaff: { description: "No body; an empty JSON object is accepted too.", required: false },
+    endSession: { description: "No body; an empty JSON object is accepted too.", required: false },
+    renamePasskey: { description: "The passkey's new name." },
+    signOutEverywhere: { description: "No body; an empty JSON object is accepted too.", required: false },
+    addPasskeyOptions: { description: "No body; an empty JSON object is accepted too.", required: false },
+    addPasskey: { description: "The authenticator's answer (RegistrationResponseJSON) and an optional name for the passkey." },
+    createSessionToken: { description: "No body; an empty JSON object is accepted too.", required: false },
+    signOut: { description: "No body; an empty JSON object is accepted too.", required: false },
+    startKeySession: { description: "No body; an empty JSON object is accepted too.", required: false },
+    getInvitation: { description: "The invitation link's token (after `#`)." },
+    invitationPasskeyOptions: { description: "The invitation link's token." },
+    acceptInvitation: { description: "The invitation link's token, the authenticator's answer (RegistrationResponseJSON) and an optional name for the passkey." },
+    passkeySignInOptions: { description: "No body; an empty JSON object is accepted too.", required: false },
+    passkeySignIn: { description: "The authenticator's answer (AuthenticationResponseJSON)." },
   },
   headers: {
     ...TRANSPORT_HEADERS,
@@ -233,7 +403,9 @@ export function buildAccessOpenApiDocument(servers: OpenApiServers): OpenApiDocu
       version: INTERFACE_VERSION,
       description:
         `Issued API keys with scopes (${SCOPES.join(", ")}), their revocation, the activity log, and webhook endpoints. ` +
-        "Every operation but getSession needs a key of scope admin; a key whose scope does not cover an operation gets 403 FORBIDDEN.",
+        "Staff who sign in as themselves (passkeys, single sign-on) and their browser sessions. " +
+        "Every bearer operation takes an API key or a session token (`pst_`, bought with the session cookie); a scope that does not cover the operation gets 403 FORBIDDEN. " +
+        "Each operation's `security` says its credential: the bearer, the session cookie, or none (sign-in steps carrying their own one-time secret).",
       contact: CONTACT,
       license: LICENSE,
     },
@@ -242,13 +414,16 @@ export function buildAccessOpenApiDocument(servers: OpenApiServers): OpenApiDocu
       { url: adminUrl(servers.staging), description: "staging" },
     ],
     tags: [
-      { name: "session", description: "Who the caller's key is." },
+      { name: "session", description: "Who is calling, and the browser session: start one with a key, buy a token with its cookie, sign out." },
       { name: "keys", description: "Issued API keys: create, list, revoke." },
       { name: "activity", description: "The append-only activity log." },
+      { name: "staff", description: "People who sign in as themselves: invite, change a role, disable, end a session." },
+      { name: "account", description: "The signed-in person's own passkeys and sessions (a person's token only)." },
+      { name: "sign-in", description: "Invitations, passkeys and single sign-on: each carries its own one-time secret." },
       { name: "webhooks", description: "Webhook endpoints: signed calls when pets and keys change, and the log of their deliveries." },
     ],
     pathPrefix: ADMIN_API_PATH_PREFIX,
-    securityDescription: "An API key, as `Authorization: Bearer <API_KEY>`.",
+    securityDescription: "An API key, or a session token (`pst_...`), as `Authorization: Bearer <API_KEY>`.",
     words: WORDS,
   });
 }

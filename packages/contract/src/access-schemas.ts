@@ -98,13 +98,20 @@ export const CreatedApiKey = z.object({
 }).describe("The answer to createKey: the key, and its secret, shown this once.");
 export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
 
-/** Who the caller's key is. `keyId` is an issued key's id in decimal, or `configured-N` for the N-th key of API_KEYS. */
+/**
+ * Who is calling. A key: `keyId` is an issued key's id in decimal, or `configured-N` for the N-th key of
+ * API_KEYS, and `staffId` is null. A person (a session token bought with their cookie): `staffId` is theirs
+ * and `keyId` null. A key's browser session: its key's `keyId`. `name` is what the admin app's header shows
+ * (`Signed in as <name> (<scope>)`): the person's or the key's name.
+ */
 export const Session = z.object({
-  keyId: SessionKeyId,
+  keyId: SessionKeyId.nullable(),
+  staffId: positiveSafeInteger("staffId").nullable(),
   name: KeyLabel,
   scope: Scope,
+  /** When the credential of this request expires: a key's expiry (null: never), or a session token's. */
   expiresAt: dateTime.nullable(),
-}).describe("The key a request was made with.");
+}).describe("Who a request was made by: a key, or a signed-in person.");
 export type Session = z.infer<typeof Session>;
 
 export const KeyIdParams = z.object({
@@ -115,15 +122,34 @@ export const KeyIdParams = z.object({
 export const RevokeKeyBody = z.object({}).strip().optional();
 
 export const AuditAction = z
-  .enum(["pet.created", "key.created", "key.revoked", "webhook.created", "webhook.updated", "webhook.deleted", "webhook.secret_rotated"])
+  .enum([
+    "pet.created",
+    "key.created",
+    "key.revoked",
+    "webhook.created",
+    "webhook.updated",
+    "webhook.deleted",
+    "webhook.secret_rotated",
+    "staff.invited",
+    "staff.signed_in",
+    "key.signed_in",
+    "staff.role_changed",
+    "staff.disabled",
+    "passkey.added",
+    "passkey.removed",
+    "session.ended",
+  ])
   .describe("What happened.");
 export type AuditAction = z.infer<typeof AuditAction>;
 export const AUDIT_ACTIONS = AuditAction.options;
-export const AuditTargetType = z.enum(["pet", "key", "webhook"]).describe("What it happened to.");
+export const AuditTargetType = z.enum(["pet", "key", "webhook", "staff"]).describe("What it happened to.");
 export type AuditTargetType = z.infer<typeof AuditTargetType>;
 
-/** Who did it: the key's id (as in a Session) and its name then. The operator command is `operator`. */
-export const AuditActor = z.object({ keyId: ActorKeyId, name: KeyLabel });
+/**
+ * Who did it: a key's id (as in a Session) and its name then, with `staffId` null; or a person, with
+ * their `staffId` and name then, and `keyId` null. The operator command is the key id `operator`.
+ */
+export const AuditActor = z.object({ keyId: ActorKeyId.nullable(), staffId: positiveSafeInteger("actor.staffId").nullable(), name: KeyLabel });
 export type AuditActor = z.infer<typeof AuditActor>;
 
 /** One entry of the append-only activity log, written in the transaction of the change it records. */
@@ -138,6 +164,8 @@ export const AuditEvent = z.object({
     /** The pet's or key's name when the event happened. */
     label: KeyLabel,
   }),
+  /** A short word that says more: how a person signed in (`passkey`, `sso`), a new role; else null. */
+  detail: z.string().max(32).regex(/^[a-z_]+$/).nullable(),
   /** The `X-Request-Id` of the response that made the change; null for the operator command. */
   requestId: z.string().max(REQUEST_ID_MAX_LENGTH).regex(REQUEST_ID).nullable(),
   /** The client's address as the API saw it (see TRUST_PROXY); null for the operator command. */

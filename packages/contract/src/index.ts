@@ -8,3 +8,4 @@ export * from "./access-contract.js";
 export * from "./webhook-schemas.js";
 export * from "./operation-scopes.js";
 export * from "./route-metadata.js";
+export * from "./staff-schemas.js";

@@ -29,7 +29,7 @@ const contractTagged = (metadata: RouteMetadata) =>
 
 describe("the OpenAPI builder", () => {
   it("tags each operation with its route's metadata.tag", () => {
-    const document = buildContractDocument(contractTagged({ scope: "read", tag: "things" }), options);
+    const document = buildContractDocument(contractTagged({ credential: "bearer", scope: "read", tag: "things" }), options);
     expect(document.paths["/things"]?.["get"]?.tags).toEqual(["things"]);
   });
 
@@ -37,7 +37,7 @@ describe("the OpenAPI builder", () => {
     const untagged = c.router({ listThings: { method: "GET", path: "/things", responses: { 200: z.array(z.string()) } } }, { pathPrefix: "/v9" });
     // @ts-expect-error -- the compiler refuses a route without its metadata (scope and tag) first.
     expect(() => buildContractDocument(untagged, options)).toThrow("listThings: no tag; add metadata.tag to its route");
-    expect(() => buildContractDocument(contractTagged({ scope: "read", tag: "stuff" }), options)).toThrow(
+    expect(() => buildContractDocument(contractTagged({ credential: "bearer", scope: "read", tag: "stuff" }), options)).toThrow(
       "listThings: its tag stuff is not one of the document's tags",
     );
   });

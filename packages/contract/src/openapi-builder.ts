@@ -1,7 +1,8 @@
 import type { AppRoute } from "@ts-rest/core";
 import { generateOpenApi } from "@ts-rest/open-api";
 import { headerDisplayName } from "./petstore-contract.js";
-import type { RouteMetadata } from "./route-metadata.js";
+import type { Credential, RouteMetadata } from "./route-metadata.js";
+import { SESSION_COOKIE_NAME } from "./staff-schemas.js";
 import { MAX_ID } from "./schemas.js";
 
 /**
@@ -188,7 +189,21 @@ export function buildContractDocument(contract: DescribedContract, { info, serve
       servers: servers.map((server) => ({ ...server, "x-internal": false })),
       tags,
       components: {
-        securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: securityDescription } },
+        securitySchemes: {
+          bearerAuth: { type: "http", scheme: "bearer", description: securityDescription },
+          // Only a document with a route that takes the session cookie describes it (the interface's does not).
+          ...(Object.values(contract).some((route) => (route.metadata as Partial<RouteMetadata> | undefined)?.credential === "cookie")
+            ? {
+                sessionCookie: {
+                  type: "apiKey",
+                  in: "cookie",
+                  name: SESSION_COOKIE_NAME,
+                  description:
+                    "The browser session cookie (HttpOnly, Secure, SameSite=Strict), set at sign-in; the request must also carry an `Origin` header equal to the admin app's origin.",
+                },
+              }
+            : {}),
+        },
       },
     },
     {
@@ -269,7 +284,7 @@ function describeOperation(
           },
         }
       : {}),
-    security: [{ bearerAuth: [] }],
+    security: securityOf((route.metadata as RouteMetadata).credential ?? "bearer"),
     parameters: operation.parameters?.map((parameter) => {
       // ts-rest keys headers lower-case, as Node delivers them; documents spell them as the RFCs do.
       const name = parameter.in === "header" ? headerDisplayName(parameter.name) : parameter.name;
@@ -285,6 +300,16 @@ function describeOperation(
     }),
     responses,
   };
+}
+
+/**
+ * An operation's security, from its route's credential: a bearer (key or token), the session cookie, or
+ * none (`[]`: the route carries its own one-time secret, such as an invitation token or a WebAuthn challenge).
+ */
+function securityOf(credential: Credential): Array<Record<string, string[]>> {
+  if (credential === "cookie") return [{ sessionCookie: [] }];
+  if (credential === "none") return [];
+  return [{ bearerAuth: [] }];
 }
 
 const exampleField = (example: unknown) => (example === undefined ? {} : { example });

@@ -12,7 +12,7 @@ export const petstoreContract = c.router(
       method: "GET",
       path: "/pets",
       query: ListPetsQuery,
-      metadata: { scope: "read", tag: "pets" } satisfies RouteMetadata,
+      metadata: { credential: "bearer", scope: "read", tag: "pets" } satisfies RouteMetadata,
       summary: "List animals",
       description:
         "Returns animals in ascending id order, at most `limit` of them. With `status`, only animals with that status. " +
@@ -30,7 +30,7 @@ export const petstoreContract = c.router(
       contentType: "application/json",
       body: NewPet,
       headers: CreatePetHeaders,
-      metadata: { scope: "write", tag: "pets" } satisfies RouteMetadata,
+      metadata: { credential: "bearer", scope: "write", tag: "pets" } satisfies RouteMetadata,
       summary: "Add an animal",
       description:
         "Extension: an optional `Idempotency-Key` header makes the create safe to retry. Within the retention period, " +
@@ -54,6 +54,7 @@ export const petstoreContract = c.router(
       pathParams: GetPetParams,
       deprecated: true,
       metadata: {
+        credential: "bearer",
         scope: "read",
         tag: "pets",
         deprecation: {

@@ -1,18 +1,22 @@
 import type { Scope } from "./access-schemas.js";
 
 /**
- * What a route of either contract says besides its HTTP shape, in its
- * `metadata`, written `satisfies RouteMetadata` so the scope stays a literal.
- * The server and the documents read it from the route, so a new route brings
- * its own and no table elsewhere lists it: `OPERATION_SCOPES` is made of the
- * scopes, each OpenAPI document tags each operation with the tag, and a
- * `deprecated` route's `deprecation` becomes its `Deprecation`, `Sunset` and
- * successor `Link` headers (RFC 9745, RFC 8594). The compiler refuses a
- * contract with a route that lacks its scope or tag.
+ * The credential a route takes. Every route of both contracts declares one:
+ * - `bearer`: an API key or a `pst_` session token (`Authorization: Bearer`) whose scope covers `scope`;
+ * - `key`: an API key only (configured or issued), never a session token: starting a browser session
+ *   with a key (a token must not start a session that outlives its own);
+ * - `personToken`: a `pst_` token of a signed-in person (staff member); a key, or a key session's
+ *   token, is refused with 403;
+ * - `cookie`: the session cookie (`__Host-petstore-session`) and an `Origin` header equal to the
+ *   admin app's origin; no bearer;
+ * - `none`: nothing before the handler: the route carries its own one-time secret (an invitation
+ *   token, a WebAuthn challenge, the single sign-on `state`), and its failures spend the client
+ *   address's failure budget.
  */
-export interface RouteMetadata {
-  /** The scope a key needs to call the operation. */
-  scope: Scope;
+export type Credential = "bearer" | "key" | "personToken" | "cookie" | "none";
+export const CREDENTIALS: readonly Credential[] = ["bearer", "key", "personToken", "cookie", "none"];
+
+interface CommonRouteMetadata {
   /** The operation's tag in its contract's OpenAPI document: one of the tags that document lists. */
   tag: string;
   deprecation?: {
@@ -24,3 +28,30 @@ export interface RouteMetadata {
     successor: string;
   };
 }
+
+/** A route that takes a bearer credential, of a scope. */
+export interface ScopedRouteMetadata extends CommonRouteMetadata {
+  credential: "bearer" | "key" | "personToken";
+  /** The scope the key or token needs to call the operation. */
+  scope: Scope;
+}
+
+/** A route that takes the session cookie, or nothing (its own one-time secret). */
+export interface UnscopedRouteMetadata extends CommonRouteMetadata {
+  credential: "cookie" | "none";
+  scope?: never;
+}
+
+/**
+ * What a route of either contract says besides its HTTP shape, in its
+ * `metadata`, written `satisfies RouteMetadata` so the scope stays a literal.
+ * The server and the documents read it from the route, so a new route brings
+ * its own and no table elsewhere lists it: `OPERATION_CREDENTIALS` and
+ * `OPERATION_SCOPES` are made of them, each OpenAPI document tags each
+ * operation with the tag and gives it the security of its credential, and a
+ * `deprecated` route's `deprecation` becomes its `Deprecation`, `Sunset` and
+ * successor `Link` headers (RFC 9745, RFC 8594). The compiler refuses a
+ * contract with a route that lacks its credential, scope or tag; so does
+ * `operationCredentials` at run time.
+ */
+export type RouteMetadata = ScopedRouteMetadata | UnscopedRouteMetadata;

@@ -5,10 +5,12 @@ import {
   AuditEvents,
   CreatedApiKey,
   LIST_KEYS_MAX,
+  OPERATION_CREDENTIALS,
   OPERATION_SCOPES,
   petstoreContract,
   SCOPES,
   scopeCovers,
+  type AnyOperationName,
   type OperationName,
   type Scope,
 } from "@petstore/contract";
@@ -63,7 +65,9 @@ async function secondReplica(t: TestApp) {
  * One request per operation of both contracts, derived from the routes themselves (every path
  * parameter 999999, an empty JSON object as body): a new operation is covered without a line here.
  */
-const SAMPLE_REQUESTS = (Object.entries({ ...petstoreContract, ...accessContract }) as Array<[OperationName, AppRoute]>).map(
+const SAMPLE_REQUESTS = (Object.entries({ ...petstoreContract, ...accessContract }) as unknown as Array<[OperationName, AppRoute]>)
+  .filter(([operation]) => operation in OPERATION_SCOPES)
+  .map(
   ([operation, route]) => {
     const path = route.path.replace(/:[A-Za-z]+/g, "999999");
     const send = (api: ReturnType<typeof request>, auth: string) => {
@@ -76,7 +80,7 @@ const SAMPLE_REQUESTS = (Object.entries({ ...petstoreContract, ...accessContract
 
 /** Each contract operation by `METHOD path` as Express registers it (`GET /v1/pets/:petId`). */
 const OPERATION_BY_ROUTE = new Map(
-  (Object.entries({ ...petstoreContract, ...accessContract }) as Array<[OperationName, AppRoute]>).map(([operation, route]) => [
+  (Object.entries({ ...petstoreContract, ...accessContract }) as unknown as Array<[AnyOperationName, AppRoute]>).map(([operation, route]) => [
     `${route.method} ${route.path}`,
     operation,
   ]),
@@ -92,11 +96,16 @@ function apiRoutesOf(app: express.Express): string[] {
   );
 }
 
-/** The routes of `app` under /v1 or /admin/v1 that name no operation of OPERATION_SCOPES: the key check would give them no scope. */
+/**
+ * The routes of `app` under /v1 or /admin/v1 that name no operation of OPERATION_CREDENTIALS, or a bearer one
+ * missing from OPERATION_SCOPES: the key check would give them no credential or no scope.
+ */
 const routesOutsideScopeTable = (app: express.Express) =>
   apiRoutesOf(app).filter((route) => {
     const operation = OPERATION_BY_ROUTE.get(route);
-    return operation === undefined || !(operation in OPERATION_SCOPES);
+    if (operation === undefined || !(operation in OPERATION_CREDENTIALS)) return true;
+    const credential = OPERATION_CREDENTIALS[operation];
+    return credential !== "cookie" && credential !== "none" && !(operation in OPERATION_SCOPES);
   });
 
 describe("the scope table's inventory check", () => {
@@ -136,9 +145,9 @@ describe.each(TEST_PROVIDERS)("staff access on %s", (provider) => {
     expect(listed).toEqual([key]);
     expect(JSON.stringify(listed)).not.toContain(secret.slice(12));
     const session = await api().get("/admin/v1/session").set("Authorization", `Bearer ${secret}`).expect(200);
-    expect(session.body).toEqual({ keyId: String(key.id), name: "write key", scope: "write", expiresAt: null });
+    expect(session.body).toEqual({ keyId: String(key.id), staffId: null, name: "write key", scope: "write", expiresAt: null });
     const configured = await api().get("/admin/v1/session").set("Authorization", asAdmin).expect(200);
-    expect(configured.body).toEqual({ keyId: "configured-1", name: "Configured key 1", scope: "admin", expiresAt: null });
+    expect(configured.body).toEqual({ keyId: "configured-1", staffId: null, name: "Configured key 1", scope: "admin", expiresAt: null });
   });
 
   it("enforces every operation's scope for every scope (403 FORBIDDEN, insufficient_scope), derived from both contracts", async () => {
@@ -148,7 +157,11 @@ describe.each(TEST_PROVIDERS)("staff access on %s", (provider) => {
       for (const { operation, send } of SAMPLE_REQUESTS) {
         const needed = OPERATION_SCOPES[operation];
         const response = await send(api(), `Bearer ${secrets[scope]}`);
-        if (scopeCovers(scope, needed)) {
+        if (OPERATION_CREDENTIALS[operation] === "personToken") {
+          // A person's operation: no key may call it, whatever its scope.
+          expectError(response, 403, "FORBIDDEN");
+          expect(response.headers["www-authenticate"], `${scope} ${operation}`).toBe('Bearer realm="petstore", error="insufficient_scope"');
+        } else if (scopeCovers(scope, needed)) {
           // Past the key check: the operation's own answer (an empty body is a 400, an unknown id a 404).
           expect([200, 201, 400, 404], `${scope} ${operation}`).toContain(response.status);
         } else {
@@ -159,23 +172,33 @@ describe.each(TEST_PROVIDERS)("staff access on %s", (provider) => {
         }
       }
     }
-    // Configured keys are admin: everything is allowed.
-    for (const { send } of SAMPLE_REQUESTS) expect([200, 201, 400, 404]).toContain((await send(api(), asAdmin)).status);
+    // Configured keys are admin: everything is allowed but a person's operations.
+    for (const { operation, send } of SAMPLE_REQUESTS) {
+      expect(OPERATION_CREDENTIALS[operation] === "personToken" ? [403] : [200, 201, 400, 404], operation).toContain((await send(api(), asAdmin)).status);
+    }
   });
 
   it("every route the app registers under /v1 and /admin/v1 is in the scope table; a read key's request to each passes the scope check or gets the 403 the table says", async () => {
     const routes = apiRoutesOf(t.app);
     expect(routesOutsideScopeTable(t.app)).toEqual([]);
     // Every operation of the table is registered, once.
-    expect(routes.map((route) => OPERATION_BY_ROUTE.get(route)).sort()).toEqual(Object.keys(OPERATION_SCOPES).sort());
+    expect(routes.map((route) => OPERATION_BY_ROUTE.get(route)).sort()).toEqual(Object.keys(OPERATION_CREDENTIALS).sort());
     const { secret } = await issue("read");
     for (const route of routes) {
       const [method = "", path = ""] = route.split(" ");
-      const needed = OPERATION_SCOPES[OPERATION_BY_ROUTE.get(route)!];
+      const operation = OPERATION_BY_ROUTE.get(route)!;
+      // Cookie and sign-in routes take no bearer: the credential tests below cover them.
+      if (!(operation in OPERATION_SCOPES)) continue;
+      const needed = OPERATION_SCOPES[operation as OperationName];
+      if (OPERATION_CREDENTIALS[operation] === "personToken") {
+        const refused = await api()[method.toLowerCase() as "get" | "post"](path.replace(/:[A-Za-z]+/g, "999999")).set("Authorization", `Bearer ${secret}`);
+        expectError(refused, 403, "FORBIDDEN");
+        continue;
+      }
       const call = api()[method.toLowerCase() as "get" | "post"](path.replace(/:[A-Za-z]+/g, "999999")).set("Authorization", `Bearer ${secret}`);
       const response = method === "GET" ? await call : await call.send({});
       if (scopeCovers("read", needed)) {
-        expect([200, 400, 404], route).toContain(response.status);
+        expect([200, 201, 400, 404], route).toContain(response.status);
       } else {
         expectError(response, 403, "FORBIDDEN");
         expect(response.headers["www-authenticate"], route).toBe(`Bearer realm="petstore", error="insufficient_scope", scope="${needed}"`);

@@ -1,14 +1,29 @@
 import type { ApiKey, Scope } from "@petstore/contract";
 import type { AuditContext } from "../activity/audit-event.js";
 
-/** An issued key as the key check needs it: never listed, never answered. */
+/**
+ * An issued key, or a session token (`pst_`), as the key check needs it: never listed, never answered.
+ * Tokens ride in the same set as keys, so they share its freshness and its 2 s revocation bound.
+ */
 export interface ActiveKey {
+  /** The key's id; for a token, the token's row id (`token` tells them apart). */
   id: number;
+  /** The key's name; for a token, its person's or key's name. */
   name: string;
   scope: Scope;
   /** SHA-256 hex digest of the secret. */
   secretDigest: string;
   expiresAt: Date | null;
+  /** Set for a session token: whose session it was bought with. */
+  token?: TokenHolder | undefined;
+}
+
+/** Whose session a session token belongs to: a person's (staffId) or a key's (keyId). */
+export interface TokenHolder {
+  sessionId: number;
+  staffId: number | null;
+  /** An issued key's id in decimal, or `configured-N`; null for a person. */
+  keyId: string | null;
 }
 
 export interface NewKeyRecord {
@@ -30,15 +45,20 @@ export interface AccessRepository {
    * created or revoked): cheap to read, so every API process can poll it.
    */
   keysVersion(): Promise<string>;
-  /** Every key not revoked (expired ones too: expiry is checked per request). */
+  /**
+   * Every key not revoked (expired ones too: expiry is checked per request), and every session token
+   * not expired whose session has not ended (and whose person is not disabled).
+   */
   activeKeys(): Promise<ActiveKey[]>;
+  /** The usable key or session token with this secret digest, read now: for one the set does not hold yet. */
+  findActiveKey(secretDigest: string): Promise<ActiveKey | undefined>;
   /** The LIST_KEYS_MAX newest keys, newest first. */
   listKeys(): Promise<ApiKey[]>;
   /** Stores the key and its `key.created` event in one transaction. */
   createKey(key: NewKeyRecord, audit: AuditContext): Promise<ApiKey>;
   /**
-   * Revokes the key and records `key.revoked`, in one transaction; a key
-   * already revoked is answered as it is, with no second event. Null: no such key.
+   * Revokes the key and records `key.revoked`, in one transaction, and ends the browser sessions
+   * started with it; a key already revoked is answered as it is, with no second event. Null: no such key.
    */
   revokeKey(id: number, audit: AuditContext): Promise<ApiKey | null>;
   /** Records a use of the key (lastUsedAt or lastDeprecatedUseAt). */

@@ -39,21 +39,48 @@ export type WebhookOperation =
   | "resendDelivery";
 export type WebhookHandlers = Pick<AccessRouter, WebhookOperation>;
 
+/** The access contract's staff sign-in operations: their handlers live in their own room (`staff/`). */
+export type StaffOperation =
+  | "listStaff"
+  | "inviteStaff"
+  | "changeStaffRole"
+  | "disableStaff"
+  | "endSession"
+  | "getAccount"
+  | "renamePasskey"
+  | "removePasskey"
+  | "signOutEverywhere"
+  | "addPasskeyOptions"
+  | "addPasskey"
+  | "createSessionToken"
+  | "signOut"
+  | "startKeySession"
+  | "getInvitation"
+  | "invitationPasskeyOptions"
+  | "acceptInvitation"
+  | "passkeySignInOptions"
+  | "passkeySignIn"
+  | "ssoStart"
+  | "ssoCallback";
+export type StaffHandlers = Pick<AccessRouter, StaffOperation>;
+
 /**
  * The staff-access operations. Scopes are enforced by the key check before any of these runs. The
- * webhook operations are handed in (the webhooks room sits above this one).
+ * webhook and staff sign-in operations are handed in (their rooms sit above this one).
  */
 export function createAccessRouter(
   repository: AccessRepository,
   activity: ActivityLog,
   issuedKeys: IssuedKeys,
   webhooks: WebhookHandlers,
+  staff: StaffHandlers,
 ): AccessRouter {
   return server.router(accessContract, {
     ...webhooks,
+    ...staff,
     getSession: async ({ res }) => {
-      const { keyId, name, scope, expiresAt } = caller(res);
-      return { status: 200, body: { keyId, name, scope, expiresAt: expiresAt?.toISOString() ?? null } };
+      const { keyId, staffId, name, scope, expiresAt } = caller(res);
+      return { status: 200, body: { keyId, staffId, name, scope, expiresAt: expiresAt?.toISOString() ?? null } };
     },
 
     listKeys: async () => ({ status: 200, body: await repository.listKeys() }),

@@ -17,7 +17,7 @@ describe("requireApiKey mounted without matchRoutes before it (a wiring fault)",
     const testDatabase = await freshDatabase();
     const database = await openDatabase({ url: testDatabase.url, poolSize: 1 });
     try {
-      const operator = { actor: { keyId: "operator", name: "Operator command" }, requestId: null, clientAddress: null };
+      const operator = { actor: { staffId: null, keyId: "operator", name: "Operator command" }, requestId: null, clientAddress: null };
       const { secret } = await issueKey(database.access, { name: "Front desk", scope: "read", expiresAt: null, createdBy: null }, operator);
       const lines: string[] = [];
       const app = express();
@@ -53,7 +53,7 @@ describe("requireApiKey given an operation missing from the scope table (a wirin
     const testDatabase = await freshDatabase();
     const database = await openDatabase({ url: testDatabase.url, poolSize: 1 });
     try {
-      const operator = { actor: { keyId: "operator", name: "Operator command" }, requestId: null, clientAddress: null };
+      const operator = { actor: { staffId: null, keyId: "operator", name: "Operator command" }, requestId: null, clientAddress: null };
       const issue = (scope: "read" | "admin") => issueKey(database.access, { name: scope, scope, expiresAt: null, createdBy: null }, operator);
       const [reader, admin] = [await issue("read"), await issue("admin")];
       const app = express();

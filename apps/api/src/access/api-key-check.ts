@@ -1,4 +1,16 @@
-import { ISSUED_KEY_PREFIX, ISSUED_KEY_SECRET, KEY_PREFIX_LENGTH, OPERATION_SCOPES, scopeCovers, type OperationName, type Scope } from "@petstore/contract";
+import {
+  ISSUED_KEY_PREFIX,
+  ISSUED_KEY_SECRET,
+  KEY_PREFIX_LENGTH,
+  OPERATION_CREDENTIALS,
+  OPERATION_SCOPES,
+  scopeCovers,
+  SESSION_TOKEN_PREFIX,
+  SESSION_TOKEN_SECRET,
+  type AnyOperationName,
+  type OperationName,
+  type Scope,
+} from "@petstore/contract";
 import type { Request, RequestHandler, Response, NextFunction } from "express";
 import { HttpError } from "../base/http-error.js";
 import { bearerToken, secretDigest, secretMatcher } from "./bearer.js";
@@ -6,8 +18,8 @@ import { setCaller, setRefusedKeyPrefix, type Caller } from "./caller.js";
 import { rateLimited, refuseCredential } from "./credential-failures.js";
 import type { IssuedKeys } from "./issued-keys.js";
 import type { RecordKeyUse } from "./key-use.js";
-import type { ActiveKey } from "./access-repository.js";
-import { unlimited, type LimitName, type RequestLimiter } from "./rate-limit.js";
+import type { ActiveKey, TokenHolder } from "./access-repository.js";
+import { unlimited, type LimitCount, type LimitName, type RequestLimiter } from "./rate-limit.js";
 import { RateLimitFields } from "./rate-limit-headers.js";
 
 export interface ApiKeyCheckOptions {
@@ -46,6 +58,55 @@ function insufficientScope(caller: Caller, operation: string, needed: Scope): Ht
   );
 }
 
+/** The caller of an issued key sent as itself. */
+function issuedCaller(key: ActiveKey): Caller {
+  const keyId = String(key.id);
+  return {
+    storeKey: `key-${keyId}`,
+    keyId,
+    staffId: null,
+    name: key.name,
+    scope: key.scope,
+    expiresAt: key.expiresAt,
+    issuedKeyId: key.id,
+    sessionId: undefined,
+    actor: { keyId, staffId: null, name: key.name },
+  };
+}
+
+/**
+ * The caller of a session token: the person (`staff-<id>`), or the key whose browser session it is
+ * (its key's own storeKey), so idempotency records and limits follow the caller across token renewals.
+ */
+function tokenCaller(key: ActiveKey, token: TokenHolder): Caller {
+  const common = { name: key.name, scope: key.scope, expiresAt: key.expiresAt, sessionId: token.sessionId };
+  if (token.staffId !== null) {
+    return { ...common, storeKey: `staff-${token.staffId}`, keyId: null, staffId: token.staffId, issuedKeyId: undefined, actor: { keyId: null, staffId: token.staffId, name: key.name } };
+  }
+  const keyId = token.keyId ?? "unknown";
+  const isConfigured = keyId.startsWith("configured-");
+  return {
+    ...common,
+    storeKey: isConfigured ? keyId : `key-${keyId}`,
+    keyId,
+    staffId: null,
+    issuedKeyId: isConfigured ? undefined : Number(keyId),
+    actor: { keyId, staffId: null, name: key.name },
+  };
+}
+
+/** The 403 of a person-only operation called with a key, or of starting a session with a token. */
+function wrongCredential(operation: string, needs: "personToken" | "key"): HttpError {
+  return new HttpError(
+    403,
+    "FORBIDDEN",
+    needs === "personToken"
+      ? `${operation} is for a signed-in person: an API key (or a key's browser session) cannot call it.`
+      : `${operation} takes an API key, not a session token.`,
+    { "WWW-Authenticate": 'Bearer realm="petstore", error="insufficient_scope"' },
+  );
+}
+
 /**
  * Bearer check for the whole API (`/v1` and `/admin/v1`). The key is never
  * echoed nor logged. Configured keys (API_KEYS) are compared in constant time,
@@ -73,38 +134,44 @@ export function requireApiKey({
     return {
       storeKey: keyId,
       keyId,
+      staffId: null,
       name,
       scope: "admin",
       expiresAt: null,
       issuedKeyId: undefined,
-      actor: { keyId, name },
+      sessionId: undefined,
+      actor: { keyId, staffId: null, name },
     };
   });
   const issuedCallers = new WeakMap<ActiveKey, Caller>();
-  const issuedCaller = (key: ActiveKey): Caller => {
+  const callerOf = (key: ActiveKey): Caller => {
     let found = issuedCallers.get(key);
     if (!found) {
-      const keyId = String(key.id);
-      found = { storeKey: `key-${keyId}`, keyId, name: key.name, scope: key.scope, expiresAt: key.expiresAt, issuedKeyId: key.id, actor: { keyId, name: key.name } };
+      found = key.token ? tokenCaller(key, key.token) : issuedCaller(key);
       issuedCallers.set(key, found);
     }
     return found;
   };
 
-  /** The 403 of an operation the caller's scope does not cover, else undefined (and the key's use is recorded). */
+  /** The 403 of an operation the caller's scope or credential does not cover, else undefined (and the key's use is recorded). */
   const scopeRefusal = (caller: Caller, res: Response): HttpError | undefined => {
-    // A configured key is admin, which covers everything. An issued key's operation is the one matched at the
-    // top of the app, from the whole target, as the router will route it; an unknown path or method needs no
-    // scope: it is a 404 or 405.
-    if (caller.issuedKeyId === undefined) return undefined;
+    // An operation is the one matched at the top of the app, from the whole target, as the router will route
+    // it; an unknown path or method needs no scope: it is a 404 or 405.
     const route = operationOf(res);
     if (!route) return undefined;
+    const credential = OPERATION_CREDENTIALS[route.operation as AnyOperationName] as string | undefined;
+    if (credential === "personToken" && caller.staffId === null) return wrongCredential(route.operation, "personToken");
+    if (credential === "key" && caller.sessionId !== undefined) return wrongCredential(route.operation, "key");
+    // A configured key is admin, which covers everything.
+    if (caller.issuedKeyId === undefined && caller.sessionId === undefined) return undefined;
     // Fails closed: an operation missing from the table (a wiring fault; access-api.test.ts checks every route
     // against it) needs admin rather than nothing.
     const needed = (OPERATION_SCOPES[route.operation as OperationName] as Scope | undefined) ?? "admin";
     if (!scopeCovers(caller.scope, needed)) return insufficientScope(caller, route.operation, needed);
-    recordKeyUse?.(caller.issuedKeyId, "lastUsedAt");
-    if (route.deprecation) recordKeyUse?.(caller.issuedKeyId, "lastDeprecatedUseAt");
+    if (caller.issuedKeyId !== undefined) {
+      recordKeyUse?.(caller.issuedKeyId, "lastUsedAt");
+      if (route.deprecation) recordKeyUse?.(caller.issuedKeyId, "lastDeprecatedUseAt");
+    }
     return undefined;
   };
 
@@ -122,13 +189,14 @@ export function requireApiKey({
     }, next);
   };
 
-  const refuse = (req: Request, res: Response, next: NextFunction, header: string | undefined, token: string | undefined) => {
+  const refuse = (req: Request, res: Response, next: NextFunction, header: string | undefined, token: string | undefined, counted?: LimitCount) => {
     // An issued key's prefix is shown in key lists: the log line may name it, so a revoked key still in use can be found.
     if (token !== undefined && ISSUED_KEY_SECRET.test(token)) setRefusedKeyPrefix(res, token.slice(0, KEY_PREFIX_LENGTH));
     refuseCredential({
       authFailures,
       clientAddress: req.ip ?? "unknown",
       onRejected,
+      counted,
       tooManyReason: "Too many requests with a missing or invalid API key from this address",
       unauthorized: () =>
         new HttpError(
@@ -137,25 +205,50 @@ export function requireApiKey({
           header
             ? token === undefined
               ? "The Authorization header must have the form: Bearer <API_KEY>."
-              : "The API key is not valid."
+              : token.startsWith(SESSION_TOKEN_PREFIX)
+                ? "The session token is not valid: it has expired, or its session has ended."
+                : "The API key is not valid."
             : "An API key is required: send it as Authorization: Bearer <API_KEY>.",
           { "WWW-Authenticate": token === undefined ? 'Bearer realm="petstore"' : 'Bearer realm="petstore", error="invalid_token"' },
         ),
     }).then(next, next);
   };
 
+  /**
+   * A well-formed issued key or session token this process does not hold: it may have been made on another
+   * process a moment ago, so it is read from the database before it is refused. The read is bounded by the
+   * client address's failure budget, spent first: past it, the answer is the 429 without a read.
+   */
+  const lookUpThenRefuse = (req: Request, res: Response, next: NextFunction, header: string, token: string, digest: string, issued: IssuedKeys) => {
+    authFailures
+      .count(req.ip ?? "unknown")
+      .then(async (count) => {
+        if (!count.allowed) return refuse(req, res, next, header, token, count);
+        const found = await issued.lookUp(digest);
+        if (found) admit(callerOf(found), res, next);
+        else refuse(req, res, next, header, token, count);
+      })
+      .catch(next);
+  };
+
   return (req, res, next) => {
+    // Routes that take the session cookie, or nothing (their own one-time secret), are not the bearer's.
+    const route = operationOf(res);
+    const credential = route ? (OPERATION_CREDENTIALS[route.operation as AnyOperationName] as string | undefined) : undefined;
+    if (credential === "cookie" || credential === "none") return next();
     const header = req.headers.authorization;
     const token = bearerToken(header);
     if (token === undefined) return refuse(req, res, next, header, token);
     const tokenDigest = secretDigest(token);
     const keyIndex = matchKey(tokenDigest);
     if (keyIndex !== -1) return admit(configured[keyIndex] as Caller, res, next);
-    if (!issuedKeys || !token.startsWith(ISSUED_KEY_PREFIX)) return refuse(req, res, next, header, token);
+    if (!issuedKeys || !(token.startsWith(ISSUED_KEY_PREFIX) || token.startsWith(SESSION_TOKEN_PREFIX))) return refuse(req, res, next, header, token);
     const digest = tokenDigest.toString("hex");
+    const wellFormed = ISSUED_KEY_SECRET.test(token) || SESSION_TOKEN_SECRET.test(token);
     const checkIssued = () => {
       const key = issuedKeys.find(digest);
-      if (key) admit(issuedCaller(key), res, next);
+      if (key) admit(callerOf(key), res, next);
+      else if (wellFormed && header !== undefined) lookUpThenRefuse(req, res, next, header, token, digest, issuedKeys);
       else refuse(req, res, next, header, token);
     };
     const pending = issuedKeys.whenFresh();

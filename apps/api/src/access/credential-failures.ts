@@ -1,5 +1,5 @@
 import { HttpError } from "../base/http-error.js";
-import { unlimited, type LimitName, type RequestLimiter } from "./rate-limit.js";
+import { unlimited, type LimitCount, type LimitName, type RequestLimiter } from "./rate-limit.js";
 import { RateLimitFields } from "./rate-limit-headers.js";
 
 /** The 429 of an abuse limit: the Error body with `Retry-After`. */
@@ -19,6 +19,8 @@ export interface CredentialFailure {
   unauthorized: () => HttpError;
   /** The 429's reason once it is not: "Too many requests with a missing or invalid API key from this address". */
   tooManyReason: string;
+  /** The failure, counted already (before a database look-up it bounds): not counted again. */
+  counted?: LimitCount | undefined;
 }
 
 /**
@@ -26,8 +28,8 @@ export interface CredentialFailure {
  * client address's failure budget: within it the answer is the 401, past it a 429.
  * One budget for every credential, so guessing one does not reset the other.
  */
-export async function refuseCredential({ authFailures, clientAddress, onRejected, unauthorized, tooManyReason }: CredentialFailure): Promise<HttpError> {
-  const count = await authFailures.count(clientAddress);
+export async function refuseCredential({ authFailures, clientAddress, onRejected, unauthorized, tooManyReason, counted }: CredentialFailure): Promise<HttpError> {
+  const count = counted ?? (await authFailures.count(clientAddress));
   const refusal = count.allowed ? unauthorized() : rateLimited(count.resetSeconds, tooManyReason);
   if (!count.allowed) onRejected?.("auth_failures");
   if (authFailures === unlimited) return refusal;

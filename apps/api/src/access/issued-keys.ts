@@ -11,7 +11,7 @@ export const MAX_KEY_SET_AGE_MS = 1_000;
 export const REFRESH_KEY_SET_AFTER_MS = 250;
 
 export interface IssuedKeysOptions {
-  repository: Pick<AccessRepository, "keysVersion" | "activeKeys">;
+  repository: Pick<AccessRepository, "keysVersion" | "activeKeys"> & Partial<Pick<AccessRepository, "findActiveKey">>;
   /** The wall clock, for expiry (ms since the epoch). */
   now?: () => number;
   /** A clock that never steps back, for the set's age (ms). A wall clock set back must not freeze the set. */
@@ -22,10 +22,13 @@ export interface IssuedKeysOptions {
   runInBackground?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
+/** Which keys or tokens a revocation takes out of the set. */
+type Revocation = (key: ActiveKey) => boolean;
+
 /** This process's creates and revokes made while a read is in flight: laid over what that read returns. */
 interface ChangesDuringRead {
   added: ActiveKey[];
-  revoked: Set<number>;
+  revoked: Revocation[];
 }
 
 /**
@@ -48,6 +51,8 @@ export class IssuedKeys {
   /** When the read in flight started. */
   private inFlightSince = Number.NEGATIVE_INFINITY;
   private changesDuringRead: ChangesDuringRead | undefined;
+  /** The revocations made here in the last minute, for look-ups in flight. */
+  private readonly revokedHere: Array<{ at: number; revocation: Revocation }> = [];
   private readonly repository: IssuedKeysOptions["repository"];
   private readonly now: () => number;
   private readonly monotonicNow: () => number;
@@ -92,6 +97,12 @@ export class IssuedKeys {
     return key;
   }
 
+  /** The usable issued key with this id (not a token), or undefined: revoked, expired or unknown. */
+  keyById(id: number): ActiveKey | undefined {
+    for (const key of this.byDigest.values()) if (!key.token && key.id === id) return this.find(key.secretDigest);
+    return undefined;
+  }
+
   /** A key this process has just created: usable here at once. */
   added(key: ActiveKey): void {
     this.byDigest.set(key.secretDigest, key);
@@ -100,12 +111,45 @@ export class IssuedKeys {
 
   /**
    * A key this process has just revoked (or found revoked already): refused here
-   * at once. Revocation is one-way, so this never disturbs a read: at most it
+   * at once, with the session tokens of the browser sessions started with it.
+   * Revocation is one-way, so this never disturbs a read: at most it
    * takes the key out of what a read in flight returns.
    */
   revoked(id: number): void {
-    for (const [digest, key] of this.byDigest) if (key.id === id) this.byDigest.delete(digest);
-    this.changesDuringRead?.revoked.add(id);
+    const keyId = String(id);
+    this.revoke((key) => (key.token ? key.token.keyId === keyId : key.id === id));
+  }
+
+  /** Browser sessions this process has just ended: their tokens are refused here at once. */
+  endedSessions(which: { sessionId: number } | { staffId: number } | { keyId: string }): void {
+    if ("sessionId" in which) this.revoke((key) => key.token?.sessionId === which.sessionId);
+    else if ("staffId" in which) this.revoke((key) => key.token?.staffId === which.staffId);
+    else this.revoke((key) => key.token?.keyId === which.keyId);
+  }
+
+  /**
+   * A key or token this process does not hold (yet): read from the database once, and held from then on
+   * when usable. A token bought on another API process works here at once, before the next refresh.
+   * The caller bounds these reads (the client address's failure budget).
+   */
+  async lookUp(secretDigest: string): Promise<ActiveKey | undefined> {
+    if (!this.repository.findActiveKey) return undefined;
+    const since = this.monotonicNow();
+    const found = await this.runInBackground(() => this.repository.findActiveKey!(secretDigest));
+    if (!found) return undefined;
+    // A revocation made here while the read was in flight stands.
+    if (this.revokedHere.some(({ at, revocation }) => at >= since && revocation(found))) return undefined;
+    this.added(found);
+    return this.find(secretDigest);
+  }
+
+  private revoke(revocation: Revocation): void {
+    for (const [digest, key] of this.byDigest) if (revocation(key)) this.byDigest.delete(digest);
+    this.changesDuringRead?.revoked.push(revocation);
+    // Kept a while so that a look-up in flight cannot bring back what was just revoked.
+    const at = this.monotonicNow();
+    this.revokedHere.push({ at, revocation });
+    while (this.revokedHere.length > 0 && this.revokedHere[0]!.at < at - 60_000) this.revokedHere.shift();
   }
 
   /** Reads the stamp, and the keys when it moved; one read at a time, shared by everyone waiting. */
@@ -126,7 +170,7 @@ export class IssuedKeys {
   }
 
   private async read(startedAt: number): Promise<void> {
-    const changes: ChangesDuringRead = { added: [], revoked: new Set() };
+    const changes: ChangesDuringRead = { added: [], revoked: [] };
     this.changesDuringRead = changes;
     try {
       const version = await this.repository.keysVersion();
@@ -134,7 +178,7 @@ export class IssuedKeys {
       if (keys) {
         // The read may predate a create or revoke made here meanwhile: those stand (revocation is one-way).
         const byDigest = new Map<string, ActiveKey>();
-        for (const key of [...keys, ...changes.added]) if (!changes.revoked.has(key.id)) byDigest.set(key.secretDigest, key);
+        for (const key of [...keys, ...changes.added]) if (!changes.revoked.some((revoked) => revoked(key))) byDigest.set(key.secretDigest, key);
         this.byDigest = byDigest;
       }
       // Unchanged stamp: the set held is the database's as of the stamp, plus what changed here since (applied already).

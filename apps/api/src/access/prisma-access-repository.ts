@@ -1,7 +1,38 @@
 import { LIST_KEYS_MAX } from "@petstore/contract";
-import type { PrismaClient } from "../generated/pg/client.js";
+import { Prisma, type PrismaClient } from "../generated/pg/client.js";
 import { recordActivity } from "../activity/prisma-activity-log.js";
 import { toApiKey, type AccessRepository, type ActiveKey } from "./access-repository.js";
+
+interface TokenRow {
+  id: bigint;
+  name: string;
+  scope: string;
+  secretDigest: string;
+  expiresAt: Date;
+  sessionId: bigint;
+  staffId: bigint | null;
+  keyId: string | null;
+}
+
+/** The usable session tokens (see sqlite-access-repository.ts), with `where` added. */
+const activeTokens = (now: Date, where: Prisma.Sql) => Prisma.sql`
+  SELECT "t"."id", "t"."scope", "t"."digest" AS "secretDigest", "t"."expiresAt",
+         "s"."id" AS "sessionId", "s"."staffId", "s"."keyId",
+         coalesce("m"."name", "k"."name", 'Configured key ' || substr("s"."keyId", 12)) AS "name"
+  FROM "SessionToken" AS "t"
+  JOIN "StaffSession" AS "s" ON "s"."id" = "t"."sessionId"
+  LEFT JOIN "StaffMember" AS "m" ON "m"."id" = "s"."staffId"
+  LEFT JOIN "ApiKey" AS "k" ON "s"."keyId" = "k"."id"::text
+  WHERE "t"."expiresAt" > ${now.toISOString()}::timestamp AND "s"."endedAt" IS NULL AND "m"."disabledAt" IS NULL AND "k"."revokedAt" IS NULL ${where}`;
+
+const toActiveToken = (row: TokenRow): ActiveKey => ({
+  id: Number(row.id),
+  name: row.name,
+  scope: row.scope as ActiveKey["scope"],
+  secretDigest: row.secretDigest,
+  expiresAt: new Date(row.expiresAt),
+  token: { sessionId: Number(row.sessionId), staffId: row.staffId === null ? null : Number(row.staffId), keyId: row.keyId },
+});
 
 const keyColumns = {
   id: true,
@@ -21,15 +52,27 @@ export function createPrismaAccessRepository(prisma: PrismaClient): AccessReposi
   return {
     async keysVersion() {
       const [row] = await prisma.$queryRaw<Array<{ version: string }>>`
-        SELECT count(*)::text || ':' || coalesce(max("id"), 0)::text || ':' || count("revokedAt")::text AS "version" FROM "ApiKey"`;
+        SELECT count(*)::text || ':' || coalesce(max("id"), 0)::text || ':' || count("revokedAt")::text
+          || ':' || (SELECT count(*)::text || '.' || coalesce(max("id"), 0)::text FROM "SessionToken")
+          || ':' || (SELECT count("endedAt")::text FROM "StaffSession")
+          || ':' || (SELECT count("disabledAt")::text FROM "StaffMember") AS "version" FROM "ApiKey"`;
       return row?.version ?? "";
     },
     async activeKeys() {
-      const rows = await prisma.apiKey.findMany({
+      const [rows, tokens] = await Promise.all([
+        prisma.apiKey.findMany({ select: { id: true, name: true, scope: true, secretDigest: true, expiresAt: true }, where: { revokedAt: null } }),
+        prisma.$queryRaw<TokenRow[]>(activeTokens(new Date(), Prisma.empty)),
+      ]);
+      return [...rows.map((row): ActiveKey => ({ ...row, id: Number(row.id), scope: row.scope as ActiveKey["scope"] })), ...tokens.map(toActiveToken)];
+    },
+    async findActiveKey(secretDigest) {
+      const key = await prisma.apiKey.findFirst({
         select: { id: true, name: true, scope: true, secretDigest: true, expiresAt: true },
-        where: { revokedAt: null },
+        where: { secretDigest, revokedAt: null },
       });
-      return rows.map((row): ActiveKey => ({ ...row, id: Number(row.id), scope: row.scope as ActiveKey["scope"] }));
+      if (key) return { ...key, id: Number(key.id), scope: key.scope as ActiveKey["scope"] };
+      const [token] = await prisma.$queryRaw<TokenRow[]>(activeTokens(new Date(), Prisma.sql`AND "t"."digest" = ${secretDigest}`));
+      return token ? toActiveToken(token) : undefined;
     },
     async listKeys() {
       return (await prisma.apiKey.findMany({ select: keyColumns, orderBy: { id: "desc" }, take: LIST_KEYS_MAX })).map(toApiKey);
@@ -50,7 +93,11 @@ export function createPrismaAccessRepository(prisma: PrismaClient): AccessReposi
         const row = await tx.apiKey.findUnique({ select: keyColumns, where: { id: BigInt(id) } });
         if (!row) return null;
         const key = toApiKey(row);
-        if (count === 1) await recordActivity(tx, now, "key.revoked", { type: "key", id: key.id, label: key.name }, audit, key);
+        if (count === 1) {
+          await recordActivity(tx, now, "key.revoked", { type: "key", id: key.id, label: key.name }, audit, key);
+          // The key's browser sessions end with it (their tokens with them).
+          await tx.staffSession.updateMany({ where: { keyId: String(key.id), endedAt: null }, data: { endedAt: now } });
+        }
         return key;
       });
     },

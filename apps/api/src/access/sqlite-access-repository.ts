@@ -7,6 +7,35 @@ import { toApiKey, type AccessRepository, type ActiveKey, type ApiKeyRow, type K
 
 const KEY_COLUMNS = `"id", "name", "scope", "prefix", "createdAt", "createdBy", "lastUsedAt", "lastDeprecatedUseAt", "expiresAt", "revokedAt"`;
 
+type KeyRow = { id: number; name: string; scope: string; secretDigest: string; expiresAt: string | null };
+type TokenRow = KeyRow & { sessionId: number; staffId: number | null; keyId: string | null };
+
+/**
+ * The session tokens that are usable: not expired (the parameter: now), of a session that has not ended,
+ * whose person is not disabled and whose key is not revoked; named by the person or the key.
+ */
+const ACTIVE_TOKENS = `
+  SELECT "t"."id", "t"."scope", "t"."digest" AS "secretDigest", "t"."expiresAt",
+         "s"."id" AS "sessionId", "s"."staffId", "s"."keyId",
+         coalesce("m"."name", "k"."name", 'Configured key ' || substr("s"."keyId", 12)) AS "name"
+  FROM "SessionToken" AS "t"
+  JOIN "StaffSession" AS "s" ON "s"."id" = "t"."sessionId"
+  LEFT JOIN "StaffMember" AS "m" ON "m"."id" = "s"."staffId"
+  LEFT JOIN "ApiKey" AS "k" ON "s"."keyId" = CAST("k"."id" AS TEXT)
+  WHERE "t"."expiresAt" > ? AND "s"."endedAt" IS NULL AND "m"."disabledAt" IS NULL AND "k"."revokedAt" IS NULL`;
+
+const toActiveKey = (row: KeyRow): ActiveKey => ({
+  id: row.id,
+  name: row.name,
+  scope: row.scope as ActiveKey["scope"],
+  secretDigest: row.secretDigest,
+  expiresAt: row.expiresAt === null ? null : new Date(row.expiresAt),
+});
+const toActiveToken = (row: TokenRow): ActiveKey => ({
+  ...toActiveKey(row),
+  token: { sessionId: row.sessionId, staffId: row.staffId, keyId: row.keyId },
+});
+
 /**
  * Issued keys on SQLite: prepared better-sqlite3
  * statements on the API's connection, as pets/sqlite-pet-repository.ts does.
@@ -17,20 +46,18 @@ export function createSqliteAccessRepository(db: Sqlite.Database): AccessReposit
   return {
     async keysVersion() {
       const row = prepared().version.get()!;
-      return `${row.total}:${row.maxId ?? 0}:${row.revoked}`;
+      return `${row.total}:${row.maxId ?? 0}:${row.revoked}:${row.tokens}:${row.ended}:${row.disabled}`;
     },
     async activeKeys() {
-      return prepared()
-        .active.all()
-        .map(
-          (row): ActiveKey => ({
-            id: row.id,
-            name: row.name,
-            scope: row.scope as ActiveKey["scope"],
-            secretDigest: row.secretDigest,
-            expiresAt: row.expiresAt === null ? null : new Date(row.expiresAt),
-          }),
-        );
+      const { active, activeTokens } = prepared();
+      return [...active.all().map(toActiveKey), ...activeTokens.all(timestamp(new Date())).map(toActiveToken)];
+    },
+    async findActiveKey(secretDigest) {
+      const { activeByDigest, activeTokenByDigest } = prepared();
+      const key = activeByDigest.get(secretDigest);
+      if (key) return toActiveKey(key);
+      const token = activeTokenByDigest.get(timestamp(new Date()), secretDigest);
+      return token ? toActiveToken(token) : undefined;
     },
     async listKeys() {
       return prepared().list.all().map(toApiKey);
@@ -74,16 +101,27 @@ function prepare(db: Sqlite.Database) {
     }
     const key = toApiKey(revoked);
     recordEvent(now, "key.revoked", { type: "key", id: key.id, label: key.name }, audit, key);
+    // The key's browser sessions end with it (their tokens with them).
+    endKeySessions.run(timestamp(now), String(key.id));
     return key;
   });
+  const endKeySessions = db.prepare<[string, string]>(`UPDATE "StaffSession" SET "endedAt" = ? WHERE "keyId" = ? AND "endedAt" IS NULL`);
   const recordUse = (field: KeyUseField) => db.prepare<[string, number]>(`UPDATE "ApiKey" SET "${field}" = ? WHERE "id" = ?`);
   return {
-    version: db.prepare<[], { total: number; maxId: number | null; revoked: number }>(
-      `SELECT count(*) AS "total", max("id") AS "maxId", count("revokedAt") AS "revoked" FROM "ApiKey"`,
+    // Moves when a key is created or revoked, a token is bought or swept, a session ends, or a person is disabled.
+    version: db.prepare<[], { total: number; maxId: number | null; revoked: number; tokens: string; ended: number; disabled: number }>(
+      `SELECT count(*) AS "total", max("id") AS "maxId", count("revokedAt") AS "revoked",
+         (SELECT count(*) || '.' || coalesce(max("id"), 0) FROM "SessionToken") AS "tokens",
+         (SELECT count("endedAt") FROM "StaffSession") AS "ended",
+         (SELECT count("disabledAt") FROM "StaffMember") AS "disabled"
+       FROM "ApiKey"`,
     ),
-    active: db.prepare<[], { id: number; name: string; scope: string; secretDigest: string; expiresAt: string | null }>(
-      `SELECT "id", "name", "scope", "secretDigest", "expiresAt" FROM "ApiKey" WHERE "revokedAt" IS NULL`,
+    active: db.prepare<[], KeyRow>(`SELECT "id", "name", "scope", "secretDigest", "expiresAt" FROM "ApiKey" WHERE "revokedAt" IS NULL`),
+    activeByDigest: db.prepare<[string], KeyRow>(
+      `SELECT "id", "name", "scope", "secretDigest", "expiresAt" FROM "ApiKey" WHERE "secretDigest" = ? AND "revokedAt" IS NULL`,
     ),
+    activeTokens: db.prepare<[string], TokenRow>(`${ACTIVE_TOKENS}`),
+    activeTokenByDigest: db.prepare<[string, string], TokenRow>(`${ACTIVE_TOKENS} AND "t"."digest" = ?`),
     list: db.prepare<[], ApiKeyRow>(`SELECT ${KEY_COLUMNS} FROM "ApiKey" ORDER BY "id" DESC LIMIT ${LIST_KEYS_MAX}`),
     createKey,
     revokeKey,

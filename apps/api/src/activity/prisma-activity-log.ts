@@ -22,7 +22,10 @@ export async function recordActivity(
   data?: unknown,
 ): Promise<void> {
   const columns = auditColumns(action, target, context);
-  await tx.auditEvent.create({ select: { id: true }, data: { ...columns, targetId: BigInt(columns.targetId), at } });
+  await tx.auditEvent.create({
+    select: { id: true },
+    data: { ...columns, actorStaffId: columns.actorStaffId === null ? null : BigInt(columns.actorStaffId), targetId: BigInt(columns.targetId), at },
+  });
   const eventType = data === undefined ? undefined : webhookEventTypeOf(action);
   if (eventType) await tx.$executeRaw(outboxInsert(eventType, Prisma.sql`SELECT ${JSON.stringify(data)}`, at));
 }
@@ -56,8 +59,8 @@ export function webhookOutboxOfRows(rows: string, eventType: WebhookEventType, d
 export function activityOfRows(rows: string, action: AuditAction, targetType: AuditTargetType, context: AuditContext): Prisma.Sql {
   const c = auditColumns(action, { type: targetType, id: 0, label: "" }, context);
   return Prisma.sql`
-    INSERT INTO "AuditEvent" ("at", "action", "actorKeyId", "actorName", "targetType", "targetId", "targetLabel", "requestId", "clientAddress")
-    SELECT now() AT TIME ZONE 'UTC', ${c.action}, ${c.actorKeyId}, ${c.actorName}, ${c.targetType}, "id", "name", ${c.requestId}, ${c.clientAddress}
+    INSERT INTO "AuditEvent" ("at", "action", "actorKeyId", "actorStaffId", "actorName", "targetType", "targetId", "targetLabel", "requestId", "clientAddress")
+    SELECT now() AT TIME ZONE 'UTC', ${c.action}, ${c.actorKeyId}, ${c.actorStaffId === null ? null : BigInt(c.actorStaffId)}, ${c.actorName}, ${c.targetType}, "id", "name", ${c.requestId}, ${c.clientAddress}
     FROM ${Prisma.raw(`"${rows.replaceAll('"', "")}"`)}`;
 }
 

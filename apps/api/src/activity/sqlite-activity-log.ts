@@ -5,7 +5,7 @@ import type { ActivityLog } from "./activity-log.js";
 import { auditColumns, toAuditEvent, type AuditContext, type AuditEventRow, type AuditTarget } from "./audit-event.js";
 import { ANY_SUBSCRIBER, newWebhookEventId, subscriptionPattern, webhookEventTypeOf } from "./webhook-outbox.js";
 
-const EVENT_COLUMNS = `"id", "at", "action", "actorKeyId", "actorName", "targetType", "targetId", "targetLabel", "requestId", "clientAddress"`;
+const EVENT_COLUMNS = `"id", "at", "action", "actorKeyId", "actorStaffId", "actorName", "targetType", "targetId", "targetLabel", "detail", "requestId", "clientAddress"`;
 
 /**
  * Records what a change did, on the connection and inside the caller's transaction. With `data` (the
@@ -21,9 +21,9 @@ export type SqliteActivityWriter = (at: Date, action: AuditAction, target: Audit
  * (the webhook outbox's rows) is written here too.
  */
 export function sqliteActivityWriter(db: Sqlite.Database): SqliteActivityWriter {
-  const insert = db.prepare<[string, string, string, string, string, number, string, string | null, string | null]>(
-    `INSERT INTO "AuditEvent" ("at", "action", "actorKeyId", "actorName", "targetType", "targetId", "targetLabel", "requestId", "clientAddress")
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  const insert = db.prepare<[string, string, string | null, number | null, string, string, number, string, string | null, string | null, string | null]>(
+    `INSERT INTO "AuditEvent" ("at", "action", "actorKeyId", "actorStaffId", "actorName", "targetType", "targetId", "targetLabel", "detail", "requestId", "clientAddress")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   // One statement and at most one row: the senders fan it out to the endpoints later, off the request path.
   const outbox = db.prepare<[string, string, string, string, string]>(
@@ -32,7 +32,7 @@ export function sqliteActivityWriter(db: Sqlite.Database): SqliteActivityWriter 
   );
   return (at, action, target, context, data) => {
     const c = auditColumns(action, target, context);
-    insert.run(timestamp(at), c.action, c.actorKeyId, c.actorName, c.targetType, c.targetId, c.targetLabel, c.requestId, c.clientAddress);
+    insert.run(timestamp(at), c.action, c.actorKeyId, c.actorStaffId, c.actorName, c.targetType, c.targetId, c.targetLabel, c.detail, c.requestId, c.clientAddress);
     const eventType = data === undefined ? undefined : webhookEventTypeOf(action);
     if (eventType) outbox.run(newWebhookEventId(), eventType, JSON.stringify(data), timestamp(at), subscriptionPattern(eventType));
   };

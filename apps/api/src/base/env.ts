@@ -20,6 +20,8 @@ export const DEFAULT_DATABASE_URL = `file:${path.join(API_ROOT, "data", "petstor
 export const WORKSPACE_WEB_DIST_DIR = path.join(API_ROOT, "..", "web", "dist");
 /** Documented in README and .env.example; refused when NODE_ENV=production, and on a HOST other than loopback. */
 export const DEV_API_KEY = "dev-petstore-key";
+/** The admin app's origin in development: the Vite dev server, which proxies `/v1` and `/admin` to the API. */
+export const DEV_ADMIN_ORIGIN = "http://localhost:5173";
 /** A production key must be at least this long: a short key can be guessed even under the auth-failure limit. */
 export const MIN_PRODUCTION_KEY_LENGTH = 32;
 
@@ -177,6 +179,13 @@ const EnvSchema = z
         return z.NEVER;
       })
       .optional(),
+    ADMIN_ORIGIN: z
+      .string()
+      .url("must be an origin like https://admin.example-store.com")
+      .refine((value) => new URL(value).origin === value.replace(/\/$/, ""), "must be an origin (scheme, host and port), with no path")
+      .optional(),
+    SESSION_IDLE_MINUTES: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("720"),
+    SESSION_MAX_HOURS: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("168"),
   })
   .transform((env, ctx) => {
     const production = env.NODE_ENV === "production";
@@ -310,6 +319,19 @@ const EnvSchema = z
       validateResponses: !production,
       /** The admin app's build, served at `/`; undefined: the API runs alone. */
       webDistDir,
+      /**
+       * The origin staff open the admin app at: the expected `Origin` of the session's token and sign-out
+       * requests, the WebAuthn relying party, the base of invitation links and of the single sign-on
+       * redirect URI. Development: the Vite dev server. Unset in production: passkeys, invitations and
+       * single sign-on are off, and the token endpoint expects the request's own scheme and host.
+       */
+      adminOrigin: env.ADMIN_ORIGIN ? new URL(env.ADMIN_ORIGIN).origin : production ? undefined : DEV_ADMIN_ORIGIN,
+      sessions: {
+        /** A session with no token bought for this long ends. */
+        idleMs: env.SESSION_IDLE_MINUTES * 60_000,
+        /** A session ends this long after its sign-in, whatever its activity. */
+        maxMs: env.SESSION_MAX_HOURS * 3_600_000,
+      },
       webhooks: {
         timeoutMs: env.WEBHOOK_TIMEOUT_MS,
         retryScheduleMs: env.WEBHOOK_RETRY_SCHEDULE,
@@ -332,8 +354,12 @@ const DatabaseEnvSchema = z
     DATABASE_URL: EnvSchema.innerType().shape.DATABASE_URL,
     DATABASE_POOL_SIZE: EnvSchema.innerType().shape.DATABASE_POOL_SIZE,
     SQLITE_BUSY_TIMEOUT_MS: EnvSchema.innerType().shape.SQLITE_BUSY_TIMEOUT_MS,
+    NODE_ENV: EnvSchema.innerType().shape.NODE_ENV,
+    ADMIN_ORIGIN: EnvSchema.innerType().shape.ADMIN_ORIGIN,
   })
   .transform((env) => ({
+    /** As Config.adminOrigin: the base of the invitation links the staff command prints. */
+    adminOrigin: env.ADMIN_ORIGIN ? new URL(env.ADMIN_ORIGIN).origin : env.NODE_ENV === "production" ? undefined : DEV_ADMIN_ORIGIN,
     databaseUrl: env.DATABASE_URL.startsWith("file:") ? `file:${path.resolve(sqliteFilePath(env.DATABASE_URL))}` : env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE,
     sqliteBusyTimeoutMs: env.SQLITE_BUSY_TIMEOUT_MS,

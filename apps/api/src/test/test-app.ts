@@ -48,6 +48,8 @@ export async function createTestApp(
   provider: DatabaseProvider = "sqlite",
   /** Namespaces the Redis counters (with REDIS_URL set), so tests sharing a Redis do not share budgets by accident. */
   redisKeyPrefix = `petstore-test:${randomUUID()}`,
+  /** The app's wall clock (sessions and tokens), for tests that move it. */
+  now?: () => number,
 ) {
   const db = await freshDatabase(provider);
   const config = readConfig({
@@ -66,7 +68,7 @@ export async function createTestApp(
   const database = await openDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize, sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs });
   const abuseLimits = abuseLimitsFromConfig(config, logger, { keyPrefix: redisKeyPrefix });
   await abuseLimits.whenReady();
-  const app = createApp({ config, logger, database, abuseLimits });
+  const app = createApp({ config, logger, database, abuseLimits, ...(now ? { now } : {}) });
   return {
     app,
     config,

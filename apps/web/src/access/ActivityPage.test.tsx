@@ -10,8 +10,9 @@ function auditEvent(id: number, action: AuditEvent["action"], target: AuditEvent
     id,
     at: `2026-11-24T10:${String(id).padStart(2, "0")}:00.000Z`,
     action,
-    actor: { keyId: "configured-1", name: "Configured key 1" },
+    actor: { keyId: "configured-1", staffId: null, name: "Configured key 1" },
     target,
+    detail: null,
     requestId: `request-${id}`,
     clientAddress: "127.0.0.1",
   };

@@ -50,8 +50,9 @@ describe("the pet page", () => {
       id: 5,
       at: "2026-11-24T09:30:00.000Z",
       action: "pet.created",
-      actor: { keyId: "4", name: "Front desk" },
+      actor: { keyId: "4", staffId: null, name: "Front desk" },
       target: { type: "pet", id: 2, label: "Bella" },
+      detail: null,
       requestId: "r-5",
       clientAddress: "127.0.0.1",
     };

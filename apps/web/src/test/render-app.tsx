@@ -13,7 +13,7 @@ export const TEST_API_KEY = "test-key";
 
 /** Who TEST_API_KEY is, unless a test says otherwise: a key that may add pets but not manage keys. */
 export function testSession(scope: Scope = "write", name = "Test key"): Session {
-  return { keyId: "7", name, scope, expiresAt: null };
+  return { keyId: "7", staffId: null, name, scope, expiresAt: null };
 }
 
 type ApiHandler = (request: Request) => Response | Promise<Response>;

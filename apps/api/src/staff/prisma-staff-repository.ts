@@ -1,0 +1,206 @@
+import { LIST_STAFF_MAX } from "@petstore/contract";
+import type { PrismaClient } from "../generated/pg/client.js";
+import { recordActivity } from "../activity/prisma-activity-log.js";
+import { toPasskey, toPasskeyRecord, toSessionRecord, toStaffMember, type StaffRepository } from "./staff-repository.js";
+
+const staffColumns = { id: true, email: true, name: true, role: true, createdAt: true, createdBy: true, lastSignInAt: true, disabledAt: true } as const;
+
+/** Staff, invitations, passkeys, sessions and tokens on PostgreSQL, through Prisma's generated client. */
+export function createPrismaStaffRepository(prisma: PrismaClient): StaffRepository {
+  return {
+    async listStaff() {
+      return (await prisma.staffMember.findMany({ select: staffColumns, orderBy: { id: "desc" }, take: LIST_STAFF_MAX })).map(toStaffMember);
+    },
+    async getStaff(id) {
+      const row = await prisma.staffMember.findUnique({ select: staffColumns, where: { id: BigInt(id) } });
+      return row ? toStaffMember(row) : null;
+    },
+    async inviteStaff(member, invitation, audit) {
+      return prisma.$transaction(async (tx) => {
+        // The unique index decides a race; this read answers the common case without an error.
+        if (await tx.staffMember.findUnique({ select: { id: true }, where: { email: member.email } })) return "email-taken" as const;
+        const staff = toStaffMember(await tx.staffMember.create({ select: staffColumns, data: { ...member, createdAt: invitation.createdAt } }));
+        await tx.invitation.create({
+          data: { tokenDigest: invitation.tokenDigest, staffId: BigInt(staff.id), createdAt: invitation.createdAt, expiresAt: invitation.expiresAt },
+        });
+        await recordActivity(tx, invitation.createdAt, "staff.invited", { type: "staff", id: staff.id, label: staff.name, detail: staff.role }, audit);
+        return staff;
+      });
+    },
+    async findInvitation(tokenDigest, now) {
+      const row = await prisma.invitation.findFirst({ where: { tokenDigest, usedAt: null, expiresAt: { gt: now } } });
+      if (!row) return null;
+      const staff = await prisma.staffMember.findFirst({ select: staffColumns, where: { id: row.staffId, disabledAt: null } });
+      return staff ? { staff: toStaffMember(staff), expiresAt: row.expiresAt } : null;
+    },
+    async useInvitation(tokenDigest, now) {
+      return prisma.$transaction(async (tx) => {
+        const row = await tx.invitation.findFirst({ select: { staffId: true }, where: { tokenDigest } });
+        if (!row) return null;
+        const { count } = await tx.invitation.updateMany({ where: { tokenDigest, usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
+        if (count !== 1) return null;
+        const staff = await tx.staffMember.findFirst({ select: staffColumns, where: { id: row.staffId, disabledAt: null } });
+        if (!staff) return null;
+        await tx.invitation.updateMany({ where: { staffId: row.staffId, usedAt: null }, data: { usedAt: now } });
+        return toStaffMember(staff);
+      });
+    },
+    async changeRole(id, role, audit) {
+      return prisma.$transaction(async (tx) => {
+        const before = await tx.staffMember.findUnique({ select: staffColumns, where: { id: BigInt(id) } });
+        if (!before) return null;
+        if (before.role === role) return toStaffMember(before);
+        const now = new Date();
+        const staff = toStaffMember(await tx.staffMember.update({ select: staffColumns, where: { id: BigInt(id) }, data: { role } }));
+        await recordActivity(tx, now, "staff.role_changed", { type: "staff", id, label: staff.name, detail: role }, audit);
+        await tx.staffSession.updateMany({ where: { staffId: BigInt(id), endedAt: null }, data: { endedAt: now } });
+        return staff;
+      });
+    },
+    async disableStaff(id, audit) {
+      return prisma.$transaction(async (tx) => {
+        const now = new Date();
+        const { count } = await tx.staffMember.updateMany({ where: { id: BigInt(id), disabledAt: null }, data: { disabledAt: now } });
+        const row = await tx.staffMember.findUnique({ select: staffColumns, where: { id: BigInt(id) } });
+        if (!row) return null;
+        const staff = toStaffMember(row);
+        if (count === 1) {
+          await recordActivity(tx, now, "staff.disabled", { type: "staff", id, label: staff.name }, audit);
+          await tx.staffSession.updateMany({ where: { staffId: BigInt(id), endedAt: null }, data: { endedAt: now } });
+          await tx.invitation.updateMany({ where: { staffId: BigInt(id), usedAt: null }, data: { usedAt: now } });
+        }
+        return staff;
+      });
+    },
+    async findOrCreateForSso(identity, now) {
+      return prisma.$transaction(async (tx) => {
+        const tie = (id: bigint) =>
+          tx.staffMember.update({
+            select: staffColumns,
+            where: { id },
+            data: { oidcIssuer: identity.issuer, oidcSubject: identity.subject, role: identity.role },
+          });
+        const tied = await tx.staffMember.findFirst({ select: { id: true }, where: { oidcIssuer: identity.issuer, oidcSubject: identity.subject } });
+        if (tied) return toStaffMember(await tie(tied.id));
+        const email = identity.email.toLowerCase();
+        const holder = await tx.staffMember.findUnique({ select: { id: true }, where: { email } });
+        if (holder && identity.emailVerified) return toStaffMember(await tie(holder.id));
+        // An unverified email that someone holds already: the new person cannot take it (emails are unique).
+        const free = holder ? `${identity.subject}@${new URL(identity.issuer).host}`.toLowerCase() : email;
+        return toStaffMember(
+          await tx.staffMember.create({
+            select: staffColumns,
+            data: { email: free, name: identity.name, role: identity.role, createdAt: now, oidcIssuer: identity.issuer, oidcSubject: identity.subject },
+          }),
+        );
+      });
+    },
+    async createSession(session, signIn) {
+      return prisma.$transaction(async (tx) => {
+        const row = await tx.staffSession.create({
+          data: {
+            digest: session.digest,
+            staffId: session.staffId === null ? null : BigInt(session.staffId),
+            keyId: session.keyId,
+            createdAt: session.createdAt,
+            lastActiveAt: session.createdAt,
+            expiresAt: session.expiresAt,
+            userAgent: session.userAgent,
+          },
+        });
+        if (session.staffId !== null) await tx.staffMember.update({ where: { id: BigInt(session.staffId) }, data: { lastSignInAt: session.createdAt } });
+        await recordActivity(tx, session.createdAt, signIn.action, { ...signIn.target, detail: signIn.detail }, signIn.audit);
+        return toSessionRecord(row);
+      });
+    },
+    async findSession(digest) {
+      const row = await prisma.staffSession.findUnique({ where: { digest } });
+      return row ? toSessionRecord(row) : null;
+    },
+    async getSession(id) {
+      const row = await prisma.staffSession.findUnique({ where: { id: BigInt(id) } });
+      return row ? toSessionRecord(row) : null;
+    },
+    async listSessions(staffId, now) {
+      const rows = await prisma.staffSession.findMany({
+        where: { staffId: BigInt(staffId), endedAt: null, expiresAt: { gt: now } },
+        orderBy: { id: "desc" },
+        take: 1000,
+      });
+      return rows.map(toSessionRecord);
+    },
+    async createToken(token) {
+      const sessionId = BigInt(token.sessionId);
+      await prisma.$transaction([
+        prisma.sessionToken.deleteMany({ where: { sessionId, expiresAt: { lte: token.createdAt } } }),
+        prisma.sessionToken.create({
+          data: { digest: token.digest, sessionId, scope: token.scope, createdAt: token.createdAt, expiresAt: token.expiresAt },
+        }),
+        prisma.staffSession.update({ where: { id: sessionId }, data: { lastActiveAt: token.createdAt } }),
+      ]);
+    },
+    async endSession(id, audit, target) {
+      return prisma.$transaction(async (tx) => {
+        const now = new Date();
+        const { count } = await tx.staffSession.updateMany({ where: { id: BigInt(id), endedAt: null }, data: { endedAt: now } });
+        const row = await tx.staffSession.findUnique({ where: { id: BigInt(id) } });
+        if (!row) return null;
+        if (count === 1 && audit && target) await recordActivity(tx, now, "session.ended", target, audit);
+        return toSessionRecord(row);
+      });
+    },
+    async endStaffSessions(staffId, audit, label) {
+      return prisma.$transaction(async (tx) => {
+        const now = new Date();
+        const { count } = await tx.staffSession.updateMany({ where: { staffId: BigInt(staffId), endedAt: null }, data: { endedAt: now } });
+        if (count > 0) await recordActivity(tx, now, "session.ended", { type: "staff", id: staffId, label }, audit);
+        return count;
+      });
+    },
+    async listPasskeys(staffId) {
+      return (await prisma.passkey.findMany({ where: { staffId: BigInt(staffId) }, orderBy: { id: "asc" } })).map(toPasskey);
+    },
+    async renamePasskey(staffId, id, name) {
+      const { count } = await prisma.passkey.updateMany({ where: { id: BigInt(id), staffId: BigInt(staffId) }, data: { name } });
+      if (count !== 1) return null;
+      const row = await prisma.passkey.findUnique({ where: { id: BigInt(id) } });
+      return row ? toPasskey(row) : null;
+    },
+    async removePasskey(staffId, id, audit, label) {
+      return prisma.$transaction(async (tx) => {
+        // Locks the person's passkeys, so two removals at once cannot leave none.
+        const rows = await tx.$queryRaw<Array<{ id: bigint }>>`SELECT "id" FROM "Passkey" WHERE "staffId" = ${BigInt(staffId)} FOR UPDATE`;
+        if (!rows.some((row) => Number(row.id) === id)) return null;
+        if (rows.length <= 1) return "last" as const;
+        await tx.passkey.delete({ where: { id: BigInt(id) } });
+        await recordActivity(tx, new Date(), "passkey.removed", { type: "staff", id: staffId, label }, audit);
+        return "removed" as const;
+      });
+    },
+    async addPasskey(passkey, audit, label) {
+      return prisma.$transaction(async (tx) => {
+        const now = new Date();
+        const row = await tx.passkey.create({
+          data: {
+            staffId: BigInt(passkey.staffId),
+            credentialId: passkey.credentialId,
+            publicKey: passkey.publicKey,
+            counter: BigInt(passkey.counter),
+            transports: passkey.transports.join(" "),
+            name: passkey.name,
+            createdAt: now,
+          },
+        });
+        await recordActivity(tx, now, "passkey.added", { type: "staff", id: passkey.staffId, label }, audit);
+        return toPasskeyRecord(row);
+      });
+    },
+    async findPasskey(credentialId) {
+      const row = await prisma.passkey.findUnique({ where: { credentialId } });
+      return row ? toPasskeyRecord(row) : null;
+    },
+    async recordPasskeyUse(id, counter, at) {
+      await prisma.passkey.update({ where: { id: BigInt(id) }, data: { counter: BigInt(counter), lastUsedAt: at } });
+    },
+  };
+}
