@@ -169,3 +169,65 @@ describe("IssuedKeys: clocks", () => {
     expect(keys.find("digest-1")).toBeUndefined();
   });
 });
+
+describe("IssuedKeys: session tokens", () => {
+  const token = (id: number, holder: { sessionId: number; staffId: number | null; keyId: string | null }): ActiveKey => ({
+    id,
+    name: "Sam",
+    scope: "write",
+    secretDigest: `token-${id}`,
+    expiresAt: null,
+    token: holder,
+  });
+
+  it("drops a session's, a person's or a key's tokens at once, and a key's own revocation takes its sessions' tokens", () => {
+    const { keys } = setUp();
+    keys.added(key(5));
+    keys.added(token(1, { sessionId: 10, staffId: 3, keyId: null }));
+    keys.added(token(2, { sessionId: 11, staffId: 3, keyId: null }));
+    keys.added(token(3, { sessionId: 12, staffId: 4, keyId: null }));
+    keys.added(token(4, { sessionId: 13, staffId: null, keyId: "5" }));
+    // A token whose row id equals a key's id is not that key.
+    keys.added(token(5, { sessionId: 14, staffId: 4, keyId: null }));
+    keys.endedSessions({ sessionId: 10 });
+    expect(keys.find("token-1")).toBeUndefined();
+    expect(keys.find("token-2")).toBeDefined();
+    keys.endedSessions({ staffId: 3 });
+    expect(keys.find("token-2")).toBeUndefined();
+    expect(keys.find("token-3")).toBeDefined();
+    keys.revoked(5);
+    expect(keys.find("digest-5")).toBeUndefined();
+    expect(keys.find("token-4")).toBeUndefined();
+    expect(keys.find("token-5")).toBeDefined();
+    expect(keys.keyById(5)).toBeUndefined();
+  });
+
+  it("looks an unknown digest up once and holds it; a revocation made during the look-up stands", async () => {
+    const found = new Map<string, ActiveKey>([["token-7", token(7, { sessionId: 20, staffId: 9, keyId: null })]]);
+    let release: () => void = () => {};
+    const reads: string[] = [];
+    const repository = {
+      keysVersion: async () => "v",
+      activeKeys: async () => [],
+      findActiveKey: async (digest: string) => {
+        reads.push(digest);
+        await new Promise<void>((resolve) => (release = resolve));
+        return found.get(digest);
+      },
+    };
+    const keys = new IssuedKeys({ repository });
+    const first = keys.lookUp("token-7");
+    release();
+    expect(await first).toMatchObject({ id: 7 });
+    expect(keys.find("token-7")).toBeDefined();
+    // Ended while a look-up was in flight: not brought back.
+    keys.endedSessions({ sessionId: 20 });
+    const second = keys.lookUp("token-7");
+    await new Promise((resolve) => setImmediate(resolve));
+    keys.endedSessions({ staffId: 9 });
+    release();
+    expect(await second).toBeUndefined();
+    expect(keys.find("token-7")).toBeUndefined();
+    expect(reads).toEqual(["token-7", "token-7"]);
+  });
+});

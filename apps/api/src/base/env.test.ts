@@ -29,6 +29,19 @@ describe("readConfig", () => {
     expect(config.sqliteBusyTimeoutMs).toBe(5000);
   });
 
+  it("ADMIN_ORIGIN: the Vite dev server in development, unset in production unless given, an origin only; session timeouts", () => {
+    expect(readConfig({}).adminOrigin).toBe("http://localhost:5173");
+    expect(readConfig({ NODE_ENV: "production", API_KEYS: STRONG_KEY }).adminOrigin).toBeUndefined();
+    expect(readConfig({ NODE_ENV: "production", API_KEYS: STRONG_KEY, ADMIN_ORIGIN: "https://admin.example-store.com/" }).adminOrigin).toBe(
+      "https://admin.example-store.com",
+    );
+    expect(() => readConfig({ ADMIN_ORIGIN: "https://admin.example-store.com/app" })).toThrow(/ADMIN_ORIGIN must be an origin/);
+    expect(() => readConfig({ ADMIN_ORIGIN: "admin.example-store.com" })).toThrow(/ADMIN_ORIGIN/);
+    expect(readConfig({}).sessions).toEqual({ idleMs: 720 * 60_000, maxMs: 168 * 3_600_000 });
+    expect(readConfig({ SESSION_IDLE_MINUTES: "30", SESSION_MAX_HOURS: "2" }).sessions).toEqual({ idleMs: 1_800_000, maxMs: 7_200_000 });
+    expect(() => readConfig({ SESSION_IDLE_MINUTES: "0" })).toThrow(/SESSION_IDLE_MINUTES/);
+  });
+
   it("splits comma-separated keys and origins", () => {
     const config = readConfig({ API_KEYS: "a, b,,c", CORS_ORIGIN: "http://a.test,http://b.test:5173" });
     expect(config.apiKeys).toEqual(["a", "b", "c"]);

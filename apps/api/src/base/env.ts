@@ -182,7 +182,7 @@ const EnvSchema = z
     ADMIN_ORIGIN: z
       .string()
       .url("must be an origin like https://admin.example-store.com")
-      .refine((value) => new URL(value).origin === value.replace(/\/$/, ""), "must be an origin (scheme, host and port), with no path")
+      .refine((value) => URL.canParse(value) && new URL(value).origin === value.replace(/\/$/, ""), "must be an origin (scheme, host and port), with no path")
       .optional(),
     SESSION_IDLE_MINUTES: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("720"),
     SESSION_MAX_HOURS: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("168"),

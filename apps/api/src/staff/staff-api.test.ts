@@ -131,6 +131,16 @@ describe.each(TEST_PROVIDERS)("staff sign-in on %s", (provider) => {
     expectError(await api().post("/admin/v1/invitations/lookup").send({ token: "y".repeat(43) }), 429, "RATE_LIMITED");
   });
 
+  it("an unknown pst_ token is looked up after spending the address's failure budget; past it, 429 without a read; a held token still works", async () => {
+    await start({ AUTH_FAILURES_PER_MIN: "2" });
+    const { staff } = await invite("read");
+    const cookie = await signIn(staff);
+    const held = await token(cookie);
+    for (let i = 0; i < 2; i++) expectError(await api().get("/v1/pets").set("Authorization", `Bearer pst_${"u".repeat(43)}`), 401, "UNAUTHORIZED");
+    expectError(await api().get("/v1/pets").set("Authorization", `Bearer pst_${"u".repeat(43)}`), 429, "RATE_LIMITED");
+    await api().get("/v1/pets").set("Authorization", `Bearer ${held}`).expect(200);
+  });
+
   it("mints a token only for the cookie with the admin app's Origin: none or another is 403, no or an unknown session 401", async () => {
     await start();
     const { staff } = await invite("write");
