@@ -33,6 +33,8 @@ import type { WebhookSender } from "./webhooks/sender.js";
 import { createWebhookHandlers } from "./webhooks/webhooks-router.js";
 import { StaffSessions } from "./staff/sessions.js";
 import { createStaffHandlers } from "./staff/staff-router.js";
+import { createSingleSignOn, type SingleSignOnOptions } from "./sso/single-sign-on.js";
+import { createSsoHandlers } from "./sso/sso-routes.js";
 
 export interface AppDeps {
   config: Config;
@@ -48,6 +50,11 @@ export interface AppDeps {
   webhookSender?: Pick<WebhookSender, "poke">;
   /** The wall clock (ms since the epoch) of sessions and tokens; tests move it. */
   now?: () => number;
+  /**
+   * How single sign-on reaches the identity provider; default the global fetch. In-process tests pass one
+   * that trusts their throwaway certificate authority (a spawned API gets NODE_EXTRA_CA_CERTS instead).
+   */
+  oidcFetch?: SingleSignOnOptions["fetch"];
 }
 
 /** Wiring only: each concern is a module of its own, in the order a request meets them. */
@@ -60,6 +67,7 @@ export function createApp({
   stopState = NEVER_STOPPING,
   webhookSender,
   now = Date.now,
+  oidcFetch,
 }: AppDeps): express.Express {
   const routes = contractRoutes(petstoreContract);
   const accessRoutes = contractRoutes(accessContract);
@@ -142,7 +150,15 @@ export function createApp({
     onRejected: metrics.limitRejected,
     now,
   });
-  const staffHandlers = createStaffHandlers({ sessions, issuedKeys, adminOrigin: config.adminOrigin });
+  // Single sign-on needs the admin app's origin too: the redirect URI is under it.
+  const singleSignOn =
+    config.singleSignOn && config.adminOrigin
+      ? createSingleSignOn(config.singleSignOn, { adminOrigin: config.adminOrigin, now, ...(oidcFetch ? { fetch: oidcFetch } : {}) })
+      : undefined;
+  const staffHandlers = {
+    ...createStaffHandlers({ sessions, issuedKeys, adminOrigin: config.adminOrigin }),
+    ...createSsoHandlers({ sessions, issuedKeys, adminOrigin: config.adminOrigin, singleSignOn }),
+  };
   createExpressEndpoints(accessContract, createAccessRouter(database.access, database.activity, issuedKeys, webhookHandlers, staffHandlers), app, {
     responseValidation: config.validateResponses,
     requestValidationErrorHandler: sendValidationError,

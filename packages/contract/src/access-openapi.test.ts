@@ -92,6 +92,7 @@ describe("the access OpenAPI document", () => {
         "Account",
         "Passkey",
         "SessionToken",
+        "SignInOptions",
         "InvitationLookup",
         "Invitation",
         "StaffSessionSummary",

@@ -35,6 +35,7 @@ import {
   PasskeyAuthenticationOptions,
   PasskeyRegistrationOptions,
   SessionToken,
+  SignInOptions,
   StaffSessionSummary,
   StaffMember,
   StaffMembers,
@@ -138,6 +139,7 @@ const WORDS: DocumentWords = {
     [SessionToken, "SessionToken"],
     [InvitationLookup, "InvitationLookup"],
     [Invitation, "Invitation"],
+    [SignInOptions, "SignInOptions"],
     [ErrorBody, "Error"],
   ]),
   nestedSchemas: [
@@ -173,6 +175,7 @@ const WORDS: DocumentWords = {
     SessionToken: { token: "pst_Vq3x9TbZ0sXkR2mW7yLdN4cFhJ8pGtA1eUoB6iQvM5z", expiresAt: "2026-11-25T10:12:11.000Z" },
     InvitationLookup: { token: "Vq3x9TbZ0sXkR2mW7yLdN4cFhJ8pGtA1eUoB6iQvM5z" },
     Invitation: { name: "Sam Rivera", email: "sam@example-store.com", role: "write", expiresAt: "2026-11-26T09:30:00.000Z" },
+    SignInOptions: { passkeys: true, singleSignOn: { displayName: "Acme Workspace" } },
     Scope: "read",
     ApiKey: EXAMPLE_KEY,
     ApiKeys: [EXAMPLE_KEY],
@@ -337,8 +340,11 @@ const WORDS: DocumentWords = {
       "401": { description: "The passkey is unknown, its answer does not verify, or its person is disabled." },
       "404": { description: "Passkeys are off (no ADMIN_ORIGIN)." },
     },
+    getSignInOptions: {
+      "200": { description: "The ways to sign in besides an API key." },
+    },
     ssoStart: {
-      "302": { description: "To the identity provider." },
+      "302": { description: "To the identity provider (or, when it cannot be reached, to the sign-in page with `?error=unavailable`)." },
       "404": { description: "Single sign-on is not configured." },
     },
     ssoCallback: {

@@ -28,6 +28,7 @@ describe("operation scopes", () => {
       getInvitation: "none",
       ssoStart: "none",
       ssoCallback: "none",
+      getSignInOptions: "none",
     });
     for (const [operation, scope] of Object.entries(OPERATION_SCOPES)) expect(SCOPES, operation).toContain(scope);
     expect(OPERATION_SCOPES).toMatchObject({ listPets: "read", getPet: "read", createPet: "write", createKey: "admin" });

@@ -187,3 +187,57 @@ export const SsoCallbackQuery = z
     error_description: z.string().max(1024).regex(PRINTABLE_ASCII).optional(),
   })
   .strip();
+
+/** What the sign-in page offers besides the API key (which is always there): `getSignInOptions`, no credential. */
+export const SignInOptions = z
+  .object({
+    passkeys: z.boolean().describe("Whether `Sign in with a passkey` is offered: the server knows the admin app's origin (ADMIN_ORIGIN), the passkeys' relying party."),
+    singleSignOn: z
+      .object({
+        displayName: z
+          .string()
+          .max(60)
+          .regex(NAME_PATTERN)
+          .describe("OIDC_DISPLAY_NAME: the button reads `Sign in with <displayName>`."),
+      })
+      .nullable()
+      .describe("Single sign-on, when an identity provider is configured (and ADMIN_ORIGIN is known); null: not offered."),
+  })
+  .describe("The ways to sign in this server offers besides an API key.");
+export type SignInOptions = z.infer<typeof SignInOptions>;
+
+/**
+ * Where a refused single sign-on sends the browser: `<ADMIN_ORIGIN>/sign-in?error=<code>`. The page
+ * shows the sentence of the code (`signInErrorMessage`), never text from the URL: a link anyone can
+ * craft must not put their words on the sign-in page.
+ */
+export const SIGN_IN_PAGE_PATH = "/sign-in";
+export const SIGN_IN_ERROR_PARAM = "error";
+
+/** The single sign-on refusals, by the short code the API puts in `?error=`, and what the sign-in page says. */
+export const SIGN_IN_ERRORS = {
+  /** No value of the role claim is in OIDC_ROLE_MAP. */
+  "no-role": "Your account has no role in this store.",
+  /** The person is disabled here. */
+  disabled: "Your account is disabled. Ask an admin of this store.",
+  /** The identity provider gave no email address. */
+  "no-email": "Your account at the identity provider has no email address.",
+  /** The person pressed cancel at the identity provider (`access_denied`). */
+  cancelled: "Sign-in was cancelled at the identity provider.",
+  /** The sign-in's own cookie is missing (another browser, or cookies blocked) or older than 10 minutes. */
+  expired: "The sign-in took too long or was not started in this browser. Please try again.",
+  /** The identity provider could not be reached. */
+  unavailable: "The identity provider could not be reached. Please try again later.",
+  /** The client address spent its failure budget (AUTH_FAILURES_PER_MIN). */
+  "too-many": "Too many failed sign-in attempts from this address. Please wait a minute and try again.",
+  /** Anything else: a wrong `state`, a refused code, an ID token that does not verify. */
+  failed: "Single sign-on did not complete. Please try again.",
+} as const satisfies Record<string, string>;
+export type SignInError = keyof typeof SIGN_IN_ERRORS;
+export const SIGN_IN_ERROR_CODES = Object.keys(SIGN_IN_ERRORS) as SignInError[];
+
+/** The sentence for `?error=`: a known code's, `failed`'s for any other value, null when there is none. */
+export function signInErrorMessage(code: string | null | undefined): string | null {
+  if (code === null || code === undefined || code === "") return null;
+  return Object.prototype.hasOwnProperty.call(SIGN_IN_ERRORS, code) ? SIGN_IN_ERRORS[code as SignInError] : SIGN_IN_ERRORS.failed;
+}

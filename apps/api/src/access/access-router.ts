@@ -61,7 +61,8 @@ export type StaffOperation =
   | "passkeySignInOptions"
   | "passkeySignIn"
   | "ssoStart"
-  | "ssoCallback";
+  | "ssoCallback"
+  | "getSignInOptions";
 export type StaffHandlers = Pick<AccessRouter, StaffOperation>;
 
 /**

@@ -1,7 +1,7 @@
 import { LIST_STAFF_MAX } from "@petstore/contract";
 import type { PrismaClient } from "../generated/pg/client.js";
 import { recordActivity } from "../activity/prisma-activity-log.js";
-import { toPasskey, toPasskeyRecord, toSessionRecord, toStaffMember, type StaffRepository } from "./staff-repository.js";
+import { toPasskey, toPasskeyRecord, toSessionRecord, toStaffMember, type SsoOutcome, type StaffRepository } from "./staff-repository.js";
 
 const staffColumns = { id: true, email: true, name: true, role: true, createdAt: true, createdBy: true, lastSignInAt: true, disabledAt: true } as const;
 
@@ -72,27 +72,38 @@ export function createPrismaStaffRepository(prisma: PrismaClient): StaffReposito
         return staff;
       });
     },
-    async findOrCreateForSso(identity, now) {
-      return prisma.$transaction(async (tx) => {
-        const tie = (id: bigint) =>
-          tx.staffMember.update({
-            select: staffColumns,
-            where: { id },
-            data: { oidcIssuer: identity.issuer, oidcSubject: identity.subject, role: identity.role },
-          });
-        const tied = await tx.staffMember.findFirst({ select: { id: true }, where: { oidcIssuer: identity.issuer, oidcSubject: identity.subject } });
-        if (tied) return toStaffMember(await tie(tied.id));
+    async findOrCreateForSso(identity, now, request) {
+      return prisma.$transaction(async (tx): Promise<SsoOutcome> => {
+        const settle = async (row: { id: bigint; role: string; disabledAt: Date | null }, how: SsoOutcome["how"]): Promise<SsoOutcome> => {
+          const read = () => tx.staffMember.findUniqueOrThrow({ select: staffColumns, where: { id: row.id } });
+          if (row.disabledAt !== null) return { staff: toStaffMember(await read()), how, roleChanged: false };
+          if (how === "joined") await tx.staffMember.update({ where: { id: row.id }, data: { oidcIssuer: identity.issuer, oidcSubject: identity.subject } });
+          if (row.role === identity.role) return { staff: toStaffMember(await read()), how, roleChanged: false };
+          const staff = toStaffMember(await tx.staffMember.update({ select: staffColumns, where: { id: row.id }, data: { role: identity.role } }));
+          const audit = { actor: { keyId: null, staffId: staff.id, name: staff.name }, ...request };
+          await recordActivity(tx, now, "staff.role_changed", { type: "staff", id: staff.id, label: staff.name, detail: identity.role }, audit);
+          await tx.staffSession.updateMany({ where: { staffId: row.id, endedAt: null }, data: { endedAt: now } });
+          return { staff, how, roleChanged: true };
+        };
+        const select = { id: true, role: true, disabledAt: true, oidcIssuer: true } as const;
+        const tied = await tx.staffMember.findFirst({ select, where: { oidcIssuer: identity.issuer, oidcSubject: identity.subject } });
+        if (tied) return settle(tied, "tied");
         const email = identity.email.toLowerCase();
-        const holder = await tx.staffMember.findUnique({ select: { id: true }, where: { email } });
-        if (holder && identity.emailVerified) return toStaffMember(await tie(holder.id));
-        // An unverified email that someone holds already: the new person cannot take it (emails are unique).
-        const free = holder ? `${identity.subject}@${new URL(identity.issuer).host}`.toLowerCase() : email;
-        return toStaffMember(
-          await tx.staffMember.create({
-            select: staffColumns,
-            data: { email: free, name: identity.name, role: identity.role, createdAt: now, oidcIssuer: identity.issuer, oidcSubject: identity.subject },
-          }),
-        );
+        const holder = await tx.staffMember.findUnique({ select, where: { email } });
+        // Only a verified email joins, and only a person tied to no identity yet: never another identity's person.
+        if (holder && identity.emailVerified && holder.oidcIssuer === null) return settle(holder, "joined");
+        const staff = await tx.staffMember.create({
+          select: staffColumns,
+          data: {
+            email: holder ? identity.fallbackEmail : email,
+            name: identity.name,
+            role: identity.role,
+            createdAt: now,
+            oidcIssuer: identity.issuer,
+            oidcSubject: identity.subject,
+          },
+        });
+        return { staff: toStaffMember(staff), how: "created", roleChanged: false };
       });
     },
     async createSession(session, signIn) {

@@ -9,6 +9,7 @@ import {
   toStaffMember,
   type PasskeyRow,
   type SessionRow,
+  type SsoOutcome,
   type StaffRepository,
   type StaffRow,
 } from "./staff-repository.js";
@@ -45,8 +46,8 @@ export function createSqliteStaffRepository(db: Sqlite.Database): StaffRepositor
     async disableStaff(id, audit) {
       return s().disable.immediate(id, audit);
     },
-    async findOrCreateForSso(identity, now) {
-      return s().sso.immediate(identity, now);
+    async findOrCreateForSso(identity, now, request) {
+      return s().sso.immediate(identity, now, request);
     },
     async createSession(session, signIn) {
       return s().createSession.immediate(session, signIn);
@@ -143,8 +144,11 @@ function prepare(db: Sqlite.Database) {
      VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING ${PASSKEY_COLUMNS}`,
   );
   const staffByOidc = db.prepare<[string, string], StaffRow>(`SELECT ${STAFF_COLUMNS} FROM "StaffMember" WHERE "oidcIssuer" = ? AND "oidcSubject" = ?`);
-  const tieOidc = db.prepare<[string, string, string, number], StaffRow>(
-    `UPDATE "StaffMember" SET "oidcIssuer" = ?, "oidcSubject" = ?, "role" = ? WHERE "id" = ? RETURNING ${STAFF_COLUMNS}`,
+  const tieOidc = db.prepare<[string, string, number], StaffRow>(
+    `UPDATE "StaffMember" SET "oidcIssuer" = ?, "oidcSubject" = ? WHERE "id" = ? RETURNING ${STAFF_COLUMNS}`,
+  );
+  const holderByEmail = db.prepare<[string], StaffRow & { tied: number }>(
+    `SELECT ${STAFF_COLUMNS}, "oidcIssuer" IS NOT NULL AS "tied" FROM "StaffMember" WHERE "email" = ?`,
   );
   const insertSsoStaff = db.prepare<[string, string, string, string, string, string], StaffRow>(
     `INSERT INTO "StaffMember" ("email", "name", "role", "createdAt", "oidcIssuer", "oidcSubject") VALUES (?, ?, ?, ?, ?, ?) RETURNING ${STAFF_COLUMNS}`,
@@ -199,16 +203,29 @@ function prepare(db: Sqlite.Database) {
       endOpenInvitations.run(timestamp(now), id);
       return staff;
     }),
-    sso: db.transaction((identity: Parameters<Repo["findOrCreateForSso"]>[0], now: Date): StaffMember => {
-      const tied = staffByOidc.get(identity.issuer, identity.subject);
-      if (tied) return toStaffMember(tieOidc.get(identity.issuer, identity.subject, identity.role, Number(tied.id))!);
-      const email = identity.email.toLowerCase();
-      const invited = identity.emailVerified ? staffByEmail.get(email) : undefined;
-      if (invited) return toStaffMember(tieOidc.get(identity.issuer, identity.subject, identity.role, Number(invited.id))!);
-      // An unverified email that someone holds already: the new person cannot take it (emails are unique).
-      const free = staffByEmail.get(email) ? `${identity.subject}@${new URL(identity.issuer).host}`.toLowerCase() : email;
-      return toStaffMember(insertSsoStaff.get(free, identity.name, identity.role, timestamp(now), identity.issuer, identity.subject)!);
-    }),
+    sso: db.transaction(
+      (identity: Parameters<Repo["findOrCreateForSso"]>[0], now: Date, request: Parameters<Repo["findOrCreateForSso"]>[2]): SsoOutcome => {
+        const settle = (row: StaffRow, how: SsoOutcome["how"]): SsoOutcome => {
+          if (row.disabledAt !== null) return { staff: toStaffMember(row), how, roleChanged: false };
+          const id = Number(row.id);
+          const tied = how === "joined" ? tieOidc.get(identity.issuer, identity.subject, id)! : row;
+          if (tied.role === identity.role) return { staff: toStaffMember(tied), how, roleChanged: false };
+          const staff = toStaffMember(setRole.get(identity.role, id)!);
+          const audit = { actor: { keyId: null, staffId: id, name: staff.name }, ...request };
+          recordEvent(now, "staff.role_changed", { type: "staff", id, label: staff.name, detail: identity.role }, audit);
+          endSessionsOf.run(timestamp(now), id);
+          return { staff, how, roleChanged: true };
+        };
+        const tied = staffByOidc.get(identity.issuer, identity.subject);
+        if (tied) return settle(tied, "tied");
+        const email = identity.email.toLowerCase();
+        const holder = holderByEmail.get(email);
+        // Only a verified email joins, and only a person tied to no identity yet: never another identity's person.
+        if (holder && identity.emailVerified && !holder.tied) return settle(holder, "joined");
+        const created = insertSsoStaff.get(holder ? identity.fallbackEmail : email, identity.name, identity.role, timestamp(now), identity.issuer, identity.subject)!;
+        return { staff: toStaffMember(created), how: "created", roleChanged: false };
+      },
+    ),
     createSession: db.transaction((session: Parameters<Repo["createSession"]>[0], signIn: Parameters<Repo["createSession"]>[1]) => {
       const at = timestamp(session.createdAt);
       const row = insertSession.get(session.digest, session.staffId, session.keyId, at, at, timestamp(session.expiresAt), session.userAgent)!;

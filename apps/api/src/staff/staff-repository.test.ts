@@ -61,22 +61,52 @@ describe.each(TEST_PROVIDERS)("the staff repository on %s (for the passkey and s
     expect(actions).toEqual(["passkey.removed", "passkey.added", "passkey.added", "staff.invited"]);
   });
 
-  it("single sign-on: tied by issuer and sub, joins an invited person by verified email only, the role read again every time", async () => {
+  it("single sign-on: tied by issuer and sub, joins an untied person by verified email only, the role read again every time", async () => {
     const { staff } = await invite("kim@example.com");
-    const identity = { issuer: "https://idp.example.com", subject: "sub-1", email: "Kim@Example.com", emailVerified: false, name: "Kim", role: "read" as const };
+    const request = { requestId: null, clientAddress: null };
+    const identity = {
+      issuer: "https://idp.example.com",
+      subject: "sub-1",
+      email: "Kim@Example.com",
+      emailVerified: false,
+      fallbackEmail: "sso-sub-1@idp.example.com.invalid",
+      name: "Kim",
+      role: "read" as const,
+    };
     // Unverified: a new person, who cannot take the invited person's email.
-    const stranger = await database.staff.findOrCreateForSso(identity, new Date());
-    expect(stranger.id).not.toBe(staff.id);
-    expect(stranger.email).toBe("sub-1@idp.example.com");
-    // Verified, another subject: joins the invited person.
-    const joined = await database.staff.findOrCreateForSso({ ...identity, subject: "sub-2", emailVerified: true, role: "admin" }, new Date());
-    expect(joined).toMatchObject({ id: staff.id, role: "admin" });
+    const stranger = await database.staff.findOrCreateForSso(identity, new Date(), request);
+    expect(stranger).toMatchObject({ how: "created", roleChanged: false, staff: { email: "sso-sub-1@idp.example.com.invalid" } });
+    expect(stranger.staff.id).not.toBe(staff.id);
+    // Verified, another subject: joins the invited person, with the provider's role.
+    const joined = await database.staff.findOrCreateForSso({ ...identity, subject: "sub-2", emailVerified: true, role: "admin" }, new Date(), request);
+    expect(joined).toMatchObject({ how: "joined", roleChanged: true, staff: { id: staff.id, role: "admin" } });
     // Later sign-ins: found by issuer and sub, the role as the provider says now.
-    expect(await database.staff.findOrCreateForSso({ ...identity, subject: "sub-2", email: "other@example.com", role: "write" }, new Date())).toMatchObject({
-      id: staff.id,
-      role: "write",
+    expect(await database.staff.findOrCreateForSso({ ...identity, subject: "sub-2", email: "other@example.com", role: "write" }, new Date(), request)).toMatchObject({
+      how: "tied",
+      roleChanged: true,
+      staff: { id: staff.id, role: "write" },
     });
-    const fresh = await database.staff.findOrCreateForSso({ ...identity, subject: "sub-3", email: "new@example.com" }, new Date());
-    expect(fresh).toMatchObject({ email: "new@example.com", name: "Kim", role: "read", createdBy: null });
+    // Tied now: the same verified email from another identity joins nobody.
+    const other = await database.staff.findOrCreateForSso(
+      { ...identity, subject: "sub-4", emailVerified: true, fallbackEmail: "sso-sub-4@idp.example.com.invalid" },
+      new Date(),
+      request,
+    );
+    expect(other).toMatchObject({ how: "created", staff: { email: "sso-sub-4@idp.example.com.invalid" } });
+    const fresh = await database.staff.findOrCreateForSso({ ...identity, subject: "sub-3", email: "new@example.com" }, new Date(), request);
+    expect(fresh).toMatchObject({ how: "created", staff: { email: "new@example.com", name: "Kim", role: "read", createdBy: null } });
+    // Each change of role is recorded, by the person.
+    const changes = (await database.activity.listAuditEvents({ take: 20 })).filter((event) => event.action === "staff.role_changed");
+    expect(changes.map((event) => [event.detail, event.actor.staffId])).toEqual([
+      ["write", staff.id],
+      ["admin", staff.id],
+    ]);
+    // Disabled: answered as they are, nothing changed.
+    await database.staff.disableStaff(staff.id, OPERATOR_CONTEXT);
+    expect(await database.staff.findOrCreateForSso({ ...identity, subject: "sub-2", role: "read" }, new Date(), request)).toMatchObject({
+      how: "tied",
+      roleChanged: false,
+      staff: { id: staff.id, role: "write" },
+    });
   });
 });

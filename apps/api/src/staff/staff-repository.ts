@@ -56,11 +56,29 @@ export interface PasskeyRecord extends NewPasskey {
 export interface SsoIdentity {
   issuer: string;
   subject: string;
+  /** Lower-case, and a valid address (the caller puts `fallbackEmail` here when the provider's is not one). */
   email: string;
   emailVerified: boolean;
+  /** A person's email when `email` is someone else's already (emails are unique): made from the issuer and subject. */
+  fallbackEmail: string;
   name: string;
   /** The role the identity provider's claim maps to now (re-read at every sign-in). */
   role: StaffRole;
+}
+
+/** What a single sign-on made of the person record. */
+export interface SsoOutcome {
+  staff: StaffMember;
+  /**
+   * `tied`: the person with this issuer and subject; `joined`: a person with this email, verified at the
+   * provider, who had no single sign-on identity yet (an invited person), now tied to this one; `created`: a new person.
+   */
+  how: "tied" | "joined" | "created";
+  /**
+   * Their role was not the provider's and now is: `staff.role_changed` (actor: the person, detail: the new
+   * role) is recorded and their open sessions end, in the same transaction, as when an admin changes it.
+   */
+  roleChanged: boolean;
 }
 
 /**
@@ -90,11 +108,13 @@ export interface StaffRepository {
   /** Disables the person and ends their sessions, with `staff.disabled`; a disabled person is answered unchanged. */
   disableStaff(id: number, audit: AuditContext): Promise<StaffMember | null>;
   /**
-   * Single sign-on: the person tied to this issuer and subject; else an invited person with this email
-   * when it is verified (then tied); else a new person. The role is set from the identity provider's.
-   * Disabled people are answered as they are (the caller refuses them).
+   * Single sign-on: the person tied to this issuer and subject; else, when the email is verified, the
+   * person with this email if they are tied to no identity yet (then tied to this one); else a new person
+   * (with `fallbackEmail` when the email is taken). The role becomes the identity provider's. A disabled
+   * person is answered as they are, nothing changed (the caller refuses them). `request` is the sign-in's,
+   * for the `staff.role_changed` event (the actor is the person).
    */
-  findOrCreateForSso(identity: SsoIdentity, now: Date): Promise<StaffMember>;
+  findOrCreateForSso(identity: SsoIdentity, now: Date, request: Pick<AuditContext, "requestId" | "clientAddress">): Promise<SsoOutcome>;
 
   /** Stores a new session and its sign-in event (and a person's lastSignInAt), in one transaction. */
   createSession(session: NewSession, signIn: SignInEvent): Promise<SessionRecord>;

@@ -37,7 +37,10 @@ export function newInvitation(now: number): { token: string; tokenDigest: string
 }
 
 /** The staff sign-in operations of the access contract; each route's credential is checked before its handler runs. */
-export function createStaffHandlers({ sessions, issuedKeys, adminOrigin }: StaffHandlerDeps): StaffHandlers {
+/** Single sign-on's operations are answered by the sso room above this one (app.ts puts them together). */
+type SingleSignOnOperation = "getSignInOptions" | "ssoStart" | "ssoCallback";
+
+export function createStaffHandlers({ sessions, issuedKeys, adminOrigin }: StaffHandlerDeps): Omit<StaffHandlers, SingleSignOnOperation> {
   const repository = sessions.repository;
   const audit = (req: Pick<Request, "id" | "ip">, res: Response) => auditContext(req, res);
   const summary = (session: SessionRecord, current: number | undefined): StaffSessionSummary => ({
@@ -153,15 +156,13 @@ export function createStaffHandlers({ sessions, issuedKeys, adminOrigin }: Staff
       return { status: 200, body: { name: staff.name, email: staff.email, role: staff.role, expiresAt: expiresAt.toISOString() } };
     },
 
-    // The passkey ceremonies and single sign-on: built on StaffSessions.startStaffSession and the
-    // staff repository (findInvitation, useInvitation, addPasskey, findPasskey, findOrCreateForSso).
+    // The passkey ceremonies: built on StaffSessions.startStaffSession and the
+    // staff repository (findInvitation, useInvitation, addPasskey, findPasskey).
     addPasskeyOptions: notYet,
     addPasskey: notYet,
     invitationPasskeyOptions: notYet,
     acceptInvitation: notYet,
     passkeySignInOptions: notYet,
     passkeySignIn: notYet,
-    ssoStart: notYet,
-    ssoCallback: notYet,
   };
 }

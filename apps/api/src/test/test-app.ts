@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, inject } from "vitest";
-import { createApp } from "../app.js";
+import { createApp, type AppDeps } from "../app.js";
 import { openDatabase } from "../database.js";
 import type { DatabaseProvider } from "../base/database-url.js";
 import { readConfig } from "../base/env.js";
@@ -50,6 +50,8 @@ export async function createTestApp(
   redisKeyPrefix = `petstore-test:${randomUUID()}`,
   /** The app's wall clock (sessions and tokens), for tests that move it. */
   now?: () => number,
+  /** Single sign-on's fetch: one that trusts a test identity provider's certificate authority. */
+  oidcFetch?: AppDeps["oidcFetch"],
 ) {
   const db = await freshDatabase(provider);
   const config = readConfig({
@@ -68,7 +70,7 @@ export async function createTestApp(
   const database = await openDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize, sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs });
   const abuseLimits = abuseLimitsFromConfig(config, logger, { keyPrefix: redisKeyPrefix });
   await abuseLimits.whenReady();
-  const app = createApp({ config, logger, database, abuseLimits, ...(now ? { now } : {}) });
+  const app = createApp({ config, logger, database, abuseLimits, ...(now ? { now } : {}), ...(oidcFetch ? { oidcFetch } : {}) });
   return {
     app,
     config,

@@ -1,0 +1,134 @@
+import { SIGN_IN_ERROR_PARAM, SIGN_IN_PAGE_PATH, type SignInError } from "@petstore/contract";
+import type { Request, Response } from "express";
+import type { StaffHandlers } from "../access/access-router.js";
+import type { IssuedKeys } from "../access/issued-keys.js";
+import { HttpError, toErrorBody } from "../base/http-error.js";
+import type { StaffSessions } from "../staff/sessions.js";
+import {
+  CLEARED_FLOW_COOKIE,
+  FLOW_COOKIE_NAME,
+  IdentityProviderUnreachable,
+  type SignInRefusal,
+  type SignInRefusalReason,
+  type SingleSignOn,
+} from "./single-sign-on.js";
+import { ssoIdentity } from "./sso-identity.js";
+
+export interface SsoHandlerDeps {
+  sessions: StaffSessions;
+  issuedKeys: IssuedKeys;
+  /** Config.adminOrigin: where the browser goes back to. */
+  adminOrigin: string | undefined;
+  /** Built when the OIDC_* settings and ADMIN_ORIGIN are set; undefined: single sign-on is off (404). */
+  singleSignOn: SingleSignOn | undefined;
+}
+
+/** The short code of the sign-in page's `?error=` for each refusal of the flow. */
+const CODE_OF: Record<SignInRefusalReason, SignInError> = {
+  "flow-missing": "expired",
+  "flow-expired": "expired",
+  "flow-invalid": "failed",
+  "state-mismatch": "failed",
+  "provider-error": "failed",
+  "token-exchange-failed": "failed",
+  "response-invalid": "failed",
+  "provider-unreachable": "unavailable",
+  "no-email": "no-email",
+  "no-role": "no-role",
+};
+
+/** The code for a refusal: the person pressing cancel at the provider is told so. */
+export function signInErrorOf(refusal: Pick<SignInRefusal, "reason" | "detail">): SignInError {
+  if (refusal.reason === "provider-error" && /^the provider answered access_denied\b/.test(refusal.detail)) return "cancelled";
+  return CODE_OF[refusal.reason];
+}
+
+/** The flow cookie's value the request carries, else undefined (Express parses no cookies here). */
+function flowCookieOf(req: Pick<Request, "headers">): string | undefined {
+  for (const part of (req.headers.cookie ?? "").split(";")) {
+    const at = part.indexOf("=");
+    if (at !== -1 && part.slice(0, at).trim() === FLOW_COOKIE_NAME) return part.slice(at + 1).trim();
+  }
+  return undefined;
+}
+
+const notConfigured = () => ({
+  status: 404 as const,
+  body: toErrorBody(404, "NOT_FOUND", "Single sign-on is not configured on this server (the OIDC_* settings and ADMIN_ORIGIN)."),
+});
+
+/**
+ * `getSignInOptions`, `ssoStart` and `ssoCallback`: single sign-on wired to the staff records and sessions.
+ * The flow itself (PKCE, `state`, `nonce`, the ID token, the role claim) is `sso/`'s; here, who it signs
+ * in: the person tied to the identity, else an untied person with the same verified email, else a new
+ * person, with the provider's role at every sign-in; a disabled person is refused.
+ */
+/** The operations this module answers; the staff room answers the rest of the sign-in ones. */
+export type SsoOperation = "getSignInOptions" | "ssoStart" | "ssoCallback";
+
+export function createSsoHandlers({
+  sessions,
+  issuedKeys,
+  adminOrigin,
+  singleSignOn,
+}: SsoHandlerDeps): Pick<StaffHandlers, SsoOperation> {
+  const sso = adminOrigin ? singleSignOn : undefined;
+
+  const redirect = (res: Response, location: string) => {
+    res.setHeader("Location", location);
+    res.setHeader("Cache-Control", "no-store");
+    return { status: 302 as const, body: undefined };
+  };
+  const toSignInPage = (res: Response, code: SignInError) =>
+    redirect(res, `${adminOrigin}${SIGN_IN_PAGE_PATH}?${new URLSearchParams({ [SIGN_IN_ERROR_PARAM]: code })}`);
+
+  /** A refused callback: spends the address's failure budget (past it, the page says so), then to the sign-in page. */
+  const refuse = async (req: Request, res: Response, code: SignInError, why: { reason: string; detail: string }) => {
+    const spent = await sessions.failure(req, () => new HttpError(401, "UNAUTHORIZED", "Single sign-on refused."));
+    // The budget's RateLimit fields (and Retry-After past it) ride on the redirect, as on a 401 or 429.
+    for (const [name, value] of Object.entries(spent.headers)) res.setHeader(name, value);
+    const overBudget = spent.status === 429;
+    req.log.info({ sso: { reason: why.reason, detail: why.detail, overBudget } }, "single sign-on refused");
+    return toSignInPage(res, overBudget ? "too-many" : code);
+  };
+
+  return {
+    getSignInOptions: async () => ({
+      status: 200,
+      body: { passkeys: adminOrigin !== undefined, singleSignOn: sso ? { displayName: sso.displayName } : null },
+    }),
+
+    ssoStart: async ({ req, res }) => {
+      if (!sso) return notConfigured();
+      let started;
+      try {
+        started = await sso.startSignIn();
+      } catch (error) {
+        if (!(error instanceof IdentityProviderUnreachable)) throw error;
+        req.log.warn({ err: error }, "single sign-on: the identity provider could not be reached");
+        return toSignInPage(res, "unavailable");
+      }
+      res.append("Set-Cookie", started.flowCookie.setCookie);
+      return redirect(res, started.authorizationUrl.href);
+    },
+
+    ssoCallback: async ({ req, res }) => {
+      if (!sso) return notConfigured();
+      // Used once, whatever the outcome.
+      res.append("Set-Cookie", CLEARED_FLOW_COOKIE);
+      const result = await sso.finishSignIn(req.originalUrl, flowCookieOf(req));
+      if (!result.ok) return refuse(req, res, signInErrorOf(result.refusal), result.refusal);
+
+      const { staff, how, roleChanged } = await sessions.repository.findOrCreateForSso(ssoIdentity(result.signIn), new Date(sessions.now()), {
+        requestId: req.id || null,
+        clientAddress: req.ip ?? null,
+      });
+      if (staff.disabledAt !== null) return refuse(req, res, "disabled", { reason: "disabled", detail: `staff member ${staff.id} is disabled` });
+      // Their other sessions ended with the role change: their tokens go too, here at once, elsewhere within 2 s.
+      if (roleChanged) issuedKeys.endedSessions({ staffId: staff.id });
+      await sessions.startStaffSession(req, res, staff, "sso");
+      req.log.info({ sso: { staffId: staff.id, how, role: staff.role, roleChanged } }, "single sign-on: signed in");
+      return redirect(res, `${adminOrigin}/`);
+    },
+  };
+}
