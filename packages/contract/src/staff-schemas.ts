@@ -177,14 +177,18 @@ export const PasskeyAuthentication = z.object({ response: WebAuthnJson }).strip(
 /** The single sign-on callback's query (`code`, `state`, or an `error` from the provider). */
 /** OAuth's own alphabets (RFC 6749 appendix A): visible ASCII, and printable ASCII for descriptions. */
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/**
+ * Printable ASCII and line breaks: Entra ID ends its descriptions with "\r\nTrace ID: ...\r\nCorrelation
+ * ID: ...", and a person who cancelled there must reach the sign-in page, not a 400. Never shown to anyone.
+ */
+const DESCRIPTION_TEXT = /^[\t\n\r\x20-\x7e]*$/;
 
 export const SsoCallbackQuery = z
   .object({
     code: z.string().max(2048).regex(VISIBLE_ASCII).optional(),
     state: z.string().max(512).regex(VISIBLE_ASCII).optional(),
     error: z.string().max(256).regex(VISIBLE_ASCII).optional(),
-    error_description: z.string().max(1024).regex(PRINTABLE_ASCII).optional(),
+    error_description: z.string().max(1024).regex(DESCRIPTION_TEXT).optional(),
   })
   .strip();
 

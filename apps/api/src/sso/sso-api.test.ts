@@ -134,6 +134,14 @@ describe.each(TEST_PROVIDERS)("single sign-on through the API on %s", (provider)
     expectError(await api().get("/admin/v1/sso/callback?code=x&state=y"), 404, "NOT_FOUND");
   });
 
+  it("is off without ADMIN_ORIGIN (production's default), the OIDC settings notwithstanding", async () => {
+    await start();
+    const config = { ...t.config, adminOrigin: undefined };
+    const alone = createApp({ config, logger: createLogger(config, { write: () => {} }), database: t.database, oidcFetch: idp.fetch });
+    expect(SignInOptions.parse((await api(alone).get("/admin/v1/sign-in-options").expect(200)).body)).toEqual({ passkeys: false, singleSignOn: null });
+    expectError(await api(alone).get("/admin/v1/sso/start"), 404, "NOT_FOUND");
+  });
+
   it("offers itself by name without a credential, and starts with PKCE, state, nonce and a SameSite=Lax flow cookie", async () => {
     await start();
     const options = SignInOptions.parse((await api().get("/admin/v1/sign-in-options").expect(200)).body);
@@ -276,6 +284,19 @@ describe.each(TEST_PROVIDERS)("single sign-on through the API on %s", (provider)
     await start();
     const { location, flow } = await startFlow();
     const back = await idp.signIn(location, { cancel: true });
+    refusedWith(await callback(back, flow), "cancelled");
+  });
+
+  it("takes a provider's error with line breaks in its description (as Entra ID sends) to the sign-in page", async () => {
+    await start();
+    const { location, flow } = await startFlow();
+    const back = new URL(CALLBACK);
+    back.search = new URLSearchParams({
+      error: "access_denied",
+      error_description: "AADSTS65004: User declined to consent.\r\nTrace ID: 0e1f\r\nCorrelation ID: 9a8b",
+      state: location.searchParams.get("state")!,
+      iss: idp.issuer,
+    }).toString();
     refusedWith(await callback(back, flow), "cancelled");
   });
 
