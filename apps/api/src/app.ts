@@ -33,6 +33,7 @@ import type { WebhookSender } from "./webhooks/sender.js";
 import { createWebhookHandlers } from "./webhooks/webhooks-router.js";
 import { StaffSessions } from "./staff/sessions.js";
 import { createStaffHandlers } from "./staff/staff-router.js";
+import { createPasskeyHandlers } from "./passkeys/passkey-handlers.js";
 
 export interface AppDeps {
   config: Config;
@@ -142,7 +143,11 @@ export function createApp({
     onRejected: metrics.limitRejected,
     now,
   });
-  const staffHandlers = createStaffHandlers({ sessions, issuedKeys, adminOrigin: config.adminOrigin });
+  const staffHandlers = {
+    ...createStaffHandlers({ sessions, issuedKeys, adminOrigin: config.adminOrigin }),
+    // The passkey ceremonies, laid over the staff router's placeholders (docs/decisions/027-passkeys.md).
+    ...createPasskeyHandlers({ sessions, challenges: database.passkeyChallenges, adminOrigin: config.adminOrigin }),
+  };
   createExpressEndpoints(accessContract, createAccessRouter(database.access, database.activity, issuedKeys, webhookHandlers, staffHandlers), app, {
     responseValidation: config.validateResponses,
     requestValidationErrorHandler: sendValidationError,
