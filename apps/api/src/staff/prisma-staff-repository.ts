@@ -236,7 +236,9 @@ export function createPrismaStaffRepository(prisma: PrismaClient): StaffReposito
       return row ? toPasskeyRecord(row) : null;
     },
     async recordPasskeyUse(id, counter, at) {
-      await prisma.passkey.update({ where: { id: BigInt(id) }, data: { counter: BigInt(counter), lastUsedAt: at } });
+      const moves = counter === 0 ? { OR: [{ counter: { lt: 0n } }, { counter: 0n }] } : { counter: { lt: BigInt(counter) } };
+      const { count } = await prisma.passkey.updateMany({ where: { id: BigInt(id), ...moves }, data: { counter: BigInt(counter), lastUsedAt: at } });
+      return count === 1;
     },
   };
 }

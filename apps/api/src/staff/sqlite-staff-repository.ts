@@ -105,7 +105,7 @@ export function createSqliteStaffRepository(db: Sqlite.Database): StaffRepositor
       return row ? toPasskeyRecord(row) : null;
     },
     async recordPasskeyUse(id, counter, at) {
-      s().passkeyUse.run(counter, timestamp(at), id);
+      return s().passkeyUse.run(counter, timestamp(at), id, counter, counter).changes === 1;
     },
   };
 }
@@ -306,6 +306,8 @@ function prepare(db: Sqlite.Database) {
       },
     ),
     passkeyByCredential: db.prepare<[string], PasskeyRow>(`SELECT ${PASSKEY_COLUMNS} FROM "Passkey" WHERE "credentialId" = ?`),
-    passkeyUse: db.prepare<[number, string, number]>(`UPDATE "Passkey" SET "counter" = ?, "lastUsedAt" = ? WHERE "id" = ?`),
+    passkeyUse: db.prepare<[number, string, number, number, number]>(
+      `UPDATE "Passkey" SET "counter" = ?, "lastUsedAt" = ? WHERE "id" = ? AND ("counter" < ? OR ("counter" = 0 AND ? = 0))`,
+    ),
   };
 }

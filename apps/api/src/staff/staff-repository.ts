@@ -131,8 +131,12 @@ export interface StaffRepository {
   passkeyCredentials(staffId: number): Promise<Array<Pick<PasskeyRecord, "credentialId" | "transports">>>;
   /** The passkey with this credential id (base64url), for a sign-in, or null. */
   findPasskey(credentialId: string): Promise<PasskeyRecord | null>;
-  /** After a verified sign-in: the new signature counter and lastUsedAt. */
-  recordPasskeyUse(id: number, counter: number, at: Date): Promise<void>;
+  /**
+   * After a verified sign-in: the new signature counter and lastUsedAt, in one conditional update. False
+   * (nothing written) when the stored counter is at or above `counter` and either is not 0: another sign-in
+   * with the same counter got there first, as a cloned authenticator's would.
+   */
+  recordPasskeyUse(id: number, counter: number, at: Date): Promise<boolean>;
 }
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
