@@ -217,6 +217,21 @@ describe.each(TEST_PROVIDERS)("passkey ceremonies on %s", (provider) => {
     await signIn(authenticator.authenticate(await signInOptions(), { counter: 6 })).expect(200);
   });
 
+  it("the counter moves only forward in the database too: of two sign-ins with the same counter, one records it", async () => {
+    await start();
+    const authenticator = new SoftwareAuthenticator(ORIGIN);
+    const { invited } = await onboard(authenticator);
+    const [credential] = await t.database.staff.passkeyCredentials(invited.staff.id);
+    const passkey = (await t.database.staff.findPasskey(credential!.credentialId))!;
+    expect(passkey.counter).toBe(0);
+    expect(await t.database.staff.recordPasskeyUse(passkey.id, 0, new Date())).toBe(true); // a synced passkey: always 0
+    expect(await t.database.staff.recordPasskeyUse(passkey.id, 7, new Date())).toBe(true);
+    expect(await t.database.staff.recordPasskeyUse(passkey.id, 7, new Date())).toBe(false);
+    expect(await t.database.staff.recordPasskeyUse(passkey.id, 3, new Date())).toBe(false);
+    expect(await t.database.staff.recordPasskeyUse(passkey.id, 0, new Date())).toBe(false);
+    expect((await t.database.staff.findPasskey(credential!.credentialId))!.counter).toBe(7);
+  });
+
   it("refuses a disabled person, and a passkey nobody holds", async () => {
     await start();
     const authenticator = new SoftwareAuthenticator(ORIGIN);

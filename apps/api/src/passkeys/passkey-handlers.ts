@@ -69,6 +69,7 @@ export function challengeIn(response: { response?: unknown }): string | undefine
 }
 
 const AGAIN = "start again";
+const COUNTER_BACKWARDS = "This passkey's signature counter went backwards, as a copied authenticator's does: it is refused. Sign in another way.";
 const STALE = `This passkey request has expired or was already used: ${AGAIN}.`;
 
 /**
@@ -257,10 +258,11 @@ export function createPasskeyHandlers({ sessions, challenges, adminOrigin }: Pas
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         // A counter at or below the stored one: a copy of the authenticator's key may be in use.
-        if (/counter/i.test(message)) throw await refuse("This passkey's signature counter went backwards, as a copied authenticator's does: it is refused. Sign in another way.");
+        if (/counter/i.test(message)) throw await refuse(COUNTER_BACKWARDS);
         throw await refuse(`This passkey could not be verified: ${message}.`);
       }
-      await repository.recordPasskeyUse(passkey.id, newCounter, new Date(sessions.now()));
+      // Conditional: of two sign-ins answering with the same counter at once, the second is refused too.
+      if (!(await repository.recordPasskeyUse(passkey.id, newCounter, new Date(sessions.now())))) throw await refuse(COUNTER_BACKWARDS);
       return { status: 200, body: await sessions.startStaffSession(req, res, staff, "passkey") };
     },
 
