@@ -246,6 +246,19 @@ describe.each(TEST_PROVIDERS)("passkey ceremonies on %s", (provider) => {
     expectError(await signIn(stranger.authenticate(await signInOptions())), 401, "UNAUTHORIZED");
   });
 
+  it("without ADMIN_ORIGIN (production only) every passkey operation answers 404: passkeys are off", async () => {
+    await start({ NODE_ENV: "production" });
+    expect(t.config.adminOrigin).toBeUndefined();
+    for (const [path, body] of [
+      ["/admin/v1/passkeys/authentication/options", {}],
+      ["/admin/v1/passkeys/authentication", { response: {} }],
+      ["/admin/v1/passkeys/registration/options", { invitationToken: "z".repeat(43) }],
+      ["/admin/v1/passkeys/registration", { invitationToken: "z".repeat(43), response: {} }],
+    ] as const) {
+      expect(expectError(await api().post(path).send(body), 404, "NOT_FOUND").message).toMatch(/Passkeys are off/);
+    }
+  });
+
   it("failed sign-ins spend the address's AUTH_FAILURES_PER_MIN budget", async () => {
     await start({ AUTH_FAILURES_PER_MIN: "2" });
     const authenticator = new SoftwareAuthenticator(ORIGIN);
