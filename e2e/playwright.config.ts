@@ -4,6 +4,12 @@ import { defineConfig } from "@playwright/test";
 export const API_PORT = 3100;
 export const API_URL = `http://127.0.0.1:${API_PORT}`;
 export const E2E_API_KEY = "e2e-petstore-key-0123456789abcdefghij"; // production wants >= 32 characters
+/**
+ * The passkey specs' own API, opened at http://localhost: WebAuthn refuses an IP address as relying
+ * party, and its ADMIN_ORIGIN (the relying party, the token endpoint's expected Origin) is this origin.
+ */
+export const PASSKEY_API_PORT = 3101;
+export const PASSKEY_APP_URL = `http://localhost:${PASSKEY_API_PORT}`;
 
 // Browser downloads are not possible on these machines: use Debian's Chromium
 // when it is installed, Playwright's own browser elsewhere.
@@ -38,6 +44,16 @@ export default defineConfig({
       name: "api",
       testMatch: "api/**/*.spec.ts",
       use: { baseURL: API_URL },
+    },
+    {
+      name: "passkeys",
+      testMatch: "passkeys/**/*.spec.ts",
+      use: {
+        baseURL: PASSKEY_APP_URL,
+        browserName: "chromium",
+        launchOptions: chromiumLaunchOptions,
+        viewport: { width: 1280, height: 800 },
+      },
     },
     {
       name: "browser",
@@ -79,6 +95,28 @@ export default defineConfig({
         WEBHOOK_RETRY_SCHEDULE: "1s,1s",
         WEBHOOK_POLL_MS: "100",
         WEBHOOK_TIMEOUT_MS: "2000",
+      },
+    },
+    {
+      // The same build for the passkey specs, at http://localhost:3101 with ADMIN_ORIGIN that origin,
+      // on a database of its own (its own folder: the first server empties .data as it starts).
+      command: "rm -rf .data-passkeys && node ../apps/api/dist/main.js",
+      url: `http://127.0.0.1:${PASSKEY_API_PORT}/readyz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        NODE_ENV: "production",
+        PORT: String(PASSKEY_API_PORT),
+        HOST: "127.0.0.1",
+        API_KEYS: E2E_API_KEY,
+        DATABASE_URL: "file:./.data-passkeys/e2e.db",
+        LOG_LEVEL: "warn",
+        RATE_LIMIT_PER_MIN: "0",
+        AUTH_FAILURES_PER_MIN: "0",
+        WEB_DIST_DIR: "../apps/web/dist",
+        ADMIN_ORIGIN: PASSKEY_APP_URL,
       },
     },
   ],

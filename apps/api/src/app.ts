@@ -35,6 +35,7 @@ import { StaffSessions } from "./staff/sessions.js";
 import { createStaffHandlers } from "./staff/staff-router.js";
 import { createSingleSignOn, type SingleSignOnOptions } from "./sso/single-sign-on.js";
 import { createSsoHandlers } from "./sso/sso-routes.js";
+import { createPasskeyHandlers } from "./passkeys/passkey-handlers.js";
 
 export interface AppDeps {
   config: Config;
@@ -158,6 +159,8 @@ export function createApp({
   const staffHandlers = {
     ...createStaffHandlers({ sessions, issuedKeys, adminOrigin: config.adminOrigin }),
     ...createSsoHandlers({ sessions, issuedKeys, adminOrigin: config.adminOrigin, singleSignOn }),
+    // The passkey ceremonies, laid over the staff router's placeholders (docs/decisions/027-passkeys.md).
+    ...createPasskeyHandlers({ sessions, challenges: database.passkeyChallenges, adminOrigin: config.adminOrigin }),
   };
   createExpressEndpoints(accessContract, createAccessRouter(database.access, database.activity, issuedKeys, webhookHandlers, staffHandlers), app, {
     responseValidation: config.validateResponses,

@@ -9,6 +9,8 @@ import type { WebhookRepository } from "./webhooks/webhook-repository.js";
 import { createSqliteWebhookRepository } from "./webhooks/sqlite-webhook-repository.js";
 import type { StaffRepository } from "./staff/staff-repository.js";
 import { createSqliteStaffRepository } from "./staff/sqlite-staff-repository.js";
+import type { ChallengeStore } from "./passkeys/challenge-store.js";
+import { createSqliteChallengeStore } from "./passkeys/sqlite-challenge-store.js";
 import { createBackgroundWork } from "./data/background-work.js";
 import type { DatabaseHealth, PoolStats } from "./data/database-health.js";
 
@@ -29,6 +31,8 @@ export interface Database extends DatabaseHealth {
   webhooks: WebhookRepository;
   /** Staff members, their invitations, passkeys, browser sessions and session tokens. */
   staff: StaffRepository;
+  /** The passkey ceremonies' one-time challenges. */
+  passkeyChallenges: ChallengeStore;
   /**
    * Runs database work that no request waits for (a key's last use, a key-set
    * refresh); `close()` waits for it. Refused (rejects) once closing began.
@@ -81,6 +85,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
       activity: createSqliteActivityLog(connection),
       webhooks: createSqliteWebhookRepository(connection),
       staff: createSqliteStaffRepository(connection),
+      passkeyChallenges: createSqliteChallengeStore(connection),
       async isReady() {
         try {
           ping.get();
@@ -103,6 +108,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
     { createPrismaActivityLog },
     { createPrismaWebhookRepository },
     { createPrismaStaffRepository },
+    { createPrismaChallengeStore },
   ] = await Promise.all([
       import("./generated/pg/client.js"),
       import("@prisma/adapter-pg"),
@@ -112,6 +118,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
       import("./activity/prisma-activity-log.js"),
       import("./webhooks/prisma-webhook-repository.js"),
       import("./staff/prisma-staff-repository.js"),
+      import("./passkeys/prisma-challenge-store.js"),
     ]);
   // Our own pool, handed to the adapter, so its counts can be read; the adapter leaves closing it to us.
   // Connections open lazily on the first query; callers wait with isReady().
@@ -130,6 +137,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
     activity: createPrismaActivityLog(prisma),
     webhooks: createPrismaWebhookRepository(prisma),
     staff: createPrismaStaffRepository(prisma),
+    passkeyChallenges: createPrismaChallengeStore(prisma),
     async isReady() {
       try {
         await prisma.$queryRawUnsafe("SELECT 1");

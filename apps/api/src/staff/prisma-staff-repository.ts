@@ -5,6 +5,9 @@ import { toPasskey, toPasskeyRecord, toSessionRecord, toStaffMember, type SsoOut
 
 const staffColumns = { id: true, email: true, name: true, role: true, createdAt: true, createdBy: true, lastSignInAt: true, disabledAt: true } as const;
 
+/** Thrown inside acceptInvitation's transaction to roll it back; answered as null. */
+const NOT_ACCEPTED = Symbol("invitation not accepted");
+
 /** Staff, invitations, passkeys, sessions and tokens on PostgreSQL, through Prisma's generated client. */
 export function createPrismaStaffRepository(prisma: PrismaClient): StaffRepository {
   return {
@@ -206,12 +209,47 @@ export function createPrismaStaffRepository(prisma: PrismaClient): StaffReposito
         return toPasskeyRecord(row);
       });
     },
+    async acceptInvitation(tokenDigest, passkey, now, audit) {
+      try {
+        return await prisma.$transaction(async (tx) => {
+          // Thrown, not returned: the transaction rolls back, and the invitation stays unused.
+          const staffId = BigInt(passkey.staffId);
+          const { count } = await tx.invitation.updateMany({ where: { tokenDigest, staffId, usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
+          if (count !== 1) throw NOT_ACCEPTED;
+          const staff = await tx.staffMember.findFirst({ select: staffColumns, where: { id: staffId, disabledAt: null } });
+          if (!staff) throw NOT_ACCEPTED;
+          await tx.invitation.updateMany({ where: { staffId, usedAt: null }, data: { usedAt: now } });
+          await tx.passkey.create({
+            data: {
+              staffId,
+              credentialId: passkey.credentialId,
+              publicKey: passkey.publicKey,
+              counter: BigInt(passkey.counter),
+              transports: passkey.transports.join(" "),
+              name: passkey.name,
+              createdAt: now,
+            },
+          });
+          await recordActivity(tx, now, "passkey.added", { type: "staff", id: passkey.staffId, label: staff.name }, audit);
+          return toStaffMember(staff);
+        });
+      } catch (error) {
+        if (error === NOT_ACCEPTED) return null;
+        throw error;
+      }
+    },
+    async passkeyCredentials(staffId) {
+      const rows = await prisma.passkey.findMany({ select: { credentialId: true, transports: true }, where: { staffId: BigInt(staffId) }, orderBy: { id: "asc" } });
+      return rows.map((row) => ({ credentialId: row.credentialId, transports: row.transports === "" ? [] : row.transports.split(" ") }));
+    },
     async findPasskey(credentialId) {
       const row = await prisma.passkey.findUnique({ where: { credentialId } });
       return row ? toPasskeyRecord(row) : null;
     },
     async recordPasskeyUse(id, counter, at) {
-      await prisma.passkey.update({ where: { id: BigInt(id) }, data: { counter: BigInt(counter), lastUsedAt: at } });
+      const moves = counter === 0 ? { OR: [{ counter: { lt: 0n } }, { counter: 0n }] } : { counter: { lt: BigInt(counter) } };
+      const { count } = await prisma.passkey.updateMany({ where: { id: BigInt(id), ...moves }, data: { counter: BigInt(counter), lastUsedAt: at } });
+      return count === 1;
     },
   };
 }

@@ -85,17 +85,36 @@ export function createSqliteStaffRepository(db: Sqlite.Database): StaffRepositor
     async addPasskey(passkey, audit, label) {
       return s().addPasskey.immediate(passkey, audit, label);
     },
+    async acceptInvitation(tokenDigest, passkey, now, audit) {
+      try {
+        return s().acceptInvitation.immediate(tokenDigest, passkey, now, audit);
+      } catch (error) {
+        if (error === NOT_ACCEPTED) return null;
+        throw error;
+      }
+    },
+    async passkeyCredentials(staffId) {
+      return s()
+        .listPasskeys.all(staffId)
+        .map((row) => {
+          const { credentialId, transports } = toPasskeyRecord(row);
+          return { credentialId, transports };
+        });
+    },
     async findPasskey(credentialId) {
       const row = s().passkeyByCredential.get(credentialId);
       return row ? toPasskeyRecord(row) : null;
     },
     async recordPasskeyUse(id, counter, at) {
-      s().passkeyUse.run(counter, timestamp(at), id);
+      return s().passkeyUse.run(counter, timestamp(at), id, counter, counter).changes === 1;
     },
   };
 }
 
 type Repo = StaffRepository;
+
+/** Thrown inside acceptInvitation's transaction to roll it back; answered as null. */
+const NOT_ACCEPTED = Symbol("invitation not accepted");
 
 function prepare(db: Sqlite.Database) {
   const recordEvent = sqliteActivityWriter(db);
@@ -282,7 +301,30 @@ function prepare(db: Sqlite.Database) {
       recordEvent(now, "passkey.added", { type: "staff", id: passkey.staffId, label }, audit);
       return toPasskeyRecord(row);
     }),
+    acceptInvitation: db.transaction(
+      (tokenDigest: string, passkey: Parameters<Repo["acceptInvitation"]>[1], now: Date, audit: Parameters<Repo["acceptInvitation"]>[3]): StaffMember => {
+        // Thrown, not returned: the transaction rolls back, and the invitation stays unused.
+        const used = markInvitationUsed.get(timestamp(now), tokenDigest, timestamp(now));
+        if (!used || Number(used.staffId) !== passkey.staffId) throw NOT_ACCEPTED;
+        const row = staffById.get(passkey.staffId);
+        if (!row || row.disabledAt !== null) throw NOT_ACCEPTED;
+        endOpenInvitations.run(timestamp(now), passkey.staffId);
+        insertPasskey.run(
+          passkey.staffId,
+          passkey.credentialId,
+          passkey.publicKey,
+          passkey.counter,
+          passkey.transports.join(" "),
+          passkey.name,
+          timestamp(now),
+        );
+        recordEvent(now, "passkey.added", { type: "staff", id: passkey.staffId, label: row.name }, audit);
+        return toStaffMember(row);
+      },
+    ),
     passkeyByCredential: db.prepare<[string], PasskeyRow>(`SELECT ${PASSKEY_COLUMNS} FROM "Passkey" WHERE "credentialId" = ?`),
-    passkeyUse: db.prepare<[number, string, number]>(`UPDATE "Passkey" SET "counter" = ?, "lastUsedAt" = ? WHERE "id" = ?`),
+    passkeyUse: db.prepare<[number, string, number, number, number]>(
+      `UPDATE "Passkey" SET "counter" = ?, "lastUsedAt" = ? WHERE "id" = ? AND ("counter" < ? OR ("counter" = 0 AND ? = 0))`,
+    ),
   };
 }

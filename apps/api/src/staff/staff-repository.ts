@@ -140,10 +140,23 @@ export interface StaffRepository {
   removePasskey(staffId: number, id: number, audit: AuditContext, label: string): Promise<"removed" | "last" | null>;
   /** Stores a verified passkey with `passkey.added`. */
   addPasskey(passkey: NewPasskey, audit: AuditContext, label: string): Promise<PasskeyRecord>;
+  /**
+   * An invitation's passkey, in one transaction: uses the invitation up (as useInvitation does) when it is
+   * `passkey.staffId`'s, and stores the passkey with `passkey.added`. The person; null when the invitation
+   * is used, expired, unknown or another person's, or the person is disabled: then nothing changes, so a
+   * failed ceremony never leaves a used invitation and no passkey.
+   */
+  acceptInvitation(tokenDigest: string, passkey: NewPasskey, now: Date, audit: AuditContext): Promise<StaffMember | null>;
+  /** The credential ids and transports of a person's passkeys, oldest first: a registration's excludeCredentials. */
+  passkeyCredentials(staffId: number): Promise<Array<Pick<PasskeyRecord, "credentialId" | "transports">>>;
   /** The passkey with this credential id (base64url), for a sign-in, or null. */
   findPasskey(credentialId: string): Promise<PasskeyRecord | null>;
-  /** After a verified sign-in: the new signature counter and lastUsedAt. */
-  recordPasskeyUse(id: number, counter: number, at: Date): Promise<void>;
+  /**
+   * After a verified sign-in: the new signature counter and lastUsedAt, in one conditional update. False
+   * (nothing written) when the stored counter is at or above `counter` and either is not 0: another sign-in
+   * with the same counter got there first, as a cloned authenticator's would.
+   */
+  recordPasskeyUse(id: number, counter: number, at: Date): Promise<boolean>;
 }
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());

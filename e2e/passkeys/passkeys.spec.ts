@@ -1,0 +1,41 @@
+import { expect, test } from "@playwright/test";
+import { PASSKEY_APP_URL } from "../playwright.config.js";
+import { addVirtualAuthenticator, asOperator, PASSKEY_API_URL, runSuffix } from "./virtual-authenticator.js";
+
+/**
+ * A person's whole way in, through the admin app's pages, with Chromium's virtual authenticator:
+ * invited, `Create a passkey` on the Welcome page, `Sign out`, `Sign in with a passkey`. Names are
+ * matched exactly: `Sign in` is a prefix of `Sign in with a passkey`, `Sign out` of `Sign out everywhere`.
+ */
+test("invite a person, create a passkey, sign out, and sign in again with it", async ({ page, request }) => {
+  const { cdp, authenticatorId } = await addVirtualAuthenticator(page);
+  const name = `Robin ${runSuffix()}`;
+  const invited = await request.post(`${PASSKEY_API_URL}/admin/v1/staff`, {
+    headers: asOperator,
+    data: { email: `${name.replace(" ", ".").toLowerCase()}@example.com`, name, role: "write" },
+  });
+  expect(invited.status()).toBe(201);
+  const { invitationUrl } = (await invited.json()) as { invitationUrl: string };
+  expect(invitationUrl.startsWith(`${PASSKEY_APP_URL}/invite#`)).toBe(true);
+
+  await page.goto(invitationUrl);
+  await expect(page.getByRole("heading", { name: `Welcome, ${name}`, exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Create a passkey", exact: true }).click();
+  const signedInAs = page.getByText(`Signed in as ${name} (write)`, { exact: true });
+  await expect(signedInAs).toBeVisible();
+
+  const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+  expect(credentials).toHaveLength(1);
+  expect(credentials[0]).toMatchObject({ isResidentCredential: true, rpId: "localhost" });
+  // Nothing secret is kept by the page: the session is an HttpOnly cookie, the token in memory.
+  expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([0, 0, ""]);
+
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
+  await expect(page.getByRole("button", { name: "Sign in with a passkey", exact: true })).toBeVisible();
+  await expect(signedInAs).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Sign in with a passkey", exact: true }).click();
+  await expect(signedInAs).toBeVisible();
+  const after = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+  expect(after.credentials[0]!.signCount).toBeGreaterThan(credentials[0]!.signCount);
+});
