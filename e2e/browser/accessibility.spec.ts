@@ -13,8 +13,8 @@ async function wcagViolations(page: Page): Promise<string[]> {
 test("sign-in, with and without a refused key, has no WCAG violations axe can find", async ({ page }) => {
   await page.goto("/sign-in");
   expect(await wcagViolations(page)).toEqual([]);
-  await page.getByLabel("API key").fill("not-the-key");
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByLabel("API key", { exact: true }).fill("not-the-key");
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page.getByRole("alert")).toBeVisible();
   expect(await wcagViolations(page)).toEqual([]);
 });

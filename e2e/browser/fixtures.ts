@@ -4,8 +4,8 @@ import { test as apiTest } from "../api/fixtures.js";
 import { E2E_API_KEY } from "../playwright.config.js";
 
 export async function signIn(page: Page, apiKey: string): Promise<void> {
-  await page.getByLabel("API key").fill(apiKey);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByLabel("API key", { exact: true }).fill(apiKey);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
 /**

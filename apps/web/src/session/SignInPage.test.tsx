@@ -38,7 +38,8 @@ describe("sign-in", () => {
   it("offers a passkey, and an API key under its own heading; no single sign-on unless configured", async () => {
     renderApp("/sign-in", noPets, { signedIn: false });
     expect(await screen.findByRole("button", { name: "Sign in with a passkey" })).toBeInTheDocument();
-    expect(screen.getByRole("region", { name: "Sign in with an API key" })).toContainElement(screen.getByLabelText("API key"));
+    const keySection = screen.getByRole("heading", { name: "Sign in with an API key", level: 2 }).closest("section");
+    expect(keySection).toContainElement(screen.getByLabelText("API key"));
     expect(screen.getByRole("button", { name: "Sign in" })).toBeInTheDocument();
     expect(screen.queryByRole("link", { name: /^Sign in with / })).not.toBeInTheDocument();
   });

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useId, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { Navigate, useLocation, useNavigate, useSearchParams } from "react-router-dom";
 import { describeFailure, isUnauthorized } from "../api/api-errors.js";
 import { bearer } from "../api/api-origin.js";
@@ -45,7 +45,6 @@ export function SignInPage() {
   const [searchParams] = useSearchParams();
   const queryClient = useQueryClient();
   const { singleSignOn } = useSignInOptions();
-  const keySectionHeading = useId();
   const [apiKey, setApiKey] = useState("");
   const [busy, setBusy] = useState<"key" | "passkey" | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -128,8 +127,9 @@ export function SignInPage() {
                 </a>
               )}
             </div>
-            <section aria-labelledby={keySectionHeading} className={styles.keySection}>
-              <h2 id={keySectionHeading}>Sign in with an API key</h2>
+            {/* Not a labelled region: its name would contain "API key" and be found by the field's label too. */}
+            <section className={styles.keySection}>
+              <h2>Sign in with an API key</h2>
               <p className={formStyles.intro}>For the store's configured key. The key is not kept in this browser.</p>
               <form className={formStyles.form} onSubmit={(event) => void handleKey(event)} noValidate>
                 <TextField
