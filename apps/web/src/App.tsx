@@ -14,18 +14,22 @@ import { ImportPetsPage } from "./pets/ImportPetsPage.js";
 import { PetDetailPage } from "./pets/PetDetailPage.js";
 import { PetsPage } from "./pets/PetsPage.js";
 import { requestSessionToken } from "./api/authorized-fetch.js";
-import { ADMIN_ONLY_MESSAGE, READ_ONLY_MESSAGE, RequireOperation } from "./session/permissions.js";
+import { ADMIN_ONLY_MESSAGE, READ_ONLY_MESSAGE, RequireOperation, RequirePerson } from "./session/permissions.js";
 import { RequireSession } from "./session/RequireSession.js";
 import { SessionProvider, useSession } from "./session/session.js";
 import { SignInOptionsContext, type SignInOptions } from "./session/sign-in-options.js";
 import { SignInPage } from "./session/SignInPage.js";
 import { createTokenManager } from "./session/token-manager.js";
 
-// Admin pages: most staff never open them, so their code is fetched on the first visit, not with the app.
+// Admin pages (and the invitation page, opened once per person): most staff never open them, so their
+// code is fetched on the first visit, not with the app.
 const KeysPage = lazy(() => import("./access/KeysPage.js").then(({ KeysPage }) => ({ default: KeysPage })));
 const ActivityPage = lazy(() => import("./access/ActivityPage.js").then(({ ActivityPage }) => ({ default: ActivityPage })));
 const WebhooksPage = lazy(() => import("./webhooks/WebhooksPage.js").then(({ WebhooksPage }) => ({ default: WebhooksPage })));
 const WebhookPage = lazy(() => import("./webhooks/WebhookPage.js").then(({ WebhookPage }) => ({ default: WebhookPage })));
+const StaffPage = lazy(() => import("./staff/StaffPage.js").then(({ StaffPage }) => ({ default: StaffPage })));
+const InvitationPage = lazy(() => import("./staff/InvitationPage.js").then(({ InvitationPage }) => ({ default: InvitationPage })));
+const AccountPage = lazy(() => import("./staff/AccountPage.js").then(({ AccountPage }) => ({ default: AccountPage })));
 
 function LoadingPage() {
   return <p aria-busy="true">Loading…</p>;
@@ -38,6 +42,14 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route path="/sign-in" element={<SignInPage />} />
+      <Route
+        path="/invite"
+        element={
+          <Suspense fallback={<LoadingPage />}>
+            <InvitationPage />
+          </Suspense>
+        }
+      />
       <Route
         element={
           <RequireSession>
@@ -102,6 +114,26 @@ export function AppRoutes() {
                 <WebhookPage />
               </Suspense>
             </RequireOperation>
+          }
+        />
+        <Route
+          path="/staff"
+          element={
+            <RequireOperation operation="listStaff" title="Staff" refusal={ADMIN_ONLY_MESSAGE}>
+              <Suspense fallback={<LoadingPage />}>
+                <StaffPage />
+              </Suspense>
+            </RequireOperation>
+          }
+        />
+        <Route
+          path="/account"
+          element={
+            <RequirePerson title="Account">
+              <Suspense fallback={<LoadingPage />}>
+                <AccountPage />
+              </Suspense>
+            </RequirePerson>
           }
         />
         <Route path="*" element={<NotFoundPage />} />
