@@ -33,19 +33,24 @@ export function InvitationPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { resume } = useSession();
-  const [token] = useState(() => location.hash.replace(/^#/, ""));
+  const [token, setToken] = useState(() => location.hash.replace(/^#/, ""));
   const [lookup, setLookup] = useState<Lookup>({ state: "checking" });
   const [creating, setCreating] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   useDocumentTitle(lookup.state === "valid" ? `Welcome, ${lookup.invitation.name}` : "Welcome");
 
   // Out of the address bar at once: a screenshot, a shared screen or the history must not show it.
+  // Another link pasted into this tab (a hash change, no reload) is read the same way.
   useEffect(() => {
-    if (location.hash !== "") navigate({ pathname: location.pathname, search: location.search, hash: "" }, { replace: true });
+    if (location.hash === "") return;
+    setToken(location.hash.replace(/^#/, ""));
+    navigate({ pathname: location.pathname, search: location.search, hash: "" }, { replace: true });
   }, [location.hash, location.pathname, location.search, navigate]);
 
   useEffect(() => {
     let current = true;
+    setLookup({ state: "checking" });
+    setProblem(null);
     const parsed = InvitationToken.safeParse(token);
     if (!parsed.success) {
       setLookup({ state: "unusable" });
