@@ -17,7 +17,7 @@ import { requestSessionToken } from "./api/authorized-fetch.js";
 import { ADMIN_ONLY_MESSAGE, READ_ONLY_MESSAGE, RequireOperation, RequirePerson } from "./session/permissions.js";
 import { RequireSession } from "./session/RequireSession.js";
 import { SessionProvider, useSession } from "./session/session.js";
-import { SignInOptionsContext, type SignInOptions } from "./session/sign-in-options.js";
+import { DEFAULT_SIGN_IN_OPTIONS, SignInOptionsContext, type SignInOptions } from "./session/sign-in-options.js";
 import { SignInPage } from "./session/SignInPage.js";
 import { createTokenManager } from "./session/token-manager.js";
 
@@ -168,14 +168,13 @@ interface RetryTiming {
   sleep?: Sleep | undefined;
 }
 
-const NO_SIGN_IN_OPTIONS: SignInOptions = { singleSignOn: null };
 
 /** Everything but the router, so tests can supply a MemoryRouter. */
 export function AppProviders({
   children,
   retryDelay,
   sleep,
-  signInOptions = NO_SIGN_IN_OPTIONS,
+  signInOptions = DEFAULT_SIGN_IN_OPTIONS,
   initialSession,
 }: { children: ReactNode; signInOptions?: SignInOptions | undefined; initialSession?: Session | undefined } & RetryTiming) {
   // One token manager per page load: the token lives in this memory only.

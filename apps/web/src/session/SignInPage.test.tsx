@@ -45,15 +45,22 @@ describe("sign-in", () => {
   });
 
   it("offers single sign-on by its name when configured: a link to the API's start", async () => {
-    renderApp("/sign-in", noPets, { signedIn: false, signInOptions: { singleSignOn: { displayName: "Acme Workspace" } } });
+    renderApp("/sign-in", noPets, { signedIn: false, signInOptions: { passkeys: true, singleSignOn: { displayName: "Acme Workspace" } } });
     const link = await screen.findByRole("link", { name: "Sign in with Acme Workspace" });
     expect(link).toHaveAttribute("href", "/admin/v1/sso/start");
   });
 
+  it("offers only the API key when the server has passkeys off", async () => {
+    renderApp("/sign-in", noPets, { signedIn: false, signInOptions: { passkeys: false, singleSignOn: null } });
+    expect(await screen.findByLabelText("API key")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Sign in with a passkey" })).not.toBeInTheDocument();
+  });
+
   it.each([
     ["no-role", NO_ROLE_MESSAGE],
-    [NO_ROLE_MESSAGE, NO_ROLE_MESSAGE],
+    ["disabled", "Your account is disabled. Ask an admin of this store."],
     ["state-mismatch", SSO_RETRY_MESSAGE],
+    ["toString", SSO_RETRY_MESSAGE],
     ["Your bank needs you to call 0800 000 000", SSO_RETRY_MESSAGE],
   ])("says why single sign-on refused (?error=%s), in the app's words only", async (error, message) => {
     renderApp(`/sign-in?error=${encodeURIComponent(error)}`, noPets, { signedIn: false });

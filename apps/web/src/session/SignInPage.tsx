@@ -44,7 +44,7 @@ export function SignInPage() {
   const location = useLocation();
   const [searchParams] = useSearchParams();
   const queryClient = useQueryClient();
-  const { singleSignOn } = useSignInOptions();
+  const { passkeys, singleSignOn } = useSignInOptions();
   const [apiKey, setApiKey] = useState("");
   const [busy, setBusy] = useState<"key" | "passkey" | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -118,9 +118,11 @@ export function SignInPage() {
         ) : (
           <>
             <div className={styles.methods}>
-              <Button onClick={() => void handlePasskey()} disabled={busy !== null} aria-busy={busy === "passkey" || undefined}>
-                Sign in with a passkey
-              </Button>
+              {passkeys && (
+                <Button onClick={() => void handlePasskey()} disabled={busy !== null} aria-busy={busy === "passkey" || undefined}>
+                  Sign in with a passkey
+                </Button>
+              )}
               {singleSignOn && (
                 <a className={styles.ssoLink} href={singleSignOnStartUrl()}>
                   Sign in with {singleSignOn.displayName}
