@@ -89,6 +89,8 @@ export default defineConfig({
         RATE_LIMIT_PER_MIN: "0",
         AUTH_FAILURES_PER_MIN: "0",
         WEB_DIST_DIR: "../apps/web/dist",
+        // The origin the browser opens the app at: the token endpoint's expected Origin and the base of invitation links.
+        ADMIN_ORIGIN: API_URL,
         // The webhook spec's receiver listens on http://127.0.0.1: allow both, and retry and poll quickly.
         WEBHOOK_ALLOW_HTTP: "true",
         WEBHOOK_ALLOW_PRIVATE: "true",

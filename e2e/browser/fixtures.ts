@@ -1,11 +1,12 @@
+import { AxeBuilder } from "@axe-core/playwright";
 import { LIMIT_MAX, Pets, type Pet } from "@petstore/contract";
 import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { test as apiTest } from "../api/fixtures.js";
 import { E2E_API_KEY } from "../playwright.config.js";
 
 export async function signIn(page: Page, apiKey: string): Promise<void> {
-  await page.getByLabel("API key").fill(apiKey);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByLabel("API key", { exact: true }).fill(apiKey);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
 /**
@@ -71,3 +72,17 @@ export async function allPets(api: APIRequestContext): Promise<Pet[]> {
 export function runSuffix(): string {
   return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
+
+/** WCAG 2.1 A and AA rules axe can check automatically; a clean run is necessary, not sufficient. */
+export async function wcagViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return results.violations.map(
+    (violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
+  );
+}
+
+/** The two widths every page is checked at. */
+export const VIEWPORTS = [
+  ["desktop", { width: 1280, height: 800 }],
+  ["phone", { width: 390, height: 844 }],
+] as const;

@@ -57,8 +57,8 @@ test("deep links load the app on a reload, served by the API on its own origin",
 test("/sign-in survives a reload", async ({ page }) => {
   await page.goto("/sign-in");
   await page.reload();
-  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
-  await expect(page.getByLabel("API key")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Sign in", exact: true })).toBeVisible();
+  await expect(page.getByLabel("API key", { exact: true })).toBeVisible();
 });
 
 test("/docs renders Swagger UI with the three operations under its CSP", async ({ page }) => {

@@ -31,8 +31,8 @@ function keyRow(page: Page, name: string): Locator {
 }
 
 async function signOut(page: Page): Promise<void> {
-  await page.getByRole("button", { name: "Sign out" }).click();
-  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Sign in", exact: true })).toBeVisible();
 }
 
 test("an admin issues a read key, which signs in read-only; once revoked it is refused", async ({

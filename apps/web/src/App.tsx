@@ -1,3 +1,4 @@
+import type { Session } from "@petstore/contract";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { lazy, Suspense, useState, type ReactNode } from "react";
 import { Navigate, Route, Routes } from "react-router-dom";
@@ -12,16 +13,23 @@ import { AddPetPage } from "./pets/AddPetPage.js";
 import { ImportPetsPage } from "./pets/ImportPetsPage.js";
 import { PetDetailPage } from "./pets/PetDetailPage.js";
 import { PetsPage } from "./pets/PetsPage.js";
-import { ADMIN_ONLY_MESSAGE, READ_ONLY_MESSAGE, RequireOperation } from "./session/permissions.js";
+import { requestSessionToken } from "./api/authorized-fetch.js";
+import { ADMIN_ONLY_MESSAGE, READ_ONLY_MESSAGE, RequireOperation, RequirePerson } from "./session/permissions.js";
 import { RequireSession } from "./session/RequireSession.js";
 import { SessionProvider, useSession } from "./session/session.js";
+import { DEFAULT_SIGN_IN_OPTIONS, SignInOptionsContext, type SignInOptions } from "./session/sign-in-options.js";
 import { SignInPage } from "./session/SignInPage.js";
+import { createTokenManager } from "./session/token-manager.js";
 
-// Admin pages: most staff never open them, so their code is fetched on the first visit, not with the app.
+// Admin pages (and the invitation page, opened once per person): most staff never open them, so their
+// code is fetched on the first visit, not with the app.
 const KeysPage = lazy(() => import("./access/KeysPage.js").then(({ KeysPage }) => ({ default: KeysPage })));
 const ActivityPage = lazy(() => import("./access/ActivityPage.js").then(({ ActivityPage }) => ({ default: ActivityPage })));
 const WebhooksPage = lazy(() => import("./webhooks/WebhooksPage.js").then(({ WebhooksPage }) => ({ default: WebhooksPage })));
 const WebhookPage = lazy(() => import("./webhooks/WebhookPage.js").then(({ WebhookPage }) => ({ default: WebhookPage })));
+const StaffPage = lazy(() => import("./staff/StaffPage.js").then(({ StaffPage }) => ({ default: StaffPage })));
+const InvitationPage = lazy(() => import("./staff/InvitationPage.js").then(({ InvitationPage }) => ({ default: InvitationPage })));
+const AccountPage = lazy(() => import("./staff/AccountPage.js").then(({ AccountPage }) => ({ default: AccountPage })));
 
 function LoadingPage() {
   return <p aria-busy="true">Loading…</p>;
@@ -34,6 +42,14 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route path="/sign-in" element={<SignInPage />} />
+      <Route
+        path="/invite"
+        element={
+          <Suspense fallback={<LoadingPage />}>
+            <InvitationPage />
+          </Suspense>
+        }
+      />
       <Route
         element={
           <RequireSession>
@@ -100,20 +116,43 @@ export function AppRoutes() {
             </RequireOperation>
           }
         />
+        <Route
+          path="/staff"
+          element={
+            <RequireOperation operation="listStaff" title="Staff" refusal={ADMIN_ONLY_MESSAGE}>
+              <Suspense fallback={<LoadingPage />}>
+                <StaffPage />
+              </Suspense>
+            </RequireOperation>
+          }
+        />
+        <Route
+          path="/account"
+          element={
+            <RequirePerson title="Account">
+              <Suspense fallback={<LoadingPage />}>
+                <AccountPage />
+              </Suspense>
+            </RequirePerson>
+          }
+        />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>
   );
 }
 
-/** The query client and the API client, wired to the session: it supplies the key, and a 401 from any request ends it. */
+/**
+ * The query client and the API clients, wired to the session: it supplies the token, and a 401 that a
+ * renewed token does not cure ends it.
+ */
 function ApiProvider({ children, retryDelay, sleep }: { children: ReactNode } & RetryTiming) {
-  const { expire, readApiKey } = useSession();
+  const { expire, tokens } = useSession();
   const [client] = useState(() => createQueryClient({ onUnauthorized: expire, retryDelay }));
   return (
     <QueryClientProvider client={client}>
-      <PetstoreClientProvider readApiKey={readApiKey}>
-        <AccessClientProvider readApiKey={readApiKey}>
+      <PetstoreClientProvider tokens={tokens}>
+        <AccessClientProvider tokens={tokens}>
           <CreateRetrySleepContext.Provider value={sleep ?? realSleep}>{children}</CreateRetrySleepContext.Provider>
         </AccessClientProvider>
       </PetstoreClientProvider>
@@ -129,13 +168,24 @@ interface RetryTiming {
   sleep?: Sleep | undefined;
 }
 
+
 /** Everything but the router, so tests can supply a MemoryRouter. */
-export function AppProviders({ children, retryDelay, sleep }: { children: ReactNode } & RetryTiming) {
+export function AppProviders({
+  children,
+  retryDelay,
+  sleep,
+  signInOptions = DEFAULT_SIGN_IN_OPTIONS,
+  initialSession,
+}: { children: ReactNode; signInOptions?: SignInOptions | undefined; initialSession?: Session | undefined } & RetryTiming) {
+  // One token manager per page load: the token lives in this memory only.
+  const [tokens] = useState(() => createTokenManager({ requestToken: requestSessionToken }));
   return (
-    <SessionProvider>
-      <ApiProvider retryDelay={retryDelay} sleep={sleep}>
-        {children}
-      </ApiProvider>
-    </SessionProvider>
+    <SignInOptionsContext.Provider value={signInOptions}>
+      <SessionProvider tokens={tokens} initialSession={initialSession}>
+        <ApiProvider retryDelay={retryDelay} sleep={sleep}>
+          {children}
+        </ApiProvider>
+      </SessionProvider>
+    </SignInOptionsContext.Provider>
   );
 }

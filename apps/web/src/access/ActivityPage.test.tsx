@@ -11,8 +11,8 @@ function auditEvent(id: number, action: AuditEvent["action"], target: AuditEvent
     at: `2026-11-24T10:${String(id).padStart(2, "0")}:00.000Z`,
     action,
     actor: { keyId: "configured-1", staffId: null, name: "Configured key 1" },
-    target,
     detail: null,
+    target,
     requestId: `request-${id}`,
     clientAddress: "127.0.0.1",
   };
@@ -42,6 +42,24 @@ describe("the Activity page", () => {
     ]);
     expect(within(table).getAllByRole("time")[0]).toHaveAttribute("datetime", REVOKED.at);
     expect(within(table).getByRole("link", { name: "Rex" })).toHaveAttribute("href", "/pets/37");
+  });
+
+  it("names the person who acted, and says how they signed in", async () => {
+    const signedIn: AuditEvent = {
+      ...auditEvent(14, "staff.signed_in", { type: "staff", id: 5, label: "Sam Rivera" }),
+      actor: { keyId: null, staffId: 5, name: "Sam Rivera" },
+      detail: "passkey",
+    };
+    const invited: AuditEvent = {
+      ...auditEvent(15, "staff.invited", { type: "staff", id: 6, label: "New Hire" }),
+      actor: { keyId: null, staffId: 5, name: "Sam Rivera" },
+    };
+    renderApp("/activity", () => jsonResponse(200, [invited, signedIn]), { session: ADMIN });
+    await screen.findByRole("table", { name: "Activity" });
+    expect(rows().map(([, who, action, target]) => [who, action, target])).toEqual([
+      ["Sam Rivera", "staff.invited", "staff New Hire"],
+      ["Sam Rivera", "staff.signed_in (passkey)", "staff Sam Rivera"],
+    ]);
   });
 
   it("links a webhook endpoint's event to the endpoint's page", async () => {

@@ -28,7 +28,8 @@ export function ActivityPage() {
       <div>
         <h1>Activity</h1>
         <p className={formStyles.intro}>
-          Who added pets, who created or revoked keys, and who changed webhook endpoints, newest first.
+          Who signed in and how, who added pets, who invited or disabled staff, who created or revoked keys, and who changed
+          webhook endpoints, newest first. People are named as themselves; keys by their name.
         </p>
       </div>
       <Panel aria-label="Activity log">
@@ -119,6 +120,7 @@ function EventTable({ events }: { events: AuditEvent[] }) {
               <td>{event.actor.name}</td>
               <td>
                 <code>{event.action}</code>
+                {event.detail !== null && <span className={styles.detail}> ({event.detail})</span>}
               </td>
               <td>
                 {event.target.type}{" "}

@@ -1,23 +1,24 @@
 import { accessContract, type AuditAction } from "@petstore/contract";
 import { initTsrReactQuery } from "@ts-rest/react-query/v5";
 import { createContext, useContext, useState, type ReactNode } from "react";
-import { apiClientOptions, type ApiKeySource } from "./petstore-client.js";
+import type { TokenManager } from "../session/token-manager.js";
+import { apiClientOptions } from "./petstore-client.js";
 
 /**
  * The staff-access operations (`/admin/v1`: the session, issued keys, the
- * activity log, webhook endpoints), typed and parsed by the contract like the pets client. It
+ * activity log, webhook endpoints, staff and the signed-in person's account), typed and parsed by the contract like the pets client. It
  * needs no provider of its own: its hooks use the app's query client.
  */
-export function createAccessClient(readApiKey: ApiKeySource) {
-  return initTsrReactQuery(accessContract, apiClientOptions(readApiKey));
+export function createAccessClient(tokens: TokenManager) {
+  return initTsrReactQuery(accessContract, apiClientOptions(tokens));
 }
 
 export type AccessClient = ReturnType<typeof createAccessClient>;
 
 const AccessClientContext = createContext<AccessClient | null>(null);
 
-export function AccessClientProvider({ readApiKey, children }: { readApiKey: ApiKeySource; children: ReactNode }) {
-  const [client] = useState(() => createAccessClient(readApiKey));
+export function AccessClientProvider({ tokens, children }: { tokens: TokenManager; children: ReactNode }) {
+  const [client] = useState(() => createAccessClient(tokens));
   return <AccessClientContext.Provider value={client}>{children}</AccessClientContext.Provider>;
 }
 
@@ -42,4 +43,6 @@ export const accessQueryKeys = {
   deliveryPage: (webhookId: number, after: number | undefined) =>
     ["access", "webhooks", webhookId, "deliveries", "page", after ?? 0] as const,
   lastDelivery: (webhookId: number) => ["access", "webhooks", webhookId, "deliveries", "last"] as const,
+  staff: ["access", "staff"] as const,
+  account: ["access", "account"] as const,
 };

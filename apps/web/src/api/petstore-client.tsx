@@ -1,42 +1,29 @@
 import { petstoreContract, type ListPetsQuery } from "@petstore/contract";
 import { initTsrReactQuery } from "@ts-rest/react-query/v5";
 import { createContext, useContext, useState, type ReactNode } from "react";
+import type { TokenManager } from "../session/token-manager.js";
+import { API_ORIGIN } from "./api-origin.js";
+import { authorizedFetcher } from "./authorized-fetch.js";
 
-const DEV_API_ORIGIN = "http://127.0.0.1:3000";
-
-/**
- * The API's origin (no `/v1`: the contract's path prefix adds it), read at build
- * time: `VITE_API_URL` when set; else, in a production build, the page's own
- * origin ("" makes every request same-origin: the API serves this build);
- * else, under `vite dev`, the development API.
- */
-export const API_ORIGIN = (import.meta.env.VITE_API_URL || (import.meta.env.PROD ? "" : DEV_API_ORIGIN)).replace(/\/+$/, "");
-
-export function bearer(apiKey: string): string {
-  return `Bearer ${apiKey}`;
-}
-
-/** Where the client gets the API key; null when nobody is signed in. */
-export type ApiKeySource = () => string | null;
+export { API_ORIGIN, bearer } from "./api-origin.js";
 
 /**
  * Every request and response is typed by the contract; responses are parsed
  * with its zod schemas too, so a drifting API shows up as an error here rather
- * than as a half-rendered page. The key comes from `readApiKey`, so this
- * module knows nothing of where the session keeps it.
+ * than as a half-rendered page. Each request carries the session's token
+ * (`tokens`, in memory only), so this module knows nothing of how the session
+ * was started.
  */
-export function createPetstoreClient(readApiKey: ApiKeySource) {
-  return initTsrReactQuery(petstoreContract, apiClientOptions(readApiKey));
+export function createPetstoreClient(tokens: TokenManager) {
+  return initTsrReactQuery(petstoreContract, apiClientOptions(tokens));
 }
 
 /** What every client of the API shares (this one, and the staff-access one in access-client.tsx). */
-export function apiClientOptions(readApiKey: ApiKeySource) {
+export function apiClientOptions(tokens: TokenManager) {
   return {
     baseUrl: API_ORIGIN,
-    baseHeaders: {
-      // Read per request: the key changes when staff sign in or out.
-      Authorization: () => bearer(readApiKey() ?? ""),
-    },
+    // Puts the token on each request, renews it when refused, and retries once (authorized-fetch.ts).
+    api: authorizedFetcher(tokens),
     validateResponse: true,
   };
 }
@@ -46,8 +33,8 @@ export type PetstoreClient = ReturnType<typeof createPetstoreClient>;
 const PetstoreClientContext = createContext<PetstoreClient | null>(null);
 
 /** Makes one client for the app; needs a QueryClientProvider above it. */
-export function PetstoreClientProvider({ readApiKey, children }: { readApiKey: ApiKeySource; children: ReactNode }) {
-  const [client] = useState(() => createPetstoreClient(readApiKey));
+export function PetstoreClientProvider({ tokens, children }: { tokens: TokenManager; children: ReactNode }) {
+  const [client] = useState(() => createPetstoreClient(tokens));
   return (
     <PetstoreClientContext.Provider value={client}>
       <client.ReactQueryProvider>{children}</client.ReactQueryProvider>

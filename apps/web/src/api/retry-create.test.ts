@@ -2,6 +2,7 @@ import type { NewPet, Pet } from "@petstore/contract";
 import { describe, expect, it, vi } from "vitest";
 import { describeFailure } from "./api-errors.js";
 import { createPetstoreClient } from "./petstore-client.js";
+import { fixedTokens } from "../test/fixed-tokens.js";
 import { createPetWithRetry, newIdempotencyKey } from "./retry-create.js";
 
 const REX: NewPet = { name: "Rex", categoryId: 4 };
@@ -34,7 +35,7 @@ function setUp(script: Array<() => Response>) {
   const sleep = async (milliseconds: number) => {
     sleeps.push(milliseconds);
   };
-  return { client: createPetstoreClient(() => "test-key"), keys, sleeps, sleep };
+  return { client: createPetstoreClient(fixedTokens("pst_test")), keys, sleeps, sleep };
 }
 
 describe("createPetWithRetry", () => {
@@ -75,13 +76,19 @@ describe("createPetWithRetry", () => {
     for (const [status, code] of [
       [400, "VALIDATION_ERROR"],
       [422, "IDEMPOTENCY_KEY_REUSED"],
-      [401, "UNAUTHORIZED"],
     ] as const) {
       const { client, keys, sleep } = setUp([() => error(status, code), () => json(201, SAVED_REX)]);
       const failure = await createPetWithRetry(client, REX, { key: "key-1", sleep }).catch((thrown: unknown) => thrown);
       expect(failure).toMatchObject({ status, body: { code } });
       expect(keys).toHaveLength(1);
     }
+  });
+
+  it("a 401 is sent once more, with a renewed token and the same key, and no more", async () => {
+    const { client, keys, sleep } = setUp([() => error(401, "UNAUTHORIZED"), () => error(401, "UNAUTHORIZED"), () => json(201, SAVED_REX)]);
+    const failure = await createPetWithRetry(client, REX, { key: "key-1", sleep }).catch((thrown: unknown) => thrown);
+    expect(failure).toMatchObject({ status: 401, body: { code: "UNAUTHORIZED" } });
+    expect(keys).toEqual(["key-1", "key-1"]);
   });
 
   it("gives up after maxAttempts, rejecting with the last failure", async () => {

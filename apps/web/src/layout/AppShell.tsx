@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { NavLink, Outlet, useLocation } from "react-router-dom";
 import { Button } from "../design-system/Button.js";
-import { useMayCall } from "../session/permissions.js";
+import { useIsPerson, useMayCall } from "../session/permissions.js";
 import { useSession } from "../session/session.js";
 import { useSignOut } from "../session/use-sign-out.js";
 import styles from "./AppShell.module.css";
@@ -15,6 +15,8 @@ export function AppShell() {
   const mayManageKeys = useMayCall("listKeys");
   const mayReadActivity = useMayCall("listAuditEvents");
   const mayManageWebhooks = useMayCall("listWebhooks");
+  const mayManageStaff = useMayCall("listStaff");
+  const isPerson = useIsPerson();
   const { pathname } = useLocation();
   const main = useRef<HTMLElement>(null);
   const arrived = useRef(false);
@@ -61,6 +63,16 @@ export function AppShell() {
             {mayManageWebhooks && (
               <NavLink to="/webhooks" className={styles.navLink}>
                 Webhooks
+              </NavLink>
+            )}
+            {mayManageStaff && (
+              <NavLink to="/staff" className={styles.navLink}>
+                Staff
+              </NavLink>
+            )}
+            {isPerson && (
+              <NavLink to="/account" className={styles.navLink}>
+                Account
               </NavLink>
             )}
           </nav>

@@ -38,7 +38,7 @@ describe("the pets list", () => {
     const url = new URL(requests[0]!.url);
     expect(url.pathname).toBe("/v1/pets");
     expect(Object.fromEntries(url.searchParams)).toEqual({ status: "pending", limit: "50", after: "10" });
-    expect(requests[0]!.headers.get("authorization")).toBe("Bearer test-key");
+    expect(requests[0]!.headers.get("authorization")).toMatch(/^Bearer pst_[A-Za-z0-9_-]{43}$/);
     expect(screen.getByLabelText("Status")).toHaveValue("pending");
     expect(screen.getByLabelText("Page size")).toHaveValue("50");
   });
@@ -134,10 +134,13 @@ describe("the pets list", () => {
     expect(requests).toHaveLength(2);
   });
 
-  it("returns to sign-in with a message when the API refuses the key", async () => {
-    const { location } = renderApp("/pets?status=sold", () => errorResponse(401, "UNAUTHORIZED", "Invalid API key."));
-    expect(await screen.findByRole("heading", { name: "Sign in" })).toBeInTheDocument();
-    expect(screen.getByRole("alert")).toHaveTextContent("refused your key");
+  it("returns to sign-in with a message when the API refuses the session, even with a renewed token", async () => {
+    const { location, requests } = renderApp("/pets?status=sold", () => errorResponse(401, "UNAUTHORIZED", "The session token is not valid."));
+    expect(await screen.findByRole("heading", { name: "Sign in", level: 1 })).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toHaveTextContent("Your session has ended. Sign in again.");
+    // Once with the first token, once with a renewed one; then no more.
+    expect(requests).toHaveLength(2);
+    expect(requests[0]!.headers.get("authorization")).not.toBe(requests[1]!.headers.get("authorization"));
     expect(location.current).toBe("/sign-in");
     expect(sessionStorage.length).toBe(0);
   });

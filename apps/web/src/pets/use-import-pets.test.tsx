@@ -1,6 +1,5 @@
 import { act, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { readStoredApiKey } from "../session/api-key-storage.js";
 import { fakePetStore, postedKeys } from "../test/fake-pet-store.js";
 import { deferred, errorResponse, renderAppHook } from "../test/render-app.js";
 import { IMPORT_HEADER } from "./pet-import.js";
@@ -113,17 +112,22 @@ describe("useImportPets", () => {
     expect(screen.getByRole("status")).toHaveTextContent("Imported 3 pets.");
   });
 
-  it("stops starting creates once the key is refused, and ends the session without announcing", async () => {
-    const { result, requests } = renderImport(async (request) =>
-      request.method === "POST" ? errorResponse(401, "UNAUTHORIZED", "The API key is not valid.") : fakePetStore().handler(request),
-    );
+  it("stops starting creates once the session is refused, and ends the session without announcing", async () => {
+    // The person is disabled as the import runs: the API refuses their token, and the renewal too.
+    let endSession = () => {};
+    const { result, requests, session } = renderImport(async (request) => {
+      if (request.method !== "POST") return fakePetStore().handler(request);
+      endSession();
+      return errorResponse(401, "UNAUTHORIZED", "The session token is not valid.");
+    });
+    endSession = () => session.end("Your account was disabled.");
     checkCsv(result, ...petRows(10));
     await runToEnd(result, () => result.current.importChecked());
 
-    // Only the creates already started when the refusal came; each one tried once (a 401 is not resent).
+    // Only the creates already started when the refusal came; none is sent again (the renewal was refused).
     // The session's end sends the app to sign-in, which may unmount the page (and this hook's state) before
     // the outcomes are read, so they are not asserted here: the run's outcomes are covered by the tests above.
-    await waitFor(() => expect(readStoredApiKey()).toBeNull());
+    await waitFor(() => expect(session.state.tokenRefusals).toBe(1));
     expect(posts(requests).length).toBeGreaterThan(0);
     expect(posts(requests).length).toBeLessThanOrEqual(IMPORT_CONCURRENCY);
     expect(screen.getByRole("status")).toBeEmptyDOMElement();

@@ -1,15 +1,17 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { Navigate, useLocation, useNavigate } from "react-router-dom";
+import { Navigate, useLocation, useNavigate, useSearchParams } from "react-router-dom";
 import { describeFailure, isUnauthorized } from "../api/api-errors.js";
-import { useAccessClient } from "../api/access-client.js";
-import { bearer } from "../api/petstore-client.js";
+import { bearer } from "../api/api-origin.js";
+import { cookieClient } from "../api/authorized-fetch.js";
 import { Button } from "../design-system/Button.js";
 import { TextField } from "../design-system/FormFields.js";
 import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
+import { signInWithPasskey } from "../passkeys/passkey-ceremonies.js";
 import { useSession } from "./session.js";
+import { signInRefusalMessage, singleSignOnStartUrl, useSignInOptions } from "./sign-in-options.js";
 import formStyles from "../design-system/Form.module.css";
 import styles from "./SignInPage.module.css";
 
@@ -27,21 +29,36 @@ function returnToOf(state: unknown): string {
   return "/pets";
 }
 
+function messageOf(error: unknown): string {
+  return error instanceof Error && !("status" in error) ? error.message : describeFailure(error);
+}
+
+/**
+ * `/sign-in`: a passkey, single sign-on when the API has it, and the API key (break-glass). Every way
+ * in ends with the API setting the HttpOnly session cookie; the page keeps no secret.
+ */
 export function SignInPage() {
   useDocumentTitle("Sign in");
-  const { signedIn, signIn, signOutReason } = useSession();
+  const { status, signIn, resume, signOutReason } = useSession();
   const navigate = useNavigate();
   const location = useLocation();
+  const [searchParams] = useSearchParams();
   const queryClient = useQueryClient();
-  const access = useAccessClient();
+  const { passkeys, singleSignOn } = useSignInOptions();
   const [apiKey, setApiKey] = useState("");
-  const [checking, setChecking] = useState(false);
+  const [busy, setBusy] = useState<"key" | "passkey" | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [fieldError, setFieldError] = useState<string | undefined>(undefined);
 
-  if (signedIn && !checking) return <Navigate to={returnToOf(location.state)} replace />;
+  if (status === "signedIn" && busy === null) return <Navigate to={returnToOf(location.state)} replace />;
 
-  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+  const signedIn = () => {
+    // Nothing fetched in an earlier session may show through.
+    queryClient.clear();
+    navigate(returnToOf(location.state), { replace: true });
+  };
+
+  const handleKey = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const candidate = apiKey.trim();
     if (candidate === "") {
@@ -50,55 +67,90 @@ export function SignInPage() {
     }
     setFieldError(undefined);
     setProblem(null);
-    setChecking(true);
+    setBusy("key");
     try {
-      // Any valid key may ask who it is; a key is only kept once the API accepts it.
-      const response = await access.getSession.query({ extraHeaders: { Authorization: bearer(candidate) } });
-      if (response.status === 200) {
-        // Nothing fetched with an earlier key may show through.
-        queryClient.clear();
-        signIn(candidate, response.body);
-        navigate(returnToOf(location.state), { replace: true });
+      // The key goes to the API once, as a bearer; the API answers with the session cookie, and the key is forgotten.
+      const response = await cookieClient.startKeySession({ body: {}, extraHeaders: { authorization: bearer(candidate) } });
+      if (response.status === 201) {
+        setApiKey("");
+        signIn(response.body);
+        signedIn();
         return;
       }
       setProblem(isUnauthorized(response) ? KEY_NOT_ACCEPTED_MESSAGE : describeFailure(response));
     } catch (error) {
       setProblem(describeFailure(error));
     } finally {
-      setChecking(false);
+      setBusy(null);
     }
   };
 
-  const message = problem ?? signOutReason;
+  const handlePasskey = async () => {
+    setProblem(null);
+    setBusy("passkey");
+    try {
+      await signInWithPasskey();
+      await resume();
+      signedIn();
+    } catch (error) {
+      setProblem(messageOf(error));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const refusal = signInRefusalMessage(searchParams.get("error"));
+  const message = problem ?? refusal ?? signOutReason;
   return (
     <main className={styles.page}>
       <Panel className={styles.card}>
         <div>
           <p className={styles.brand}>Petstore admin</p>
           <h1>Sign in</h1>
-          <p className={formStyles.intro}>Staff sign in with the store's API key. It is kept for this tab only.</p>
         </div>
         {message && (
           <Notice tone="error" role="alert">
             <p>{message}</p>
           </Notice>
         )}
-        <form className={formStyles.form} onSubmit={(event) => void handleSubmit(event)} noValidate>
-          <TextField
-            label="API key"
-            name="apiKey"
-            type="password"
-            autoComplete="current-password"
-            autoFocus
-            spellCheck={false}
-            value={apiKey}
-            onChange={(event) => setApiKey(event.target.value)}
-            error={fieldError}
-          />
-          <Button type="submit" disabled={checking}>
-            Sign in
-          </Button>
-        </form>
+        {status === "checking" ? (
+          <p aria-busy="true">Checking whether this browser is signed in…</p>
+        ) : (
+          <>
+            <div className={styles.methods}>
+              {passkeys && (
+                <Button onClick={() => void handlePasskey()} disabled={busy !== null} aria-busy={busy === "passkey" || undefined}>
+                  Sign in with a passkey
+                </Button>
+              )}
+              {singleSignOn && (
+                <a className={styles.ssoLink} href={singleSignOnStartUrl()}>
+                  Sign in with {singleSignOn.displayName}
+                </a>
+              )}
+            </div>
+            {/* Not a labelled region: its name would contain "API key" and be found by the field's label too. */}
+            <section className={styles.keySection}>
+              <h2>Sign in with an API key</h2>
+              <p className={formStyles.intro}>For the store's configured key. The key is not kept in this browser.</p>
+              <form className={formStyles.form} onSubmit={(event) => void handleKey(event)} noValidate>
+                <TextField
+                  label="API key"
+                  name="apiKey"
+                  type="password"
+                  autoComplete="current-password"
+                  spellCheck={false}
+                  value={apiKey}
+                  onChange={(event) => setApiKey(event.target.value)}
+                  error={fieldError}
+                />
+                <Button type="submit" variant="secondary" disabled={busy !== null} aria-busy={busy === "key" || undefined}>
+                  Sign in
+                </Button>
+              </form>
+            </section>
+          </>
+        )}
       </Panel>
     </main>
   );

@@ -1,6 +1,6 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { jsonResponse, renderApp, testSession } from "../test/render-app.js";
+import { jsonResponse, personSession, renderApp, testSession } from "../test/render-app.js";
 
 const noPets = () => jsonResponse(200, []);
 
@@ -38,6 +38,7 @@ describe("what a key's scope shows", () => {
     ["/activity", "Activity"],
     ["/webhooks", "Webhooks"],
     ["/webhooks/1", "Webhook endpoint"],
+    ["/staff", "Staff"],
   ])("a key that is not admin opening %s is told it needs an admin key, and nothing is sent", async (path, heading) => {
     const { requests } = renderApp(path, noPets, { session: testSession("write") });
     expect(await screen.findByRole("heading", { name: heading, level: 1 })).toBeInTheDocument();
@@ -45,9 +46,28 @@ describe("what a key's scope shows", () => {
     expect(requests).toEqual([]);
   });
 
-  it("an admin key sees Keys, Activity and Webhooks too", async () => {
+  it("an admin key sees Keys, Activity, Webhooks and Staff too, but no Account", async () => {
     renderApp("/pets", noPets, { session: testSession("admin", "Configured key 1") });
     expect(await screen.findByText("Signed in as Configured key 1 (admin)")).toBeInTheDocument();
-    expect(navigationLinks()).toEqual(["Pets", "New pet", "Import pets", "Keys", "Activity", "Webhooks"]);
+    expect(navigationLinks()).toEqual(["Pets", "New pet", "Import pets", "Keys", "Activity", "Webhooks", "Staff"]);
+  });
+
+  it("a person is named in the header like a key, and has an Account", async () => {
+    renderApp("/pets", noPets, { session: personSession("write", "Sam Rivera") });
+    expect(await screen.findByText("Signed in as Sam Rivera (write)")).toBeInTheDocument();
+    expect(navigationLinks()).toEqual(["Pets", "New pet", "Import pets", "Account"]);
+  });
+
+  it("an admin person sees Staff and Account", async () => {
+    renderApp("/pets", noPets, { session: personSession("admin", "Ana Admin") });
+    expect(await screen.findByText("Signed in as Ana Admin (admin)")).toBeInTheDocument();
+    expect(navigationLinks()).toEqual(["Pets", "New pet", "Import pets", "Keys", "Activity", "Webhooks", "Staff", "Account"]);
+  });
+
+  it("a key opening /account is told it is for people, and nothing is sent", async () => {
+    const { requests } = renderApp("/account", noPets, { session: testSession("admin") });
+    expect(await screen.findByRole("heading", { name: "Account", level: 1 })).toBeInTheDocument();
+    expect(screen.getByText(/This page is for people who sign in as themselves/)).toBeInTheDocument();
+    expect(requests).toEqual([]);
   });
 });

@@ -15,7 +15,15 @@ export function useMayCall(operation: OperationName): boolean {
   return signedInAs !== null && scopeCovers(signedInAs.scope, OPERATION_SCOPES[operation]);
 }
 
+/** Whether the one signed in is a person (a passkey or single sign-on), not a key. */
+export function useIsPerson(): boolean {
+  const { signedInAs } = useSession();
+  return signedInAs !== null && signedInAs.staffId !== null;
+}
+
 export const READ_ONLY_MESSAGE = "This key can only read pets.";
+export const PEOPLE_ONLY_MESSAGE =
+  "This page is for people who sign in as themselves, with a passkey or single sign-on. A key has no passkeys or sessions of its own.";
 export const ADMIN_ONLY_MESSAGE = "You need an admin key to see this page. Sign in with a key of scope admin.";
 
 /** A page whose address anyone can open, shown only to keys that may call `operation`; others are told why not. */
@@ -33,6 +41,12 @@ export function RequireOperation({
 }) {
   if (useMayCall(operation)) return <>{children}</>;
   return <Refusal title={title} refusal={refusal} />;
+}
+
+/** A page for people only (their passkeys and sessions); a key is told why not. */
+export function RequirePerson({ title, children }: { title: string; children: ReactNode }) {
+  if (useIsPerson()) return <>{children}</>;
+  return <Refusal title={title} refusal={PEOPLE_ONLY_MESSAGE} />;
 }
 
 function Refusal({ title, refusal }: { title: string; refusal: string }) {

@@ -1,50 +1,123 @@
-import type { Session } from "@petstore/contract";
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
-import { forgetApiKey, readStoredApiKey, readStoredSession, storeApiKey } from "./api-key-storage.js";
+import { accessContract, type Session } from "@petstore/contract";
+import { initClient } from "@ts-rest/core";
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { describeFailure } from "../api/api-errors.js";
+import { API_ORIGIN } from "../api/api-origin.js";
+import { authorizedFetcher, cookieClient } from "../api/authorized-fetch.js";
+import { SESSION_ENDED_MESSAGE, type TokenManager } from "./token-manager.js";
 
-export const KEY_REFUSED_MESSAGE = "The API refused your key. Sign in again with a valid API key.";
+/** Where the app stands: asking the API whether this browser has a session, signed in, or not. */
+export type SessionStatus = "checking" | "signedIn" | "signedOut";
 
 interface SessionState {
+  status: SessionStatus;
   signedIn: boolean;
-  /** Who the key is (getSession's answer): its name and scope; null when signed out. */
+  /** Who is signed in (getSession's answer): a person or a key, its name and scope; null when signed out. */
   signedInAs: Session | null;
-  /** Why staff were sent back to sign-in, if they did not sign out themselves. */
+  /** Why the visitor was sent back to sign-in, if they did not sign out themselves. */
   signOutReason: string | null;
-  signIn: (apiKey: string, session: Session) => void;
-  /** `reason`: said on the sign-in page, when the sign-out was not the visitor's own choice. */
+  /** A sign-in set the session cookie and said who it is (a key's `session/start`). */
+  signIn: (session: Session) => void;
+  /**
+   * A sign-in set the session cookie (a passkey, an invitation): asks for a token and who it is.
+   * Resolves with who signed in; rejects with what went wrong.
+   */
+  resume: () => Promise<Session>;
+  /** Ends the session here: the token is dropped; the caller ends it on the server (use-sign-out.ts). */
   signOut: (reason?: string) => void;
-  /** The API answered 401 to a signed-in request: the key was revoked or rotated. */
+  /** The API answered 401 to a signed-in request, and a new token was refused too. */
   expire: () => void;
-  /** The key requests carry, read when each is sent; null when signed out. */
-  readApiKey: () => string | null;
+  /** The session's bearer tokens, in memory only. */
+  tokens: TokenManager;
 }
 
 const SessionContext = createContext<SessionState | null>(null);
 
-function readStoredSignIn(): Session | null {
-  // A tab signed in before sessions were kept has a key but no session: it signs in again.
-  return readStoredApiKey() !== null ? readStoredSession() : null;
-}
-
-export function SessionProvider({ children }: { children: ReactNode }) {
-  const [signedInAs, setSignedInAs] = useState<Session | null>(readStoredSignIn);
+/**
+ * The browser's session: the HttpOnly cookie the API set at sign-in, which this code never sees, and
+ * the short-lived token bought with it. Nothing is kept in `localStorage` or `sessionStorage`: on load
+ * the app asks for a token, and a browser with a session (another tab, a reload) is signed in at once.
+ */
+export function SessionProvider({
+  tokens,
+  initialSession,
+  children,
+}: {
+  tokens: TokenManager;
+  /** Who is signed in, when the caller knows already (tests): the app starts signed in and does not ask. */
+  initialSession?: Session | undefined;
+  children: ReactNode;
+}) {
+  const [status, setStatus] = useState<SessionStatus>(initialSession ? "signedIn" : "checking");
+  const [signedInAs, setSignedInAs] = useState<Session | null>(initialSession ?? null);
   const [signOutReason, setSignOutReason] = useState<string | null>(null);
+  const [whoAmI] = useState(() => initClient(accessContract, { baseUrl: API_ORIGIN, api: authorizedFetcher(tokens), validateResponse: true }));
 
-  const signIn = useCallback((apiKey: string, session: Session) => {
-    storeApiKey(apiKey, session);
-    setSignOutReason(null);
-    setSignedInAs(session);
+  const statusRef = useRef<SessionStatus>(initialSession ? "signedIn" : "checking");
+  const enter = useCallback((next: SessionStatus, who: Session | null, reason: string | null) => {
+    statusRef.current = next;
+    setStatus(next);
+    setSignedInAs(who);
+    setSignOutReason(reason);
   }, []);
-  const signOut = useCallback((reason?: string) => {
-    forgetApiKey();
-    setSignOutReason(reason ?? null);
-    setSignedInAs(null);
-  }, []);
-  const expire = useCallback(() => signOut(KEY_REFUSED_MESSAGE), [signOut]);
+
+  const signIn = useCallback(
+    (session: Session) => {
+      // A new session: no token of an earlier one may be used.
+      tokens.clear();
+      enter("signedIn", session, null);
+    },
+    [tokens, enter],
+  );
+
+  const signOut = useCallback(
+    (reason?: string) => {
+      tokens.clear();
+      enter("signedOut", null, reason ?? null);
+    },
+    [tokens, enter],
+  );
+
+  const expire = useCallback(() => {
+    if (statusRef.current !== "signedIn") return;
+    // The token manager keeps refusing at once (no more token requests) until the next sign-in clears it.
+    enter("signedOut", null, tokens.endedReason ?? SESSION_ENDED_MESSAGE);
+  }, [tokens, enter]);
+
+  const resume = useCallback(async () => {
+    tokens.clear();
+    const response = await whoAmI.getSession();
+    if (response.status !== 200) throw response;
+    enter("signedIn", response.body, null);
+    return response.body;
+  }, [tokens, whoAmI, enter]);
+
+  // On load: a browser that already has a session (a reload, a new tab) needs no second sign-in.
+  useEffect(() => {
+    if (statusRef.current !== "checking") return;
+    let current = true;
+    void (async () => {
+      try {
+        const response = await whoAmI.getSession();
+        if (!current || statusRef.current !== "checking") return;
+        if (response.status === 200) enter("signedIn", response.body, null);
+        // No session is the usual case: the sign-in page, without an alert.
+        else enter("signedOut", null, response.status === 401 ? null : describeFailure(response));
+      } catch (error) {
+        if (current && statusRef.current === "checking") enter("signedOut", null, describeFailure(error));
+      }
+    })();
+    return () => {
+      current = false;
+    };
+  }, [whoAmI, enter]);
+
+  // The token endpoint said the session is over (signed out elsewhere, disabled): back to sign-in, with why.
+  useEffect(() => tokens.onSessionEnded(() => expire()), [tokens, expire]);
 
   const session = useMemo(
-    () => ({ signedIn: signedInAs !== null, signedInAs, signOutReason, signIn, signOut, expire, readApiKey: readStoredApiKey }),
-    [signedInAs, signOutReason, signIn, signOut, expire],
+    () => ({ status, signedIn: status === "signedIn", signedInAs, signOutReason, signIn, resume, signOut, expire, tokens }),
+    [status, signedInAs, signOutReason, signIn, resume, signOut, expire, tokens],
   );
   return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
 }
@@ -53,4 +126,13 @@ export function useSession(): SessionState {
   const session = useContext(SessionContext);
   if (!session) throw new Error("useSession must be used inside <SessionProvider>");
   return session;
+}
+
+/** Ends the browser session on the server (the cookie's, with its tokens); a session already over is fine. */
+export async function endSessionOnServer(): Promise<void> {
+  try {
+    await cookieClient.signOut({ body: {} });
+  } catch {
+    // Offline: the token is dropped anyway, and the session ends by its idle timeout.
+  }
 }

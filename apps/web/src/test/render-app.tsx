@@ -1,4 +1,4 @@
-import type { ErrorIssue, Scope, Session } from "@petstore/contract";
+import type { Scope, Session } from "@petstore/contract";
 import { render, renderHook } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
@@ -7,7 +7,10 @@ import { vi } from "vitest";
 import { AppProviders, AppRoutes, ROUTER_FUTURE } from "../App.js";
 import type { Sleep } from "../api/sleep.js";
 import { StatusMessageRegion } from "../layout/status-message.js";
-import { storeApiKey } from "../session/api-key-storage.js";
+import type { SignInOptions } from "../session/sign-in-options.js";
+import { fakeSession, type FakeSession } from "./fake-session.js";
+
+export { errorResponse, jsonResponse } from "./responses.js";
 
 export const TEST_API_KEY = "test-key";
 
@@ -16,24 +19,12 @@ export function testSession(scope: Scope = "write", name = "Test key"): Session 
   return { keyId: "7", staffId: null, name, scope, expiresAt: null };
 }
 
+/** A person signed in as themselves (a passkey or single sign-on), `staffId` 12 unless told. */
+export function personSession(scope: Scope = "write", name = "Sam Rivera", staffId = 12): Session {
+  return { keyId: null, staffId, name, scope, expiresAt: "2026-11-25T10:10:00.000Z" };
+}
+
 type ApiHandler = (request: Request) => Response | Promise<Response>;
-
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "Content-Type": "application/json", ...headers },
-  });
-}
-
-export function errorResponse(
-  status: number,
-  code: string,
-  message: string,
-  issues?: ErrorIssue[],
-  headers: Record<string, string> = {},
-): Response {
-  return jsonResponse(status, { code, message, status, ...(issues ? { issues } : {}) }, headers);
-}
 
 /** A promise the test settles when it chooses, to hold the app in a pending state. */
 export function deferred<T>() {
@@ -49,16 +40,24 @@ export function deferred<T>() {
  * cache, router and pages run as in the browser; `handler` answers each
  * request the way the API would.
  */
-function stubNetwork(handler: ApiHandler) {
+function stubNetwork(handler: ApiHandler, session: FakeSession) {
   const requests: Request[] = [];
+  const allRequests: Request[] = [];
   vi.stubGlobal("fetch", async (input: RequestInfo | URL, init: RequestInit = {}) => {
     // jsdom's AbortSignal is not the one Node's Request accepts; nothing here aborts anyway.
     const { signal: _signal, ...withoutSignal } = init;
-    const request = new Request(input, withoutSignal);
+    // The app calls its own origin ("" + path), as in production: resolve it against the page.
+    const url = typeof input === "string" ? new URL(input, window.location.href) : input;
+    const request = new Request(url, withoutSignal);
+    allRequests.push(request.clone());
+    const answered = await session.answer(request.clone());
+    if (answered) return answered;
+    const refused = session.authorize(request);
+    if (refused) return refused;
     requests.push(request.clone());
     return handler(request);
   });
-  return requests;
+  return { requests, allRequests };
 }
 
 function LocationProbe({ onChange }: { onChange: (url: string) => void }) {
@@ -68,28 +67,48 @@ function LocationProbe({ onChange }: { onChange: (url: string) => void }) {
 }
 
 interface AppOptions {
+  /** Whether the browser has a session cookie when the app loads (default true). */
   signedIn?: boolean;
+  /** Who that session is, and who TEST_API_KEY signs in as. */
   session?: Session;
+  /** Keys the sign-in page's `session/start` accepts besides TEST_API_KEY. */
+  keys?: Record<string, Session>;
+  signInOptions?: SignInOptions;
+  /**
+   * Signed in, the app starts knowing who (as it did when the tab kept its session), unless this is
+   * true: then it asks the API on load, as a new tab does.
+   */
+  checkOnLoad?: boolean;
 }
 
 /**
- * Signs in (unless told otherwise), stubs the network, and makes a sleep that
+ * Gives the browser a session (unless told otherwise: the fake API's session endpoints, see
+ * fake-session.ts), stubs the network, and makes a sleep that
  * takes no time and records each wait: what renderApp and renderAppHook share.
  */
-function prepareApp(handler: ApiHandler, { signedIn = true, session = testSession() }: AppOptions) {
-  if (signedIn) storeApiKey(TEST_API_KEY, session);
-  const requests = stubNetwork(handler);
+function prepareApp(handler: ApiHandler, { signedIn = true, session = testSession(), keys = {}, checkOnLoad = false }: AppOptions) {
+  const fake = fakeSession({ signedInAs: signedIn ? session : null, keys: { [TEST_API_KEY]: session, ...keys } });
+  const { requests, allRequests } = stubNetwork(handler, fake);
   const sleeps: number[] = [];
   const sleep = async (milliseconds: number) => {
     sleeps.push(milliseconds);
   };
-  return { requests, sleeps, sleep };
+  const initialSession = signedIn && !checkOnLoad ? session : undefined;
+  return { requests, allRequests, session: fake, sleeps, sleep, initialSession };
 }
 
 /** The app's providers and a router at `path`, as in the browser but for the timing. */
-function TestApp({ path, sleep, children }: { path: string; sleep: Sleep; children: ReactNode }) {
+interface TestAppProps {
+  path: string;
+  sleep: Sleep;
+  signInOptions?: SignInOptions | undefined;
+  initialSession?: Session | undefined;
+  children: ReactNode;
+}
+
+function TestApp({ path, sleep, signInOptions, initialSession, children }: TestAppProps) {
   return (
-    <AppProviders retryDelay={0} sleep={sleep}>
+    <AppProviders retryDelay={0} sleep={sleep} signInOptions={signInOptions} initialSession={initialSession}>
       <MemoryRouter initialEntries={[path]} future={ROUTER_FUTURE}>
         {children}
       </MemoryRouter>
@@ -103,16 +122,16 @@ function TestApp({ path, sleep, children }: { path: string; sleep: Sleep; childr
  * records how long each would have been.
  */
 export function renderApp(path: string, handler: ApiHandler, options: AppOptions = {}) {
-  const { requests, sleeps, sleep } = prepareApp(handler, options);
+  const { requests, allRequests, session, sleeps, sleep, initialSession } = prepareApp(handler, options);
   const location = { current: path };
   const user = userEvent.setup();
   render(
-    <TestApp path={path} sleep={sleep}>
+    <TestApp path={path} sleep={sleep} signInOptions={options.signInOptions} initialSession={initialSession}>
       <AppRoutes />
       <LocationProbe onChange={(url) => (location.current = url)} />
     </TestApp>,
   );
-  return { requests, location, user, sleeps };
+  return { requests, allRequests, session, location, user, sleeps };
 }
 
 /**
@@ -121,13 +140,13 @@ export function renderApp(path: string, handler: ApiHandler, options: AppOptions
  * `screen.getByRole("status")`), over the same stubbed network and sleeps.
  */
 export function renderAppHook<Result>(hook: () => Result, path: string, handler: ApiHandler, options: AppOptions = {}) {
-  const { requests, sleeps, sleep } = prepareApp(handler, options);
+  const { requests, allRequests, session, sleeps, sleep, initialSession } = prepareApp(handler, options);
   const view = renderHook(hook, {
     wrapper: ({ children }) => (
-      <TestApp path={path} sleep={sleep}>
+      <TestApp path={path} sleep={sleep} initialSession={initialSession}>
         <StatusMessageRegion>{children}</StatusMessageRegion>
       </TestApp>
     ),
   });
-  return { ...view, requests, sleeps };
+  return { ...view, requests, allRequests, session, sleeps };
 }

@@ -1,0 +1,343 @@
+import { NewStaffMember, SCOPES, StaffRole, type InvitedStaffMember, type StaffMember } from "@petstore/contract";
+import { useQueryClient } from "@tanstack/react-query";
+import { useId, useRef, useState, type FormEvent } from "react";
+import { accessQueryKeys, useAccessClient } from "../api/access-client.js";
+import { describeFailure, errorBodyOf } from "../api/api-errors.js";
+import { When } from "../access/When.js";
+import { Button } from "../design-system/Button.js";
+import { ConfirmDialog } from "../design-system/ConfirmDialog.js";
+import { SelectField, TextField } from "../design-system/FormFields.js";
+import { Notice } from "../design-system/Notice.js";
+import { Panel } from "../design-system/Panel.js";
+import { ShownOnceSecret } from "../design-system/ShownOnceSecret.js";
+import { useDocumentTitle } from "../document/use-document-title.js";
+import { fieldErrorsFromApiIssues, fieldErrorsFromSchema, type FieldErrors } from "../forms/contract-field-errors.js";
+import { focusFirstInvalid } from "../forms/focus-first-invalid.js";
+import { isWaitingOutOutage, LoadFailure } from "../layout/LoadFailure.js";
+import { useShowStatusMessage } from "../layout/status-message.js";
+import { useSession } from "../session/session.js";
+import { useSignOut } from "../session/use-sign-out.js";
+import table from "../design-system/DataTable.module.css";
+import formStyles from "../design-system/Form.module.css";
+import styles from "./Staff.module.css";
+
+export const STAFF_PATH = "/staff";
+export const OWN_ACCESS_CHANGED_MESSAGE = "Your own access changed, which ended your sessions. Sign in again.";
+
+const ROLE_HINT = "read: list and read pets. write: also add them. admin: also staff, keys, activity and webhooks.";
+
+/** `/staff` (admins): the people who sign in as themselves, inviting one, changing a role, disabling. */
+export function StaffPage() {
+  useDocumentTitle("Staff");
+  const [invited, setInvited] = useState<InvitedStaffMember | null>(null);
+  const inviteHeading = useId();
+  return (
+    <div className={styles.page}>
+      <div>
+        <h1>Staff</h1>
+        <p className={formStyles.intro}>
+          People sign in as themselves, with a passkey or single sign-on, so the activity log names them and each can be cut off
+          alone. Invite someone to give them a one-time link.
+        </p>
+      </div>
+      <Panel aria-labelledby={inviteHeading}>
+        <div className={styles.panelBody}>
+          <h2 id={inviteHeading}>Invite someone</h2>
+          <InviteForm onInvited={setInvited} />
+          {invited && <InvitationLink invited={invited} />}
+        </div>
+      </Panel>
+      <Panel aria-label="People">
+        <StaffTable />
+      </Panel>
+    </div>
+  );
+}
+
+type InviteField = "email" | "name" | "role";
+const INVITE_LABELS: Record<InviteField, string> = { email: "Email", name: "Name", role: "Role" };
+const INVITE_FIELDS = Object.keys(INVITE_LABELS) as InviteField[];
+const EMPTY_INVITE: Record<InviteField, string> = { email: "", name: "", role: "read" };
+
+/** Checked with the contract's NewStaffMember before anything is sent. */
+function InviteForm({ onInvited }: { onInvited: (invited: InvitedStaffMember) => void }) {
+  const access = useAccessClient();
+  const queryClient = useQueryClient();
+  const showStatusMessage = useShowStatusMessage();
+  const [values, setValues] = useState(EMPTY_INVITE);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors<InviteField>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const invite = access.inviteStaff.useMutation({
+    onSuccess: async ({ body }) => {
+      setValues(EMPTY_INVITE);
+      onInvited(body);
+      showStatusMessage(`Invited ${body.staff.name}. Hand over the link below.`, STAFF_PATH);
+      await queryClient.invalidateQueries({ queryKey: accessQueryKeys.staff });
+    },
+    onError: (error) => {
+      const body = errorBodyOf(error);
+      const serverErrors = body?.status === 400 ? fieldErrorsFromApiIssues(body.issues ?? [], INVITE_LABELS) : {};
+      if (Object.keys(serverErrors).length > 0) setFieldErrors(serverErrors);
+      else setFormError(`Nobody was invited. ${describeFailure(error)}`);
+    },
+  });
+
+  const update = (field: InviteField) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
+
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setFormError(null);
+    const parsed = NewStaffMember.safeParse(values);
+    if (!parsed.success) {
+      const errors = fieldErrorsFromSchema(parsed.error.issues, INVITE_LABELS);
+      setFieldErrors(errors);
+      focusFirstInvalid(event.currentTarget, INVITE_FIELDS, errors);
+      return;
+    }
+    setFieldErrors({});
+    invite.mutate({ body: parsed.data });
+  };
+
+  return (
+    <form className={`${formStyles.form} ${styles.inviteForm}`} onSubmit={handleSubmit} noValidate>
+      {formError && (
+        <Notice tone="error" role="alert">
+          <p>{formError}</p>
+        </Notice>
+      )}
+      <TextField
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="off"
+        value={values.email}
+        onChange={(event) => update("email")(event.target.value)}
+        error={fieldErrors.email}
+      />
+      <TextField
+        label="Name"
+        name="name"
+        autoComplete="off"
+        value={values.name}
+        onChange={(event) => update("name")(event.target.value)}
+        error={fieldErrors.name}
+        hint="As the header and the activity log will show it."
+      />
+      <SelectField
+        label="Role"
+        name="role"
+        value={values.role}
+        onChange={(event) => update("role")(event.target.value)}
+        error={fieldErrors.role}
+        hint={ROLE_HINT}
+      >
+        {SCOPES.map((role) => (
+          <option key={role} value={role}>
+            {role}
+          </option>
+        ))}
+      </SelectField>
+      <div>
+        <Button type="submit" disabled={invite.isPending} aria-busy={invite.isPending || undefined}>
+          Create invitation
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** The invitation link, this once: the API keeps only its token's digest. */
+function InvitationLink({ invited }: { invited: InvitedStaffMember }) {
+  return (
+    <ShownOnceSecret
+      label="Invitation link"
+      secret={invited.invitationUrl}
+      hint="It will not be shown again, and it works once. Give it to them yourself, not in a public channel."
+      copiedMessage={`Copied the invitation link for ${invited.staff.name}.`}
+      noun="link"
+      pathname={STAFF_PATH}
+    >
+      <p>
+        <strong>
+          {invited.staff.name} ({invited.staff.role})
+        </strong>{" "}
+        can create a passkey with this link until <When at={invited.expiresAt} />.
+      </p>
+    </ShownOnceSecret>
+  );
+}
+
+export function staffStatus(member: StaffMember): "disabled" | "invited" | "active" {
+  if (member.disabledAt !== null) return "disabled";
+  return member.lastSignInAt === null ? "invited" : "active";
+}
+
+type Dialog = { kind: "role" | "disable"; member: StaffMember } | null;
+
+/** Everyone, newest first, each with Change role and (unless disabled) Disable. */
+function StaffTable() {
+  const access = useAccessClient();
+  const staffQuery = access.listStaff.useQuery({ queryKey: accessQueryKeys.staff });
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const tableRef = useRef<HTMLTableElement>(null);
+
+  if (staffQuery.isError || isWaitingOutOutage(staffQuery)) {
+    return <LoadFailure title="The staff could not be loaded." query={staffQuery} />;
+  }
+  if (staffQuery.isPending) return <p aria-busy="true">Loading staff…</p>;
+  const members = staffQuery.data.body;
+  if (members.length === 0) {
+    return (
+      <Notice tone="info">
+        <p>Nobody has been invited yet.</p>
+      </Notice>
+    );
+  }
+
+  const close = (changed: boolean) => {
+    setDialog(null);
+    if (changed) tableRef.current?.focus();
+  };
+  return (
+    <>
+      <div className={table.scroller}>
+        <table ref={tableRef} tabIndex={-1} className={table.table} aria-label="Staff">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              <th scope="col">Last sign-in</th>
+              <th scope="col">Status</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {members.map((member) => {
+              const status = staffStatus(member);
+              return (
+                <tr key={member.id}>
+                  <th scope="row">{member.name}</th>
+                  <td>{member.email}</td>
+                  <td>{member.role}</td>
+                  <td>
+                    <When at={member.lastSignInAt} />
+                  </td>
+                  <td>{status}</td>
+                  <td>
+                    {status !== "disabled" && (
+                      <div className={styles.actions}>
+                        <Button variant="secondary" onClick={() => setDialog({ kind: "role", member })}>
+                          Change role
+                        </Button>
+                        {/* The visible word starts the name (WCAG 2.5.3); the person's name tells the rows' buttons apart. */}
+                        <Button variant="secondary" aria-label={`Disable ${member.name}`} onClick={() => setDialog({ kind: "disable", member })}>
+                          Disable
+                        </Button>
+                      </div>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {dialog?.kind === "role" && <ChangeRoleDialog member={dialog.member} onClose={close} />}
+      {dialog?.kind === "disable" && <DisableDialog member={dialog.member} onClose={close} />}
+    </>
+  );
+}
+
+/** After a change that ends the person's sessions: when it is the admin's own, they are signed out. */
+function useAfterAccessChange(member: StaffMember) {
+  const queryClient = useQueryClient();
+  const showStatusMessage = useShowStatusMessage();
+  const signOut = useSignOut();
+  const { signedInAs } = useSession();
+  const isSelf = signedInAs?.staffId === member.id;
+  return {
+    isSelf,
+    done: async (message: string) => {
+      if (isSelf) {
+        signOut(OWN_ACCESS_CHANGED_MESSAGE);
+        return;
+      }
+      showStatusMessage(message, STAFF_PATH);
+      await queryClient.invalidateQueries({ queryKey: accessQueryKeys.staff });
+    },
+  };
+}
+
+function ChangeRoleDialog({ member, onClose }: { member: StaffMember; onClose: (changed: boolean) => void }) {
+  const access = useAccessClient();
+  const [role, setRole] = useState<string>(member.role);
+  const { isSelf, done } = useAfterAccessChange(member);
+  const change = access.changeStaffRole.useMutation({
+    onSuccess: async ({ body }) => {
+      await done(`${body.name} is now ${body.role}.`);
+      onClose(true);
+    },
+  });
+  const confirm = () => {
+    const parsed = StaffRole.safeParse(role);
+    if (!parsed.success || parsed.data === member.role) {
+      onClose(false);
+      return;
+    }
+    change.mutate({ params: { staffId: member.id }, body: { role: parsed.data } });
+  };
+  return (
+    <ConfirmDialog title={`Change the role of ${member.name}?`} confirmLabel="Change role" busy={change.isPending} onCancel={() => onClose(false)} onConfirm={confirm}>
+      <p>
+        Their sessions end, so the new role holds from their next sign-in.
+        {isSelf && " It is your own role: you will be signed out."}
+      </p>
+      <SelectField label="Role" value={role} onChange={(event) => setRole(event.target.value)} hint={ROLE_HINT}>
+        {SCOPES.map((scope) => (
+          <option key={scope} value={scope}>
+            {scope}
+          </option>
+        ))}
+      </SelectField>
+      {change.isError && (
+        <Notice tone="error" role="alert">
+          <p>The role was not changed. {describeFailure(change.error)}</p>
+        </Notice>
+      )}
+    </ConfirmDialog>
+  );
+}
+
+function DisableDialog({ member, onClose }: { member: StaffMember; onClose: (changed: boolean) => void }) {
+  const access = useAccessClient();
+  const { isSelf, done } = useAfterAccessChange(member);
+  const disable = access.disableStaff.useMutation({
+    onSuccess: async () => {
+      await done(`Disabled ${member.name}.`);
+      onClose(true);
+    },
+  });
+  return (
+    <ConfirmDialog
+      title={`Disable ${member.name}?`}
+      confirmLabel="Disable"
+      busy={disable.isPending}
+      onCancel={() => onClose(false)}
+      onConfirm={() => disable.mutate({ params: { staffId: member.id }, body: {} })}
+    >
+      <p>
+        {member.name} ({member.email}) is signed out everywhere within 2 seconds and cannot sign in again. This cannot be undone
+        here.
+        {isSelf && " It is you: you will be signed out."}
+      </p>
+      {disable.isError && (
+        <Notice tone="error" role="alert">
+          <p>{member.name} was not disabled. {describeFailure(disable.error)}</p>
+        </Notice>
+      )}
+    </ConfirmDialog>
+  );
+}

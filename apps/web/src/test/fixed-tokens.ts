@@ -1,0 +1,12 @@
+import type { TokenManager } from "../session/token-manager.js";
+
+/** A token manager that always has `token`, for tests of a client alone (no token endpoint involved). */
+export function fixedTokens(token: string): TokenManager {
+  return {
+    token: async () => token,
+    renew: async () => token,
+    clear: () => {},
+    endedReason: null,
+    onSessionEnded: () => () => {},
+  };
+}
