@@ -3,7 +3,7 @@ import { initServer, type createExpressEndpoints } from "@ts-rest/express";
 import type { ActivityLog } from "../activity/activity-log.js";
 import { toErrorBody } from "../base/http-error.js";
 import { pageWithNextLink, rowsToRead } from "../base/next-page.js";
-import { auditContext, caller } from "./caller.js";
+import { auditContext, caller, type Caller } from "./caller.js";
 import type { IssuedKeys } from "./issued-keys.js";
 import type { AccessRepository } from "./access-repository.js";
 import { issueKey } from "./issue-key.js";
@@ -15,6 +15,18 @@ const server = initServer();
  * mint one that never does. The 400 of a create whose expiry (none, or a later one) passes the
  * issuer's, naming the latest allowed; undefined when the issuer never expires or the expiry is within its own.
  */
+/**
+ * When the authority behind a caller ends, for "a key cannot outlive its issuer": a key's own expiry.
+ * A session token's own 10 minutes are not that authority: a person's token answers for the person (no
+ * expiry), a key session's token for its key (read here: an admin operation, not the hot path).
+ */
+async function authorityExpiresAt(issuer: Caller, repository: Pick<AccessRepository, "listKeys">): Promise<Date | null> {
+  if (issuer.sessionId === undefined) return issuer.expiresAt;
+  if (issuer.staffId !== null || issuer.issuedKeyId === undefined) return null;
+  const key = (await repository.listKeys()).find((candidate) => candidate.id === issuer.issuedKeyId);
+  return key?.expiresAt ? new Date(key.expiresAt) : null;
+}
+
 function outlivesIssuer(expiresAt: Date | null, issuerExpiresAt: Date | null): ErrorBody | undefined {
   if (issuerExpiresAt === null || (expiresAt !== null && expiresAt <= issuerExpiresAt)) return undefined;
   const issue = {
@@ -89,7 +101,7 @@ export function createAccessRouter(
     createKey: async ({ body, req, res }) => {
       const issuer = caller(res);
       const expiresAt = body.expiresAt === undefined ? null : new Date(body.expiresAt);
-      const outlives = outlivesIssuer(expiresAt, issuer.expiresAt);
+      const outlives = outlivesIssuer(expiresAt, await authorityExpiresAt(issuer, repository));
       if (outlives) return { status: 400, body: outlives };
       const issued = await issueKey(
         repository,

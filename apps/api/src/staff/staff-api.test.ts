@@ -288,6 +288,26 @@ describe.each(TEST_PROVIDERS)("staff sign-in on %s", (provider) => {
     expectError(await tokenRequest(cookie), 401, "UNAUTHORIZED");
   });
 
+  it("a key made through a session outlives the token's 10 minutes: a person's has no limit, a key session's its key's", async () => {
+    await start();
+    const { staff } = await invite("admin");
+    const personToken = await token(await signIn(staff));
+    const inAYear = new Date(clock.now() + 365 * 24 * 3_600_000).toISOString();
+    await api().post("/admin/v1/keys").set("Authorization", `Bearer ${personToken}`).send({ name: "Till", scope: "read", expiresAt: inAYear }).expect(201);
+    await api().post("/admin/v1/keys").set("Authorization", `Bearer ${personToken}`).send({ name: "Forever", scope: "read" }).expect(201);
+
+    const keyExpiresAt = new Date(clock.now() + 24 * 3_600_000).toISOString();
+    const expiring = CreatedApiKey.parse(
+      (await api().post("/admin/v1/keys").set("Authorization", asAdmin).send({ name: "Temp admin", scope: "admin", expiresAt: keyExpiresAt }).expect(201)).body,
+    );
+    const keyToken = await token(cookieOf(await api().post("/admin/v1/session/start").set("Authorization", `Bearer ${expiring.secret}`).send({}).expect(201)));
+    const withinTheKey = new Date(clock.now() + 3_600_000).toISOString();
+    await api().post("/admin/v1/keys").set("Authorization", `Bearer ${keyToken}`).send({ name: "Hour", scope: "read", expiresAt: withinTheKey }).expect(201);
+    const refused = await api().post("/admin/v1/keys").set("Authorization", `Bearer ${keyToken}`).send({ name: "Year", scope: "read", expiresAt: inAYear });
+    expectError(refused, 400, "VALIDATION_ERROR");
+    expect(JSON.stringify(refused.body)).toContain(new Date(keyExpiresAt).toISOString());
+  });
+
   it("a retry with the same Idempotency-Key after a token renewal replays: the person is the caller, not the token", async () => {
     await start();
     const { staff } = await invite("write");
