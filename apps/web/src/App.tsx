@@ -17,7 +17,8 @@ import { requestSessionToken } from "./api/authorized-fetch.js";
 import { ADMIN_ONLY_MESSAGE, READ_ONLY_MESSAGE, RequireOperation, RequirePerson } from "./session/permissions.js";
 import { RequireSession } from "./session/RequireSession.js";
 import { SessionProvider, useSession } from "./session/session.js";
-import { DEFAULT_SIGN_IN_OPTIONS, SignInOptionsContext, type SignInOptions } from "./session/sign-in-options.js";
+import type { SignInOptions } from "./session/sign-in-options.js";
+import { SignInOptionsProvider } from "./session/SignInOptionsProvider.js";
 import { SignInPage } from "./session/SignInPage.js";
 import { createTokenManager } from "./session/token-manager.js";
 
@@ -174,18 +175,16 @@ export function AppProviders({
   children,
   retryDelay,
   sleep,
-  signInOptions = DEFAULT_SIGN_IN_OPTIONS,
+  signInOptions,
   initialSession,
 }: { children: ReactNode; signInOptions?: SignInOptions | undefined; initialSession?: Session | undefined } & RetryTiming) {
   // One token manager per page load: the token lives in this memory only.
   const [tokens] = useState(() => createTokenManager({ requestToken: requestSessionToken }));
   return (
-    <SignInOptionsContext.Provider value={signInOptions}>
-      <SessionProvider tokens={tokens} initialSession={initialSession}>
-        <ApiProvider retryDelay={retryDelay} sleep={sleep}>
-          {children}
-        </ApiProvider>
-      </SessionProvider>
-    </SignInOptionsContext.Provider>
+    <SessionProvider tokens={tokens} initialSession={initialSession}>
+      <ApiProvider retryDelay={retryDelay} sleep={sleep}>
+        <SignInOptionsProvider override={signInOptions}>{children}</SignInOptionsProvider>
+      </ApiProvider>
+    </SessionProvider>
   );
 }

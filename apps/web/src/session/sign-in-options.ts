@@ -1,19 +1,12 @@
-import { ADMIN_API_PATH_PREFIX } from "@petstore/contract";
+import { ADMIN_API_PATH_PREFIX, SIGN_IN_ERRORS, SignInOptions } from "@petstore/contract";
 import { createContext, useContext } from "react";
 import { API_ORIGIN } from "../api/api-origin.js";
 
-/** The ways in the API offers besides an API key (which is always there). */
-export interface SignInOptions {
-  /** Whether `Sign in with a passkey` is offered (the server knows the admin app's origin). */
-  passkeys: boolean;
-  /** Single sign-on, when the API has an identity provider configured: the button reads `Sign in with <displayName>`. */
-  singleSignOn: { displayName: string } | null;
-}
+export type { SignInOptions };
 
 /**
- * What the page offers until the API says otherwise. The contract on this base has no operation
- * that tells whether single sign-on is configured and under what name, so the page offers passkeys
- * and no single sign-on unless this context says so (tests, or a provider fed by that operation).
+ * What the page offers until the API has said (`getSignInOptions`), and if it cannot be asked:
+ * passkeys and no single sign-on. A server without passkeys refuses their ceremonies with a sentence.
  */
 export const DEFAULT_SIGN_IN_OPTIONS: SignInOptions = { passkeys: true, singleSignOn: null };
 
@@ -23,25 +16,23 @@ export function useSignInOptions(): SignInOptions {
   return useContext(SignInOptionsContext);
 }
 
+/**
+ * `GET /admin/v1/sign-in-options`: no credential, so a plain `fetch`, never through the clients that
+ * attach (and would first ask for) a session token.
+ */
+export async function fetchSignInOptions(): Promise<SignInOptions> {
+  const response = await fetch(`${API_ORIGIN}${ADMIN_API_PATH_PREFIX}/sign-in-options`, { credentials: "same-origin" });
+  if (!response.ok) throw new Error(`sign-in options: ${response.status}`);
+  return SignInOptions.parse(await response.json());
+}
+
 /** Where single sign-on starts: a full navigation, since it leaves for the identity provider. */
 export function singleSignOnStartUrl(): string {
   return `${API_ORIGIN}${ADMIN_API_PATH_PREFIX}/sso/start`;
 }
 
-/**
- * Where a refused single sign-on sends the browser back: `/sign-in?error=<code>`, by the codes the
- * API's single sign-on routes use, each with the sentence the page shows.
- */
-export const SIGN_IN_REFUSALS = {
-  "no-role": "Your account has no role in this store.",
-  disabled: "Your account is disabled. Ask an admin of this store.",
-  "no-email": "Your account at the identity provider has no email address.",
-  cancelled: "Sign-in was cancelled at the identity provider.",
-  expired: "The sign-in took too long or was not started in this browser. Please try again.",
-  unavailable: "The identity provider could not be reached. Please try again later.",
-  "too-many": "Too many failed sign-in attempts from this address. Please wait a minute and try again.",
-  failed: "Single sign-on did not complete. Please try again.",
-} as const satisfies Record<string, string>;
+/** The sentences of the codes the API's single sign-on routes put in `?error=` (the contract's). */
+export const SIGN_IN_REFUSALS = SIGN_IN_ERRORS;
 
 export const NO_ROLE_MESSAGE = SIGN_IN_REFUSALS["no-role"];
 export const SSO_RETRY_MESSAGE = SIGN_IN_REFUSALS.failed;

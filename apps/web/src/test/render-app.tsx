@@ -7,7 +7,7 @@ import { vi } from "vitest";
 import { AppProviders, AppRoutes, ROUTER_FUTURE } from "../App.js";
 import type { Sleep } from "../api/sleep.js";
 import { StatusMessageRegion } from "../layout/status-message.js";
-import type { SignInOptions } from "../session/sign-in-options.js";
+import { DEFAULT_SIGN_IN_OPTIONS, type SignInOptions } from "../session/sign-in-options.js";
 import { fakeSession, type FakeSession } from "./fake-session.js";
 
 export { errorResponse, jsonResponse } from "./responses.js";
@@ -73,6 +73,7 @@ interface AppOptions {
   session?: Session;
   /** Keys the sign-in page's `session/start` accepts besides TEST_API_KEY. */
   keys?: Record<string, Session>;
+  /** What the sign-in page offers; default: passkeys, no single sign-on (the app then does not ask the API). */
   signInOptions?: SignInOptions;
   /**
    * Signed in, the app starts knowing who (as it did when the tab kept its session), unless this is
@@ -126,7 +127,7 @@ export function renderApp(path: string, handler: ApiHandler, options: AppOptions
   const location = { current: path };
   const user = userEvent.setup();
   render(
-    <TestApp path={path} sleep={sleep} signInOptions={options.signInOptions} initialSession={initialSession}>
+    <TestApp path={path} sleep={sleep} signInOptions={options.signInOptions ?? DEFAULT_SIGN_IN_OPTIONS} initialSession={initialSession}>
       <AppRoutes />
       <LocationProbe onChange={(url) => (location.current = url)} />
     </TestApp>,
