@@ -244,6 +244,24 @@ describe.each(TEST_PROVIDERS)("single sign-on through the API on %s", (provider)
     expect(await whoIs(third.session!)).toMatchObject({ staffId: bobId, scope: "write" });
   });
 
+  it("two first sign-ins of one identity at once make one person", async () => {
+    await start();
+    const identity = {
+      issuer: idp.issuer,
+      subject: "e5f6-erin",
+      email: "erin@example.test",
+      emailVerified: true,
+      fallbackEmail: fallbackEmail(idp.issuer, "e5f6-erin"),
+      name: "Erin",
+      role: "write" as const,
+    };
+    const request = { requestId: null, clientAddress: null };
+    const outcomes = await Promise.all(Array.from({ length: 6 }, () => t.database.staff.findOrCreateForSso(identity, new Date(), request)));
+    expect(new Set(outcomes.map((outcome) => outcome.staff.id)).size).toBe(1);
+    expect(outcomes.filter((outcome) => outcome.how === "created")).toHaveLength(1);
+    expect(await staff()).toHaveLength(1);
+  });
+
   it("refuses a disabled person: no session, no sign-in recorded", async () => {
     await start();
     const bob = await signIn("bob@example.test");

@@ -10,6 +10,41 @@ const NOT_ACCEPTED = Symbol("invitation not accepted");
 
 /** Staff, invitations, passkeys, sessions and tokens on PostgreSQL, through Prisma's generated client. */
 export function createPrismaStaffRepository(prisma: PrismaClient): StaffRepository {
+  function ssoInTransaction(...[identity, now, request]: Parameters<StaffRepository["findOrCreateForSso"]>): Promise<SsoOutcome> {
+    return prisma.$transaction(async (tx): Promise<SsoOutcome> => {
+      const settle = async (row: { id: bigint; role: string; disabledAt: Date | null }, how: SsoOutcome["how"]): Promise<SsoOutcome> => {
+        const read = () => tx.staffMember.findUniqueOrThrow({ select: staffColumns, where: { id: row.id } });
+        if (row.disabledAt !== null) return { staff: toStaffMember(await read()), how, roleChanged: false };
+        if (how === "joined") await tx.staffMember.update({ where: { id: row.id }, data: { oidcIssuer: identity.issuer, oidcSubject: identity.subject } });
+        if (row.role === identity.role) return { staff: toStaffMember(await read()), how, roleChanged: false };
+        const staff = toStaffMember(await tx.staffMember.update({ select: staffColumns, where: { id: row.id }, data: { role: identity.role } }));
+        const audit = { actor: { keyId: null, staffId: staff.id, name: staff.name }, ...request };
+        await recordActivity(tx, now, "staff.role_changed", { type: "staff", id: staff.id, label: staff.name, detail: identity.role }, audit);
+        await tx.staffSession.updateMany({ where: { staffId: row.id, endedAt: null }, data: { endedAt: now } });
+        return { staff, how, roleChanged: true };
+      };
+      const select = { id: true, role: true, disabledAt: true, oidcIssuer: true } as const;
+      const tied = await tx.staffMember.findFirst({ select, where: { oidcIssuer: identity.issuer, oidcSubject: identity.subject } });
+      if (tied) return settle(tied, "tied");
+      const email = identity.email.toLowerCase();
+      const holder = await tx.staffMember.findUnique({ select, where: { email } });
+      // Only a verified email joins, and only a person tied to no identity yet: never another identity's person.
+      if (holder && identity.emailVerified && holder.oidcIssuer === null) return settle(holder, "joined");
+      const staff = await tx.staffMember.create({
+        select: staffColumns,
+        data: {
+          email: holder ? identity.fallbackEmail : email,
+          name: identity.name,
+          role: identity.role,
+          createdAt: now,
+          oidcIssuer: identity.issuer,
+          oidcSubject: identity.subject,
+        },
+      });
+      return { staff: toStaffMember(staff), how: "created", roleChanged: false };
+    });
+  }
+
   return {
     async listStaff() {
       return (await prisma.staffMember.findMany({ select: staffColumns, orderBy: { id: "desc" }, take: LIST_STAFF_MAX })).map(toStaffMember);
@@ -76,38 +111,14 @@ export function createPrismaStaffRepository(prisma: PrismaClient): StaffReposito
       });
     },
     async findOrCreateForSso(identity, now, request) {
-      return prisma.$transaction(async (tx): Promise<SsoOutcome> => {
-        const settle = async (row: { id: bigint; role: string; disabledAt: Date | null }, how: SsoOutcome["how"]): Promise<SsoOutcome> => {
-          const read = () => tx.staffMember.findUniqueOrThrow({ select: staffColumns, where: { id: row.id } });
-          if (row.disabledAt !== null) return { staff: toStaffMember(await read()), how, roleChanged: false };
-          if (how === "joined") await tx.staffMember.update({ where: { id: row.id }, data: { oidcIssuer: identity.issuer, oidcSubject: identity.subject } });
-          if (row.role === identity.role) return { staff: toStaffMember(await read()), how, roleChanged: false };
-          const staff = toStaffMember(await tx.staffMember.update({ select: staffColumns, where: { id: row.id }, data: { role: identity.role } }));
-          const audit = { actor: { keyId: null, staffId: staff.id, name: staff.name }, ...request };
-          await recordActivity(tx, now, "staff.role_changed", { type: "staff", id: staff.id, label: staff.name, detail: identity.role }, audit);
-          await tx.staffSession.updateMany({ where: { staffId: row.id, endedAt: null }, data: { endedAt: now } });
-          return { staff, how, roleChanged: true };
-        };
-        const select = { id: true, role: true, disabledAt: true, oidcIssuer: true } as const;
-        const tied = await tx.staffMember.findFirst({ select, where: { oidcIssuer: identity.issuer, oidcSubject: identity.subject } });
-        if (tied) return settle(tied, "tied");
-        const email = identity.email.toLowerCase();
-        const holder = await tx.staffMember.findUnique({ select, where: { email } });
-        // Only a verified email joins, and only a person tied to no identity yet: never another identity's person.
-        if (holder && identity.emailVerified && holder.oidcIssuer === null) return settle(holder, "joined");
-        const staff = await tx.staffMember.create({
-          select: staffColumns,
-          data: {
-            email: holder ? identity.fallbackEmail : email,
-            name: identity.name,
-            role: identity.role,
-            createdAt: now,
-            oidcIssuer: identity.issuer,
-            oidcSubject: identity.subject,
-          },
-        });
-        return { staff: toStaffMember(staff), how: "created", roleChanged: false };
-      });
+      // Two first sign-ins of one identity at once: the loser's insert breaks the unique (issuer, sub)
+      // index (or the email's); once more, it finds the person the winner made.
+      try {
+        return await ssoInTransaction(identity, now, request);
+      } catch (error) {
+        if ((error as { code?: unknown } | null)?.code !== "P2002") throw error;
+        return ssoInTransaction(identity, now, request);
+      }
     },
     async createSession(session, signIn) {
       return prisma.$transaction(async (tx) => {
