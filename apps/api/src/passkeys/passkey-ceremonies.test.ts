@@ -2,6 +2,10 @@ import { Account, AuditEvents, InvitedStaffMember, Passkey, SESSION_COOKIE_NAME,
 import { createHash } from "node:crypto";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
+import { abuseLimitsFromConfig } from "../access/rate-limit.js";
+import { createApp } from "../app.js";
+import { openDatabase } from "../database.js";
+import { createLogger } from "../ops/logger.js";
 import { expectError } from "../test/expect-error.js";
 import { SoftwareAuthenticator, FLAGS, type RegistrationOptionsLike, type AuthenticationOptionsLike } from "../test/software-authenticator.js";
 import { bearer, createTestApp, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
@@ -131,6 +135,26 @@ describe.each(TEST_PROVIDERS)("passkey ceremonies on %s", (provider) => {
     const replayed = await signIn(assertion);
     expect(expectError(replayed, 401, "UNAUTHORIZED").message).toMatch(/expired or was already used/);
     expect(hasSessionCookie(replayed)).toBe(false);
+  });
+
+  it("a ceremony begun on one API process finishes on another, once", async () => {
+    await start();
+    // A second process on the same database: its own connection (pool), its own app.
+    const database = await openDatabase({ url: t.config.databaseUrl, poolSize: t.config.databasePoolSize, sqliteBusyTimeoutMs: t.config.sqliteBusyTimeoutMs });
+    try {
+      const logger = createLogger(t.config, { write: () => undefined });
+      const other = createApp({ config: t.config, logger, database, abuseLimits: abuseLimitsFromConfig(t.config, logger) });
+      const authenticator = new SoftwareAuthenticator(ORIGIN);
+      const invited = await invite();
+      const registration = authenticator.register(await invitationOptions(invited.token));
+      await request(other).post("/admin/v1/passkeys/registration").send({ invitationToken: invited.token, response: registration }).expect(201);
+      const options = (await request(other).post("/admin/v1/passkeys/authentication/options").send({}).expect(200)).body as AuthenticationOptionsLike;
+      const assertion = authenticator.authenticate(options);
+      await signIn(assertion).expect(200);
+      expectError(await request(other).post("/admin/v1/passkeys/authentication").send({ response: assertion }), 401, "UNAUTHORIZED");
+    } finally {
+      await database.close();
+    }
   });
 
   it("a challenge expires: 5 minutes after its options", async () => {
