@@ -265,6 +265,15 @@ describe.each(TEST_PROVIDERS)("passkey ceremonies on %s", (provider) => {
     expect(expectError(refused, 401, "UNAUTHORIZED").message).toBe("This account is disabled.");
     expect(hasSessionCookie(refused)).toBe(false);
 
+    // An invitation whose person is disabled between its options and its answer: nothing is created.
+    const later = await invite("read", "Lee Kim");
+    const registration = new SoftwareAuthenticator(ORIGIN).register(await invitationOptions(later.token));
+    await api().post(`/admin/v1/staff/${later.staff.id}/disable`).set("Authorization", asAdmin).send({}).expect(200);
+    const refusedInvitation = await accept(later.token, registration);
+    expect(expectError(refusedInvitation, 404, "NOT_FOUND").message).toBe("This invitation has expired or was already used.");
+    expect(hasSessionCookie(refusedInvitation)).toBe(false);
+    expect(await t.database.staff.passkeyCredentials(later.staff.id)).toEqual([]);
+
     const stranger = new SoftwareAuthenticator(ORIGIN);
     stranger.register({ challenge: "x", rp: { id: "localhost", name: "x" }, user: { id: "eA", name: "x", displayName: "x" } });
     expectError(await signIn(stranger.authenticate(await signInOptions())), 401, "UNAUTHORIZED");
@@ -324,8 +333,12 @@ describe.each(TEST_PROVIDERS)("passkey ceremonies on %s", (provider) => {
     const again = await api().post("/admin/v1/account/passkeys/registration").set("Authorization", asPerson).send({ response: laptop.register(options) });
     expectError(again, 400, "VALIDATION_ERROR");
 
+    // The person renames it.
+    const renamed = await api().patch(`/admin/v1/account/passkeys/${passkey.id}`).set("Authorization", asPerson).send({ name: "Desk laptop" }).expect(200);
+    expect(Passkey.parse(renamed.body).name).toBe("Desk laptop");
+
     const account = Account.parse((await api().get("/admin/v1/account").set("Authorization", asPerson).expect(200)).body);
-    expect(account.passkeys).toHaveLength(2);
+    expect(account.passkeys.map((p) => p.name)).toEqual(["Passkey", "Desk laptop"]);
     await api().delete(`/admin/v1/account/passkeys/${passkey.id}`).set("Authorization", asPerson).expect(204);
     const last = account.passkeys.find((p) => p.id !== passkey.id)!;
     expectError(await api().delete(`/admin/v1/account/passkeys/${last.id}`).set("Authorization", asPerson), 400, "VALIDATION_ERROR");
