@@ -39,3 +39,42 @@ test("invite a person, create a passkey, sign out, and sign in again with it", a
   const after = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
   expect(after.credentials[0]!.signCount).toBeGreaterThan(credentials[0]!.signCount);
 });
+
+test("Account: add a passkey on another device, remove the first; the new one signs in", async ({ page, request }) => {
+  const first = await addVirtualAuthenticator(page);
+  const name = `Kim ${runSuffix()}`;
+  const invited = await request.post(`${PASSKEY_API_URL}/admin/v1/staff`, {
+    headers: asOperator,
+    data: { email: `${name.replace(" ", ".").toLowerCase()}@example.com`, name, role: "read" },
+  });
+  expect(invited.status()).toBe(201);
+  await page.goto(((await invited.json()) as { invitationUrl: string }).invitationUrl);
+  await page.getByRole("button", { name: "Create a passkey", exact: true }).click();
+  const signedInAs = page.getByText(`Signed in as ${name} (read)`, { exact: true });
+  await expect(signedInAs).toBeVisible();
+
+  // The first device goes away; another one is at hand.
+  await first.cdp.send("WebAuthn.removeVirtualAuthenticator", { authenticatorId: first.authenticatorId });
+  const second = await addVirtualAuthenticator(page);
+  await page.goto("/account");
+  const passkeys = page.getByRole("list", { name: "Your passkeys", exact: true });
+  await expect(passkeys.getByRole("listitem")).toHaveCount(1);
+  await page.getByRole("button", { name: "Add a passkey", exact: true }).click();
+  await expect(passkeys.getByRole("listitem")).toHaveCount(2);
+  expect((await second.cdp.send("WebAuthn.getCredentials", { authenticatorId: second.authenticatorId })).credentials).toHaveLength(1);
+
+  // Both were named after the browser; the second got "(2)", so each Remove button is told apart.
+  const removeButtons = passkeys.getByRole("button", { name: /^Remove / });
+  await expect(removeButtons).toHaveCount(2);
+  const [firstName, secondName] = (await removeButtons.evaluateAll((buttons) => buttons.map((b) => b.getAttribute("aria-label") ?? ""))).map((label) =>
+    label.slice("Remove ".length),
+  );
+  expect(secondName).toBe(`${firstName} (2)`);
+  await page.getByRole("button", { name: `Remove ${firstName}`, exact: true }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Remove passkey", exact: true }).click();
+  await expect(passkeys.getByRole("listitem")).toHaveCount(1);
+
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
+  await page.getByRole("button", { name: "Sign in with a passkey", exact: true }).click();
+  await expect(signedInAs).toBeVisible();
+});

@@ -2,6 +2,10 @@ import { Account, AuditEvents, InvitedStaffMember, Passkey, SESSION_COOKIE_NAME,
 import { createHash } from "node:crypto";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
+import { abuseLimitsFromConfig } from "../access/rate-limit.js";
+import { createApp } from "../app.js";
+import { openDatabase } from "../database.js";
+import { createLogger } from "../ops/logger.js";
 import { expectError } from "../test/expect-error.js";
 import { SoftwareAuthenticator, FLAGS, type RegistrationOptionsLike, type AuthenticationOptionsLike } from "../test/software-authenticator.js";
 import { bearer, createTestApp, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
@@ -133,6 +137,26 @@ describe.each(TEST_PROVIDERS)("passkey ceremonies on %s", (provider) => {
     expect(hasSessionCookie(replayed)).toBe(false);
   });
 
+  it("a ceremony begun on one API process finishes on another, once", async () => {
+    await start();
+    // A second process on the same database: its own connection (pool), its own app.
+    const database = await openDatabase({ url: t.config.databaseUrl, poolSize: t.config.databasePoolSize, sqliteBusyTimeoutMs: t.config.sqliteBusyTimeoutMs });
+    try {
+      const logger = createLogger(t.config, { write: () => undefined });
+      const other = createApp({ config: t.config, logger, database, abuseLimits: abuseLimitsFromConfig(t.config, logger) });
+      const authenticator = new SoftwareAuthenticator(ORIGIN);
+      const invited = await invite();
+      const registration = authenticator.register(await invitationOptions(invited.token));
+      await request(other).post("/admin/v1/passkeys/registration").send({ invitationToken: invited.token, response: registration }).expect(201);
+      const options = (await request(other).post("/admin/v1/passkeys/authentication/options").send({}).expect(200)).body as AuthenticationOptionsLike;
+      const assertion = authenticator.authenticate(options);
+      await signIn(assertion).expect(200);
+      expectError(await request(other).post("/admin/v1/passkeys/authentication").send({ response: assertion }), 401, "UNAUTHORIZED");
+    } finally {
+      await database.close();
+    }
+  });
+
   it("a challenge expires: 5 minutes after its options", async () => {
     await start();
     const authenticator = new SoftwareAuthenticator(ORIGIN);
@@ -241,6 +265,15 @@ describe.each(TEST_PROVIDERS)("passkey ceremonies on %s", (provider) => {
     expect(expectError(refused, 401, "UNAUTHORIZED").message).toBe("This account is disabled.");
     expect(hasSessionCookie(refused)).toBe(false);
 
+    // An invitation whose person is disabled between its options and its answer: nothing is created.
+    const later = await invite("read", "Lee Kim");
+    const registration = new SoftwareAuthenticator(ORIGIN).register(await invitationOptions(later.token));
+    await api().post(`/admin/v1/staff/${later.staff.id}/disable`).set("Authorization", asAdmin).send({}).expect(200);
+    const refusedInvitation = await accept(later.token, registration);
+    expect(expectError(refusedInvitation, 404, "NOT_FOUND").message).toBe("This invitation has expired or was already used.");
+    expect(hasSessionCookie(refusedInvitation)).toBe(false);
+    expect(await t.database.staff.passkeyCredentials(later.staff.id)).toEqual([]);
+
     const stranger = new SoftwareAuthenticator(ORIGIN);
     stranger.register({ challenge: "x", rp: { id: "localhost", name: "x" }, user: { id: "eA", name: "x", displayName: "x" } });
     expectError(await signIn(stranger.authenticate(await signInOptions())), 401, "UNAUTHORIZED");
@@ -300,8 +333,12 @@ describe.each(TEST_PROVIDERS)("passkey ceremonies on %s", (provider) => {
     const again = await api().post("/admin/v1/account/passkeys/registration").set("Authorization", asPerson).send({ response: laptop.register(options) });
     expectError(again, 400, "VALIDATION_ERROR");
 
+    // The person renames it.
+    const renamed = await api().patch(`/admin/v1/account/passkeys/${passkey.id}`).set("Authorization", asPerson).send({ name: "Desk laptop" }).expect(200);
+    expect(Passkey.parse(renamed.body).name).toBe("Desk laptop");
+
     const account = Account.parse((await api().get("/admin/v1/account").set("Authorization", asPerson).expect(200)).body);
-    expect(account.passkeys).toHaveLength(2);
+    expect(account.passkeys.map((p) => p.name)).toEqual(["Passkey", "Desk laptop"]);
     await api().delete(`/admin/v1/account/passkeys/${passkey.id}`).set("Authorization", asPerson).expect(204);
     const last = account.passkeys.find((p) => p.id !== passkey.id)!;
     expectError(await api().delete(`/admin/v1/account/passkeys/${last.id}`).set("Authorization", asPerson), 400, "VALIDATION_ERROR");
