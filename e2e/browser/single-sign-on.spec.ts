@@ -53,7 +53,6 @@ test.describe("single sign-on through the OpenID provider, in the browser", () =
   // offered when GET /admin/v1/sign-in-options says so, and the sentence of `?error=` (SIGN_IN_ERRORS).
   // Until that page is in this branch's base, these two wait for it.
   test("from the sign-in page, with a mapped role: lands signed in, the header names them", async ({ ssoPage: page, ssoServers }) => {
-    test.fixme(true, "waits for branch web: the sign-in page's `Sign in with <OIDC_DISPLAY_NAME>` link, fed by GET /admin/v1/sign-in-options");
     await page.goto("/sign-in");
     await page.getByRole("link", { name: `Sign in with ${SSO_DISPLAY_NAME}`, exact: true }).click();
     await signInAtProvider(page, ssoServers, "bob@example.test");
@@ -62,7 +61,6 @@ test.describe("single sign-on through the OpenID provider, in the browser", () =
   });
 
   test("from the sign-in page, with a refused one: the page says the account has no role", async ({ ssoPage: page, ssoServers }) => {
-    test.fixme(true, "waits for branch web: the sign-in page's `Sign in with <OIDC_DISPLAY_NAME>` link and the `?error=` sentence");
     await page.goto("/sign-in");
     await page.getByRole("link", { name: `Sign in with ${SSO_DISPLAY_NAME}`, exact: true }).click();
     await signInAtProvider(page, ssoServers, "carol@example.test");
