@@ -49,9 +49,8 @@ test.describe("single sign-on through the OpenID provider, in the browser", () =
     expect(await whoIsSignedIn(page)).toEqual({ tokenStatus: 401 });
   });
 
-  // The sign-in page's part is the web engineer's (branch `web`): a link `Sign in with <OIDC_DISPLAY_NAME>`
-  // offered when GET /admin/v1/sign-in-options says so, and the sentence of `?error=` (SIGN_IN_ERRORS).
-  // Until that page is in this branch's base, these two wait for it.
+  // The sign-in page offers `Sign in with <OIDC_DISPLAY_NAME>` when GET /admin/v1/sign-in-options says
+  // so, and shows the sentence of `?error=` (SIGN_IN_ERRORS).
   test("from the sign-in page, with a mapped role: lands signed in, the header names them", async ({ ssoPage: page, ssoServers }) => {
     await page.goto("/sign-in");
     await page.getByRole("link", { name: `Sign in with ${SSO_DISPLAY_NAME}`, exact: true }).click();
