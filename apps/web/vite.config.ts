@@ -29,5 +29,7 @@ export default defineConfig({
     include: ["src/**/*.test.{ts,tsx}"],
     restoreMocks: true,
     unstubGlobals: true,
+    // 5 s (Vitest's default) was exceeded by whole-app tests on a loaded 2-core machine (2026-11-25).
+    testTimeout: 20_000,
   },
 });
