@@ -52,6 +52,7 @@ async function startReplica(port: number, databaseUrl: string): Promise<ChildPro
 }
 
 const test = base.extend<{ replicas: Replicas }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
   replicas: async ({}, use) => {
     const database = `petstore_e2e_replicas_${process.pid}`;
     psql(`DROP DATABASE IF EXISTS ${database}`);
