@@ -12,14 +12,15 @@ import { addVirtualAuthenticator } from "./virtual-authenticator.js";
 const REPLICA_A_PORT = 3103;
 const REPLICA_B_PORT = 3102;
 const APP_URL = `http://localhost:${REPLICA_B_PORT}`;
-const PG = { host: "127.0.0.1", port: "5432", user: "postgres" };
+/** The server .ci/run provides (a fresh Debian cluster wants the password it names over TCP). */
+const PG_ADMIN_URL = process.env["PG_TEST_URL"] ?? "postgresql://postgres:postgres@127.0.0.1:5432/postgres";
 
 interface Replicas {
   adminUrl: string;
 }
 
 function psql(sql: string): void {
-  execFileSync("psql", ["-h", PG.host, "-p", PG.port, "-U", PG.user, "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-c", sql], { stdio: "pipe" });
+  execFileSync("psql", [PG_ADMIN_URL, "-v", "ON_ERROR_STOP=1", "-c", sql], { stdio: "pipe" });
 }
 
 async function startReplica(port: number, databaseUrl: string): Promise<ChildProcess> {
@@ -57,7 +58,9 @@ const test = base.extend<{ replicas: Replicas }>({
     const database = `petstore_e2e_replicas_${process.pid}`;
     psql(`DROP DATABASE IF EXISTS ${database}`);
     psql(`CREATE DATABASE ${database}`);
-    const url = `postgresql://${PG.user}@${PG.host}:${PG.port}/${database}`;
+    const databaseUrl = new URL(PG_ADMIN_URL);
+    databaseUrl.pathname = `/${database}`;
+    const url = databaseUrl.toString();
     // One after the other: the first migrates the new database.
     const a = await startReplica(REPLICA_A_PORT, url);
     const b = await startReplica(REPLICA_B_PORT, url);
