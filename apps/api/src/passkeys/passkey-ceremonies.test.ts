@@ -8,22 +8,13 @@ import { openDatabase } from "../database.js";
 import { createLogger } from "../ops/logger.js";
 import { expectError } from "../test/expect-error.js";
 import { SoftwareAuthenticator, FLAGS, type RegistrationOptionsLike, type AuthenticationOptionsLike } from "../test/software-authenticator.js";
+import { movableClock, sessionCookieOf as cookieOf } from "../test/session-cookies.js";
 import { bearer, createTestApp, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
 import { CHALLENGE_TTL_MS } from "./passkey-handlers.js";
 
 const ORIGIN = "http://localhost:5173"; // the development ADMIN_ORIGIN, which NODE_ENV=test keeps
 const asAdmin = bearer();
 
-function movableClock() {
-  let offset = 0;
-  return { now: () => Date.now() + offset, move: (ms: number) => void (offset += ms) };
-}
-
-function cookieOf(response: request.Response): string {
-  const header = ([] as string[]).concat(response.headers["set-cookie"] ?? []).find((line) => line.startsWith(`${SESSION_COOKIE_NAME}=`));
-  expect(header, "a session cookie is set").toBeDefined();
-  return header!.slice(SESSION_COOKIE_NAME.length + 1).split(";")[0]!;
-}
 const hasSessionCookie = (response: request.Response) =>
   ([] as string[]).concat(response.headers["set-cookie"] ?? []).some((line) => line.startsWith(`${SESSION_COOKIE_NAME}=`) && !line.includes("Max-Age=0"));
 

@@ -3,7 +3,6 @@ import {
   AuditEvents,
   CreatedApiKey,
   InvitedStaffMember,
-  SESSION_COOKIE_NAME,
   Session,
   SessionToken,
   StaffMembers,
@@ -19,17 +18,12 @@ import { unlimited } from "../access/rate-limit.js";
 import { openDatabase, type Database } from "../database.js";
 import { createLogger } from "../ops/logger.js";
 import { expectError } from "../test/expect-error.js";
+import { movableClock, sessionCookieHeader as cookieHeader, sessionCookieOf as cookieOf } from "../test/session-cookies.js";
 import { bearer, createTestApp, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
 import { StaffSessions } from "./sessions.js";
 
 const ORIGIN = "http://localhost:5173";
 const asAdmin = bearer();
-
-/** A movable clock: starts now, moved by tests. */
-function movableClock() {
-  let offset = 0;
-  return { now: () => Date.now() + offset, move: (ms: number) => void (offset += ms) };
-}
 
 /**
  * Signs people in as the passkey and single sign-on ceremonies will: through `StaffSessions.startStaffSession`,
@@ -60,13 +54,6 @@ function signInApp(t: TestApp, now?: () => number) {
   return app;
 }
 
-/** The session cookie's value set by a response. */
-function cookieOf(response: request.Response): string {
-  const header = ([] as string[]).concat(response.headers["set-cookie"] ?? []).find((line) => line.startsWith(`${SESSION_COOKIE_NAME}=`));
-  expect(header).toBeDefined();
-  return header!.slice(SESSION_COOKIE_NAME.length + 1).split(";")[0]!;
-}
-const cookieHeader = (value: string) => `${SESSION_COOKIE_NAME}=${value}`;
 
 describe.each(TEST_PROVIDERS)("staff sign-in on %s", (provider) => {
   let t: TestApp;
