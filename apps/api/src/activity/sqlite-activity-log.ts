@@ -10,31 +10,38 @@ const EVENT_COLUMNS = `"id", "at", "action", "actorKeyId", "actorStaffId", "acto
 /**
  * Records what a change did, on the connection and inside the caller's transaction. With `data` (the
  * changed thing as the API answers it) and an action that is a webhook event type, the event also goes
- * into the webhook outbox (one row, when some endpoint subscribes to it), in the same transaction.
+ * into the webhook outbox, in the same row, when some enabled endpoint subscribes to it.
  */
 export type SqliteActivityWriter = (at: Date, action: AuditAction, target: AuditTarget, context: AuditContext, data?: unknown) => void;
+
+const INSERT_COLUMNS = `"at", "action", "actorKeyId", "actorStaffId", "actorName", "targetType", "targetId", "targetLabel", "detail", "requestId", "clientAddress"`;
 
 /**
  * The activity log's writer on SQLite: one prepared insert, run by the pet and
  * key repositories inside their own `db.transaction`, so the event commits with
- * the change. Whatever else a change must leave behind in the same transaction
- * (the webhook outbox's rows) is written here too.
+ * the change.
+ *
+ * On SQLite the webhook outbox is the audit row itself: an event's `webhook-id` and JSON ride in its
+ * `webhookEventId` and `webhookData` (null when no enabled endpoint subscribes), and the senders fan
+ * rows out behind a cursor ("WebhookFanOut"). A row of its own would cost every create one more
+ * page in the commit: measured, 7 % of createPet (docs/decisions/023-webhooks.md).
  */
 export function sqliteActivityWriter(db: Sqlite.Database): SqliteActivityWriter {
-  const insert = db.prepare<[string, string, string | null, number | null, string, string, number, string, string | null, string | null, string | null]>(
-    `INSERT INTO "AuditEvent" ("at", "action", "actorKeyId", "actorStaffId", "actorName", "targetType", "targetId", "targetLabel", "detail", "requestId", "clientAddress")
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  // One statement and at most one row: the senders fan it out to the endpoints later, off the request path.
-  const outbox = db.prepare<[string, string, string, string, string]>(
-    `INSERT INTO "WebhookEvent" ("eventId", "eventType", "data", "createdAt")
-     SELECT ?, ?, ?, ? WHERE ${ANY_SUBSCRIBER} ?))`,
+  type Columns = [string, string, string | null, number | null, string, string, number, string, string | null, string | null, string | null];
+  const insert = db.prepare<Columns>(`INSERT INTO "AuditEvent" (${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  // The subscription is read once, in the statement that writes the row: no second round through the
+  // VM, and no outbox at all (both columns null) when nobody listens.
+  const insertWithEvent = db.prepare<[string, ...Columns, string, string]>(
+    `WITH "subscribed"("yes") AS (SELECT ${ANY_SUBSCRIBER} ?)))
+     INSERT INTO "AuditEvent" (${INSERT_COLUMNS}, "webhookEventId", "webhookData")
+     SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CASE WHEN "yes" THEN ? END, CASE WHEN "yes" THEN ? END FROM "subscribed"`,
   );
   return (at, action, target, context, data) => {
     const c = auditColumns(action, target, context);
-    insert.run(timestamp(at), c.action, c.actorKeyId, c.actorStaffId, c.actorName, c.targetType, c.targetId, c.targetLabel, c.detail, c.requestId, c.clientAddress);
+    const columns: Columns = [timestamp(at), c.action, c.actorKeyId, c.actorStaffId, c.actorName, c.targetType, c.targetId, c.targetLabel, c.detail, c.requestId, c.clientAddress];
     const eventType = data === undefined ? undefined : webhookEventTypeOf(action);
-    if (eventType) outbox.run(newWebhookEventId(), eventType, JSON.stringify(data), timestamp(at), subscriptionPattern(eventType));
+    if (eventType) insertWithEvent.run(subscriptionPattern(eventType), ...columns, newWebhookEventId(), JSON.stringify(data));
+    else insert.run(...columns);
   };
 }
 

@@ -20,9 +20,10 @@ export const SUBSCRIBED_ENDPOINT = `"enabled" AND ("eventTypes" = '' OR (' ' || 
 export const subscriptionPattern = (type: WebhookEventType): string => `% ${type} %`;
 
 /**
- * The outbox is one "WebhookEvent" row per event, written with the change only when some enabled
- * endpoint subscribes to its type (this condition, after `WHERE`, then `subscriptionPattern` as its
- * parameter and `))`): a change writes one row however many endpoints there are, and none when nobody listens.
+ * The outbox holds an event only when some enabled endpoint subscribes to its type (this condition,
+ * after `WHERE` or `SELECT`, then `subscriptionPattern` as its parameter and `))`): a change writes
+ * it once however many endpoints there are, and not at all when nobody listens. On PostgreSQL it is
+ * a "WebhookEvent" row; on SQLite, two columns of the change's own audit row (decision 023).
  */
 export const ANY_SUBSCRIBER = `EXISTS (SELECT 1 FROM "WebhookEndpoint" WHERE ${SUBSCRIBED_ENDPOINT} `;
 
@@ -31,7 +32,8 @@ export const ANY_SUBSCRIBER = `EXISTS (SELECT 1 FROM "WebhookEndpoint" WHERE ${S
  * aliased "v"; the caller may add a `WHERE` on it) and endpoint subscribed to it now and registered no
  * later than it happened, due at once. An event whose endpoints were all deleted before its fan-out
  * goes nowhere, and an endpoint registered since never gets it, however long the senders were stopped.
- * Run by the senders, never on a request's path, in the transaction that deletes those events.
+ * Run by the senders, never on a request's path, in the transaction that takes those events out of the
+ * outbox (deletes them on PostgreSQL, moves the cursor past them on SQLite).
  */
 export const fanOutEvents = (events: string): string => `
   INSERT INTO "WebhookDelivery" ("webhookId", "eventId", "eventType", "data", "createdAt", "nextAttemptAt")

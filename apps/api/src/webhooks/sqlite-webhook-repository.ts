@@ -60,9 +60,10 @@ export function createSqliteWebhookRepository(db: Sqlite.Database): WebhookRepos
       return row ? toDeliveryRecord(row) : null;
     },
     async fanOut(take) {
-      const { anyEvent, fanOut } = prepared();
-      // A read first: an idle sender takes no write lock.
-      if (anyEvent.get()) fanOut.immediate(take);
+      const { cursor, fanOut } = prepared();
+      // A read first: a sender with nothing new since its last look takes no write lock.
+      const { cursor: from, last } = cursor.get()!;
+      if (last !== null && last > from) fanOut.immediate(take);
     },
     async claimDue(now, leaseUntil, claimToken, take) {
       const { anyDue, claim } = prepared();
@@ -170,16 +171,27 @@ function prepare(db: Sqlite.Database) {
       if (reason) disable.run(reason, delivery.webhookId);
     },
   );
-  const lastOfBatch = db.prepare<[number], { last: number | null }>(
-    `SELECT max("id") AS "last" FROM (SELECT "id" FROM "WebhookEvent" ORDER BY "id" LIMIT ?)`,
+  // The outbox is the audit rows after the cursor that carry an event (sqlite-activity-log.ts). SQLite
+  // has one writer at a time and hands out ids under its lock, so ids are in commit order: nothing
+  // behind the cursor can still commit, and the cursor never skips an event.
+  const cursor = db.prepare<[], { cursor: number; last: number | null }>(
+    `SELECT "lastAuditEventId" AS "cursor", (SELECT max("id") FROM "AuditEvent") AS "last" FROM "WebhookFanOut" WHERE "id" = 1`,
   );
-  const fanOutBatch = db.prepare<[number]>(`${fanOutEvents(`"WebhookEvent"`)} WHERE "v"."id" <= ? ORDER BY "v"."id", "e"."id"`);
-  const deleteEvents = db.prepare<[number]>(`DELETE FROM "WebhookEvent" WHERE "id" <= ?`);
+  const nthEvent = db.prepare<[number, number], { id: number }>(
+    `SELECT "id" FROM "AuditEvent" WHERE "id" > ? AND "webhookEventId" IS NOT NULL ORDER BY "id" LIMIT 1 OFFSET ?`,
+  );
+  const fanOutBatch = db.prepare<[number, number]>(
+    `${fanOutEvents(`(SELECT "id", "webhookEventId" AS "eventId", "action" AS "eventType", "webhookData" AS "data", "at" AS "createdAt"
+       FROM "AuditEvent" WHERE "id" > ? AND "id" <= ? AND "webhookEventId" IS NOT NULL)`)} ORDER BY "v"."id", "e"."id"`,
+  );
+  const moveCursor = db.prepare<[number]>(`UPDATE "WebhookFanOut" SET "lastAuditEventId" = ? WHERE "id" = 1`);
+  // Up to `take` events; the rows in between that carry none are passed over in the same move.
   const fanOut = db.transaction((take: number) => {
-    const last = lastOfBatch.get(take)?.last;
-    if (last === null || last === undefined) return;
-    fanOutBatch.run(last);
-    deleteEvents.run(last);
+    const { cursor: from, last } = cursor.get()!;
+    if (last === null || last <= from) return;
+    const upto = nthEvent.get(from, take - 1)?.id ?? last;
+    fanOutBatch.run(from, upto);
+    moveCursor.run(upto);
   });
   return {
     listEndpoints: db.prepare<[], EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM "WebhookEndpoint" ORDER BY "id" DESC`),
@@ -215,8 +227,11 @@ function prepare(db: Sqlite.Database) {
     oldestPending: db.prepare<[], { createdAt: string | null }>(
       `SELECT min("createdAt") AS "createdAt" FROM "WebhookDelivery" WHERE "status" = 'pending'`,
     ),
-    anyEvent: db.prepare<[], { one: number }>(`SELECT 1 AS "one" FROM "WebhookEvent" LIMIT 1`),
+    cursor,
     fanOut,
-    oldestEvent: db.prepare<[], { createdAt: string | null }>(`SELECT min("createdAt") AS "createdAt" FROM "WebhookEvent"`),
+    oldestEvent: db.prepare<[], { createdAt: string }>(
+      `SELECT "at" AS "createdAt" FROM "AuditEvent" WHERE "id" > (SELECT "lastAuditEventId" FROM "WebhookFanOut" WHERE "id" = 1)
+         AND "webhookEventId" IS NOT NULL ORDER BY "id" LIMIT 1`,
+    ),
   };
 }

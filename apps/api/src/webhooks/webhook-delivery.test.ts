@@ -174,7 +174,8 @@ describe("the outbox and the change commit together (SQLite)", () => {
     const endpoint = await t.database.webhooks.createEndpoint({ url: receiver.url, description: null, eventTypes: [], secret: newWebhookSecret(), createdBy: "t" });
     // Fails the transaction after the outbox row is in: as any fault between the writes and the commit.
     const side = new Sqlite(sqliteFilePath(t.config.databaseUrl));
-    side.exec(`CREATE TRIGGER "fail_after_outbox" AFTER INSERT ON "WebhookEvent" BEGIN SELECT RAISE(ABORT, 'injected fault'); END`);
+    // On SQLite the outbox is the audit row's event columns (docs/decisions/023).
+    side.exec(`CREATE TRIGGER "fail_after_outbox" AFTER INSERT ON "AuditEvent" WHEN NEW."webhookEventId" IS NOT NULL BEGIN SELECT RAISE(ABORT, 'injected fault'); END`);
     side.close();
     expect((await createPet(t, "Never")).status).toBe(500);
     expect(await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 10 })).toEqual([]);
