@@ -27,6 +27,14 @@ export function parseApiEnv(text = ""): Record<string, string> {
   ) as Record<string, string>;
 }
 
+/**
+ * The targets named in `list` (comma-separated), `express` read as `production`: the production floor's
+ * target was `express` until the bare Express floor ran beside it, and command lines in the notes still say so.
+ */
+export function targetNames(list: string): string[] {
+  return list.split(",").map((name) => (name === "express" ? "production" : name));
+}
+
 /** The scenarios named in `list` (comma-separated), in SCENARIOS' order; without a list, those `byDefault` keeps. */
 function chosenScenarios(list: string | undefined, byDefault: (scenario: Scenario) => boolean): Scenario[] {
   return SCENARIOS.filter((scenario) => list?.split(",").includes(scenario) ?? byDefault(scenario));
@@ -70,7 +78,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     // One wrk thread keeps 32 connections busy: enough that a server on its core never waits for the next request.
     connections: Number(option("connections") ?? 32),
     datasets: (option("datasets") ?? (quick ? "10000" : "10000,1000000")).split(",").map(Number),
-    targets: (option("targets") ?? "api,api-issued,api-webhooks,express,baseline,postgresql").split(","),
+    targets: targetNames(option("targets") ?? "api,api-issued,api-webhooks,production,bare,baseline,postgresql"),
     postgres: !quick && !flag("no-postgres"),
     web: !quick && !flag("no-web"),
     cpuProf: flag("cpu-prof"),
@@ -126,7 +134,7 @@ export function parseCpuOptions(argv: readonly string[]): CpuOptions {
     issued,
     webhooks,
     token,
-    targets: issued || webhooks || token ? ["api"] : ((option("targets") ?? "api,express").split(",") as ServerKind[]),
+    targets: issued || webhooks || token ? ["api"] : (targetNames(option("targets") ?? "api,production,bare") as ServerKind[]),
     pairs: Number(option("pairs") ?? 8),
     slice: Number(option("slice") ?? (webhooks ? 2_000 : 5_000)),
     // By default the scenarios every server serves; a name search only when asked for. --webhooks: createPet.

@@ -1,7 +1,7 @@
 /**
  * corepack pnpm bench [--quick] [options]
  *
- * Seeds datasets in bulk, then for each database and dataset starts three
+ * Seeds datasets in bulk, then for each database and dataset starts four
  * servers side by side, wrk (a native load generator, one thread pinned to
  * core 0) loading one of them at a time (each server pinned to core 1):
  *   api       the built API, started as its `start` script starts it, in production
@@ -17,9 +17,15 @@
  *             api-webhooks among the targets the API runs with WEBHOOK_ALLOW_HTTP and
  *             WEBHOOK_ALLOW_PRIVATE true and its sender paused (WEBHOOK_POLL_MS 2e9 ms), so the
  *             outbox rows are the whole difference; in the rotation it sits on the API's other
- *             side from the floor (api-webhooks, api, express / express, api, api-webhooks)
- *   express   the Express floor (express-floor-server.ts): a bare Express 4 app
- *             doing the API's work by hand; on PostgreSQL it makes the API's Prisma calls
+ *             side from a lone floor, and outside the production floor when both floors run
+ *             (api-webhooks, production, api, bare / bare, api, production, api-webhooks)
+ *   production  the production floor (express-floor-server.ts; the target `express` before
+ *             the bare floor ran beside it, and `--targets=express` still names it): a
+ *             hand-written Express 4 app doing the API's work with production's duties (a pino
+ *             line per request, security headers, X-Request-Id, per-key counting); on PostgreSQL
+ *             it makes the API's Prisma calls, the Express + Prisma floor
+ *   bare      the bare Express floor (bare-express-floor-server.ts): the same Express app, SQL,
+ *             checks, bodies, status codes and contract headers, and none of those duties
  *   baseline  the node:http baseline (baseline-server.ts): the driver's limit
  *             (better-sqlite3; on PostgreSQL a `pg` Pool with the same SQL); also the
  *             proof that wrk is not the bottleneck (the `headroom` lines)
@@ -28,7 +34,7 @@
  * done). The runs are interleaved, so that the machine's drift over minutes
  * falls on every server alike: per scenario, every target gets a warm-up, then
  * R rounds in each of which every target gets one measured run, the order
- * rotating from round to round, the API and its floor always back to back. A target's figure is the median of its rounds'
+ * rotating from round to round, the API and each floor always back to back. A target's figure is the median of its rounds'
  * req/s (the mean of two), its p50/p99 those of the round with the median req/s
  * (of two, the slower). A ratio between two targets is paired: the median over
  * the rounds of the one's req/s over the other's in the same round (runs
@@ -36,18 +42,22 @@
  * is per server over all the dataset's scenarios, from the end of its first warm-up.
  *
  * Prints and writes a Markdown report to bench/results/, then machine-readable
- * lines (worst dataset unless said):
- *   ratio-floor <provider> <scenario> <x>     API req/s over the Express floor's (goal >= 0.85)
+ * lines (worst dataset unless said; a ratio line's median is followed by its rounds' range, `(min-max)`):
+ *   ratio-floor <provider> <scenario> <x>     API req/s over the production floor's (goal: SQLite >= 0.95;
+ *                                             PostgreSQL, the Express + Prisma floor, >= 0.85)
+ *   ratio-bare <provider> <scenario> <x>      API req/s over the bare Express floor's (goal: SQLite >= 0.85;
+ *                                             PostgreSQL information)
  *   ratio-baseline <provider> <scenario> <x>  API req/s over the node:http baseline's (information)
  *   headroom <provider> <scenario> <x>        baseline req/s over the API's: the generator's headroom (warns under 2)
  *   ratio-issued <provider> <scenario> <x>    issued-key API req/s over configured-key, both from the key-sliced
  *                                             api-issued runs (goal within 5 %; the dataset furthest from 1)
- *   rss-floor <provider> <x>                  API peak RSS over the floor's (goal <= 1.5)
+ *   rss-floor <provider> <x>                  API peak RSS over the production floor's (goal <= 1.5)
  *   name-p99 <provider> rare|shared <x>       a name search's p99 over plain listPets' at the largest dataset,
  *                                             paired by round (the median of the rounds' ratios)
  *                                             (goal at 1M: rare <= 1.5, shared <= 3)
- *   cpu-floor <provider> <scenario> <x>       the floor's server CPU µs per request over the API's (paired; the
- *                                             second opinion, little moved by other processes on the server's core)
+ *   cpu-floor <provider> <scenario> <x>       the production floor's server CPU µs per request over the API's (paired;
+ *                                             the second opinion, little moved by other processes on the server's core)
+ *   cpu-bare <provider> <scenario> <x>        the same for the bare Express floor
  *   ratio-webhooks <provider> createPet <x>   createPet req/s with three endpoints over with none, paired by
  *                                             round (goal >= 0.95; the worst dataset)
  *   generator-busy <provider> <x>             wrk's busiest run: CPU time over wall time on its core (under 1: it waited for the server)
@@ -69,13 +79,14 @@
  *                           warm-up per scenario (default 2 / 2; --quick 2 / 1)
  *   --connections=N         wrk connections (default 32, one thread)
  *   --datasets=10000,1000000
- *   --targets=api,api-issued,api-webhooks,express,baseline,postgresql   which targets (and PostgreSQL) to run (default all)
+ *   --targets=api,api-issued,api-webhooks,production,bare,baseline,postgresql   which targets (and PostgreSQL) to run
+ *                           (default all; `express` is read as `production`)
  *   --deliveries=N          pets created for the delivery throughput (default 2000; 0: not measured)
  *   --scenarios=getPet,listPets         a subset of the scenarios (names as in the table)
  *   --no-postgres --no-web  skip those parts
  *   --cpu-prof              run every server under node --cpu-prof (one profile per server, database
  *                           and dataset, covering all its scenarios, in the results folder): the
- *                           API's beside its floor's, load for load
+ *                           API's beside its floors', load for load
  *   --api-env=K=V[,K=V]     extra environment for the API (e.g. LOG_LEVEL=warn to price per-request logs)
  * Env: BENCH_API_MAIN (another build of the API), BENCH_PG_URL, BENCH_PG_ADMIN_URL.
  *

@@ -133,7 +133,7 @@ class BenchRun {
   }
 
   /**
-   * PostgreSQL: the same three servers (the floor through Prisma, the baseline through `pg`) on one
+   * PostgreSQL: the same servers (the two Express floors through Prisma, the baseline through `pg`) on one
    * database; the rows their createPet runs added are deleted once the dataset's servers have stopped
    * (getPet asks for ids <= rows and the lists read the first pages by id, so no scenario sees them).
    */
@@ -332,7 +332,8 @@ class BenchRun {
       const rowOf = (target: Target) => rowsOfDataset.find((r) => r.scenario === scenario && r.target === target);
       const median = (target: Target) => rowOf(target)?.result.requestsPerSecond ?? NaN;
       const ratios = [
-        ["api/express", pairedRatio(rowOf("api"), rowOf("express"))],
+        ["api/production", pairedRatio(rowOf("api"), rowOf("production"))],
+        ["api/bare", pairedRatio(rowOf("api"), rowOf("bare"))],
         ["issued/configured", issuedOverConfigured(rowOf("api-issued"))],
         ["webhooks/none", webhooksOverNone(rowOf("api-webhooks"), rowOf("api"))],
         ["headroom (baseline/api)", 1 / pairedRatio(rowOf("api"), rowOf("baseline"))],
