@@ -12,7 +12,7 @@ describe("parseBenchOptions", () => {
       issuedLength: 6,
       connections: 32,
       datasets: [10_000, 1_000_000],
-      targets: ["api", "api-issued", "api-webhooks", "production", "bare", "baseline", "postgresql"],
+      targets: ["api", "api-issued", "api-token", "api-webhooks", "production", "bare", "baseline", "postgresql"],
       postgres: true,
       web: true,
       cpuProf: false,
@@ -36,12 +36,13 @@ describe("parseBenchOptions", () => {
     expect(parseBenchOptions(["--targets=api,express,bare"]).targets).toEqual(["api", "production", "bare"]);
   });
 
-  it("refuses an unknown option, a part second, api-issued or api-webhooks without api, and a bad --deliveries", () => {
+  it("refuses an unknown option, a part second, an API variant without api, and a bad --deliveries", () => {
     expect(() => parseBenchOptions(["--help"])).toThrow("unknown option(s) --help; see bench/src/run.ts");
     expect(() => parseBenchOptions(["--duration=1.5"])).toThrow("must be whole numbers >= 1");
     expect(() => parseBenchOptions(["--rounds=0"])).toThrow("must be whole numbers >= 1");
     expect(() => parseBenchOptions(["--targets=api-issued,production"])).toThrow("needs api too");
     expect(() => parseBenchOptions(["--targets=api-webhooks"])).toThrow("needs api too");
+    expect(() => parseBenchOptions(["--targets=api-token,production"])).toThrow("--targets=api-token needs api too");
     expect(() => parseBenchOptions(["--deliveries=-1"])).toThrow("--deliveries must be a whole number");
     expect(parseBenchOptions(["--deliveries=0"]).deliveries).toBe(0);
   });

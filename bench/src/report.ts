@@ -90,6 +90,8 @@ function method(options: BenchOptions, { stamp, loadAtStart, loadAtEnd }: Report
       `**api (issued)**: the same process, sent an issued \`psk_\` key (scope write, made with \`keys create\`) and the configured key in turn, the key changing every ${keySliceMs("getPet")} ms (createPet: ${keySliceMs("createPet")} ms) of a run ${options.issuedLength} times as long as the others'; ` +
       `its req/s is the issued key's slices' (median of the rounds) and **issued ÷ configured** the issued key's requests per second of its slices over the configured key's in the same run, the median over the rounds ` +
       `(each slice counted once its first ${options.connections} requests, one per connection, have been sent, when the other key's requests have been answered; the first slice, after the idle hold, and the last, cut short, left out). ` +
+      `**api (token)**: the same process, sent a \`pst_\` session token and the issued key it was started with in turn, key-sliced as api (issued) and as long; ` +
+      `a token is minted before each run (\`POST /admin/v1/session/start\` with the issued key, then \`/admin/v1/session/token\`; it lasts 10 minutes), and **token ÷ issued** is the token's slices' rate over the issued key's in the same run, the median over the rounds. ` +
       `**api (webhooks)**: the same process, createPet only, with ${WEBHOOK_ENDPOINTS} webhook endpoints (subscribed to pet.created, at a local receiver) registered through \`POST /admin/v1/webhooks\` just before each of its runs and deleted just after; ` +
       `with it among the targets the API runs with WEBHOOK_ALLOW_HTTP and WEBHOOK_ALLOW_PRIVATE true and its sender paused for the whole run, so **webhooks ÷ none** (its req/s over the API's createPet, paired by round; in each round the two run back to back) prices the outbox rows written on the request path. ` +
       `**production**: the production floor, a hand-written Express 4 app doing the same work by hand (SQLite: the API's prepared statements; PostgreSQL: the API's Prisma calls, the Express + Prisma floor) with production's duties: ` +
@@ -105,10 +107,10 @@ function method(options: BenchOptions, { stamp, loadAtStart, loadAtEnd }: Report
 function* scenarioRows(results: readonly Row[], options: BenchOptions, provider: Provider) {
   for (const rows of options.datasets) {
     for (const scenario of options.scenarios) {
-      const [api, issued, production, bare, base, webhooks] = (["api", "api-issued", "production", "bare", "baseline", "api-webhooks"] as const).map((target) =>
-        findRow(results, provider, target, rows, scenario),
+      const [api, issued, token, production, bare, base, webhooks] = (["api", "api-issued", "api-token", "production", "bare", "baseline", "api-webhooks"] as const).map(
+        (target) => findRow(results, provider, target, rows, scenario),
       );
-      if (api || production || bare || base) yield { rows, scenario, api, issued, production, bare, base, webhooks };
+      if (api || production || bare || base) yield { rows, scenario, api, issued, token, production, bare, base, webhooks };
     }
   }
 }
@@ -117,12 +119,12 @@ function* scenarioRows(results: readonly Row[], options: BenchOptions, provider:
 function providerTables({ results, logFigures }: BenchRecord, options: BenchOptions, provider: Provider): string[] {
   const lines = [`## ${provider}`, ""];
   lines.push(
-    "| rows | scenario | api req/s | api (issued) req/s | production floor req/s | bare floor req/s | baseline req/s | api ÷ production floor | api ÷ bare floor | issued ÷ configured | vs baseline | headroom | api p50/p99 ms | production p50/p99 ms | bare p50/p99 ms | baseline p50/p99 ms |",
+    "| rows | scenario | api req/s | api (issued) req/s | api (token) req/s | production floor req/s | bare floor req/s | baseline req/s | api ÷ production floor | api ÷ bare floor | issued ÷ configured | token ÷ issued | vs baseline | headroom | api p50/p99 ms | production p50/p99 ms | bare p50/p99 ms | baseline p50/p99 ms |",
   );
-  lines.push("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-  for (const { rows, scenario, api, issued, production, bare, base } of scenarioRows(results, options, provider)) {
+  lines.push("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  for (const { rows, scenario, api, issued, token, production, bare, base } of scenarioRows(results, options, provider)) {
     lines.push(
-      `| ${rowsLabel(rows)} | \`${scenario}\` | ${figure(rps(api))} | ${figure(rps(issued))} | ${figure(rps(production))} | ${figure(rps(bare))} | ${figure(rps(base))} | ${times(pairedRatio(api, production))} | ${times(pairedRatio(api, bare))} | ${times(issuedOverConfigured(issued))} | ${times(pairedRatio(api, base))} | ${times(1 / pairedRatio(api, base))} | ${latency(api)} | ${latency(production)} | ${latency(bare)} | ${latency(base)} |`,
+      `| ${rowsLabel(rows)} | \`${scenario}\` | ${figure(rps(api))} | ${figure(rps(issued))} | ${figure(rps(token))} | ${figure(rps(production))} | ${figure(rps(bare))} | ${figure(rps(base))} | ${times(pairedRatio(api, production))} | ${times(pairedRatio(api, bare))} | ${times(issuedOverConfigured(issued))} | ${times(inRunSpread(token).median)} | ${times(pairedRatio(api, base))} | ${times(1 / pairedRatio(api, base))} | ${latency(api)} | ${latency(production)} | ${latency(bare)} | ${latency(base)} |`,
     );
   }
   lines.push("", "Peak RSS (MB, each server's peak over all the dataset's scenarios, from the end of its first warm-up):", "");
@@ -203,16 +205,16 @@ function everyRun(results: readonly Row[]): string[] {
 function roundsTable(results: readonly Row[], options: BenchOptions, providers: readonly Provider[]): string[] {
   const lines = ["", "## Rounds", "", "req/s of each round, in round order (results.json has each run's position in its round):", ""];
   lines.push(
-    "| database | rows | scenario | api | api (issued) | production floor | bare floor | baseline | api ÷ production floor | api ÷ bare floor | issued ÷ configured (same run) |",
+    "| database | rows | scenario | api | api (issued) | api (token) | production floor | bare floor | baseline | api ÷ production floor | api ÷ bare floor | issued ÷ configured (same run) | token ÷ issued (same run) |",
   );
-  lines.push("|---|---|---|---|---|---|---|---|---|---|---|");
+  lines.push("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   const perRound = (row: Row | undefined) => row?.rounds.map((run) => figure(run.result.requestsPerSecond)).join(", ") ?? "";
   const ratiosOfRounds = (api: Row | undefined, floor: Row | undefined) => (api && floor ? roundRatios(api, floor).map((ratio) => ratio.toFixed(2)).join(", ") : "");
   for (const provider of providers) {
-    for (const { rows, scenario, api, issued, production, bare, base } of scenarioRows(results, options, provider)) {
-      const issuedRatios = issued?.rounds.map(({ result }) => inRunRatio(result).toFixed(2)).join(", ") ?? "";
+    for (const { rows, scenario, api, issued, token, production, bare, base } of scenarioRows(results, options, provider)) {
+      const inRunRatios = (sliced: Row | undefined) => sliced?.rounds.map(({ result }) => inRunRatio(result).toFixed(2)).join(", ") ?? "";
       lines.push(
-        `| ${provider} | ${rowsLabel(rows)} | \`${scenario}\` | ${perRound(api)} | ${perRound(issued)} | ${perRound(production)} | ${perRound(bare)} | ${perRound(base)} | ${ratiosOfRounds(api, production)} | ${ratiosOfRounds(api, bare)} | ${issuedRatios} |`,
+        `| ${provider} | ${rowsLabel(rows)} | \`${scenario}\` | ${perRound(api)} | ${perRound(issued)} | ${perRound(token)} | ${perRound(production)} | ${perRound(bare)} | ${perRound(base)} | ${ratiosOfRounds(api, production)} | ${ratiosOfRounds(api, bare)} | ${inRunRatios(issued)} | ${inRunRatios(token)} |`,
       );
     }
   }
@@ -242,7 +244,8 @@ function goals({ results, web, deliveries }: BenchRecord, options: BenchOptions,
   const lines = [
     "",
     "Goals: `ratio-floor` (the API over the production floor) ≥ 0.95 on SQLite, ≥ 0.85 on PostgreSQL (there the production floor is the Express + Prisma floor); " +
-      "`ratio-bare` (the API over the bare Express floor) ≥ 0.85 on SQLite, information on PostgreSQL; `ratio-baseline` (node:http + the driver) information. " +
+      "`ratio-bare` (the API over the bare Express floor) ≥ 0.85 on SQLite, information on PostgreSQL; `ratio-baseline` (node:http + the driver) information; " +
+      "`ratio-issued` (issued key ÷ configured key) and `ratio-token` (session token ÷ the issued key it was started with) within 5 % of 1. " +
       "Each ratio line is the worst dataset's median over the rounds (ratio-issued: the dataset furthest from 1), the range of its rounds' ratios (min-max) beside it.",
     `(\`name-p99\` lines: the ${rowsLabel(largest)} dataset${largest === 1_000_000 ? "" : "; the goal is set at 1M"}.)`,
     "",
@@ -261,13 +264,15 @@ function goals({ results, web, deliveries }: BenchRecord, options: BenchOptions,
         if (spread) lines.push(`${name} ${provider} ${scenario} ${withRange(spread, name === "ratio-baseline" ? 2 : GOAL_DIGITS)}`);
       }
     }
-    // Within 5 % either way: the dataset furthest from 1.
-    for (const scenario of options.scenarios) {
-      const spread = chosenSpread(
-        options.datasets.map((rows) => inRunSpread(find(provider, "api-issued", rows, scenario))),
-        furthestFromOne,
-      );
-      if (spread) lines.push(`ratio-issued ${provider} ${scenario} ${withRange(spread, GOAL_DIGITS)}`);
+    // Within 5 % either way: the dataset furthest from 1 (issued ÷ configured; token ÷ issued).
+    for (const [name, target] of [["ratio-issued", "api-issued"], ["ratio-token", "api-token"]] as const) {
+      for (const scenario of options.scenarios) {
+        const spread = chosenSpread(
+          options.datasets.map((rows) => inRunSpread(find(provider, target, rows, scenario))),
+          furthestFromOne,
+        );
+        if (spread) lines.push(`${name} ${provider} ${scenario} ${withRange(spread, GOAL_DIGITS)}`);
+      }
     }
     // createPet with three webhook endpoints (the sender paused) over createPet with none: the worst dataset, goal >= 0.95.
     const webhooks = worstSpread(spreadsPerDataset("createPet", "api-webhooks", "api"));

@@ -11,7 +11,13 @@
  *             alternating with the configured key every 100 ms (createPet 250 ms) within
  *             runs 6 times as long (--quick: twice; load.ts, keySliceMs): its req/s is the issued key's slices', and
  *             ratio-issued compares them with the configured key's slices of the same run
- *             (the median over the rounds); and, as the target `api-webhooks` (createPet only),
+ *             (the median over the rounds); as the target `api-token`, with a `pst_` session token
+ *             alternating with the issued key it was started with, key-sliced the same way, runs as
+ *             long: a token is minted before each run (session-token.ts: POST /admin/v1/session/start
+ *             with the issued key, then /admin/v1/session/token; it lasts 10 minutes, a run seconds),
+ *             its req/s is the token's slices', and ratio-token compares them with the issued key's
+ *             slices of the same run (the pairing api-issued has: both keys meet the same moments);
+ *             and, as the target `api-webhooks` (createPet only),
  *             with three webhook endpoints (pet.created, at a local receiver) registered through
  *             POST /admin/v1/webhooks just before each of its runs and deleted just after: with
  *             api-webhooks among the targets the API runs with WEBHOOK_ALLOW_HTTP and
@@ -51,6 +57,8 @@
  *   headroom <provider> <scenario> <x>        baseline req/s over the API's: the generator's headroom (warns under 2)
  *   ratio-issued <provider> <scenario> <x>    issued-key API req/s over configured-key, both from the key-sliced
  *                                             api-issued runs (goal within 5 %; the dataset furthest from 1)
+ *   ratio-token <provider> <scenario> <x>     session-token API req/s over the issued key's, both from the key-sliced
+ *                                             api-token runs (goal within 5 %; the dataset furthest from 1)
  *   rss-floor <provider> <x>                  API peak RSS over the production floor's (goal <= 1.5)
  *   name-p99 <provider> rare|shared <x>       a name search's p99 over plain listPets' at the largest dataset,
  *                                             paired by round (the median of the rounds' ratios)
@@ -74,12 +82,12 @@
  * Options:
  *   --quick                 10k rows, SQLite only, 2 rounds of 2 s, 1 s warm-up (smoke check)
  *   --rounds=N              measured rounds per scenario (default 5; --quick 2)
- *   --issued-length=N       api-issued's runs are N times --duration (default 6; --quick 2)
+ *   --issued-length=N       api-issued's and api-token's runs are N times --duration (default 6; --quick 2)
  *   --duration=S --warmup=S whole seconds of one target's measured run in a round / of its
  *                           warm-up per scenario (default 2 / 2; --quick 2 / 1)
  *   --connections=N         wrk connections (default 32, one thread)
  *   --datasets=10000,1000000
- *   --targets=api,api-issued,api-webhooks,production,bare,baseline,postgresql   which targets (and PostgreSQL) to run
+ *   --targets=api,api-issued,api-token,api-webhooks,production,bare,baseline,postgresql   which targets (and PostgreSQL) to run
  *                           (default all; `express` is read as `production`)
  *   --deliveries=N          pets created for the delivery throughput (default 2000; 0: not measured)
  *   --scenarios=getPet,listPets         a subset of the scenarios (names as in the table)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { serverOrder, servesScenario, targetOrder } from "./targets.js";
+import { isKeySliced, serverOf, serverOrder, servesScenario, targetOrder } from "./targets.js";
 
 const ONE_FLOOR = ["api", "api-issued", "production", "baseline", "postgresql"];
 const BOTH_FLOORS = ["api", "api-issued", "production", "bare", "baseline", "postgresql"];
@@ -39,6 +39,14 @@ describe("targetOrder", () => {
     // Both floors keep their places beside the API; api-webhooks is one run away.
     expect(targetOrder([...BOTH_FLOORS, "api-webhooks"], 0)).toEqual(["api-webhooks", "production", "api", "bare", "api-issued", "baseline"]);
     expect(targetOrder([...BOTH_FLOORS, "api-webhooks"], 1)).toEqual(["api-issued", "baseline", "bare", "api", "production", "api-webhooks"]);
+  });
+
+  it("rotates api-token as a target of its own, on the api process, key-sliced like api-issued", () => {
+    expect(targetOrder(["api", "api-issued", "api-token", "production"], 0)).toEqual(["production", "api", "api-issued", "api-token"]);
+    expect(targetOrder(["api", "api-issued", "api-token", "production"], 1)).toEqual(["api-issued", "api-token", "api", "production"]);
+    expect(serverOf("api-token")).toBe("api");
+    expect(serverOrder(["api", "api-token"], 0)).toEqual(["api"]);
+    expect((["api-issued", "api-token", "api", "production"] as const).map((target) => isKeySliced(target))).toEqual([true, true, false, false]);
   });
 
   it("runs api-webhooks on createPet only", () => {

@@ -2,19 +2,32 @@
 
 /**
  * What wrk loads: the API, its two Express floors and the node:http baseline, the API again with an
- * issued key, and the API again with three webhook endpoints registered for its runs (createPet only;
+ * issued key, again with a `pst_` session token (started with that issued key; its runs alternate the
+ * two), and again with three webhook endpoints registered for its runs (createPet only;
  * running.ts registers them before each of those runs and deletes them after).
  * `production` is the production floor (express-floor-server.ts: Express with production's duties, the
  * target `express` until two floors ran side by side; options.ts still reads `express` as its name);
  * `bare` the bare Express floor (bare-express-floor-server.ts: the same work and nothing else).
  */
-export const TARGETS = ["api", "api-issued", "production", "bare", "baseline", "api-webhooks"] as const;
+export const TARGETS = ["api", "api-issued", "api-token", "production", "bare", "baseline", "api-webhooks"] as const;
 export type Target = (typeof TARGETS)[number];
 
-/** The processes: api-issued and api-webhooks are the api process. */
-export type ServerKind = Exclude<Target, "api-issued" | "api-webhooks">;
+/** The targets that load the api process under another key, or with endpoints registered. */
+export const API_VARIANTS = ["api-issued", "api-token", "api-webhooks"] as const;
+type ApiVariant = (typeof API_VARIANTS)[number];
+const isApiVariant = (target: Target): target is ApiVariant => (API_VARIANTS as readonly Target[]).includes(target);
+
+/**
+ * The key-sliced targets: each run alternates the key it is named for with a reference key slice by slice
+ * (load.ts): api-issued an issued key with the configured one, api-token a session token with the issued
+ * key it was started with. Their runs are --issued-length times as long (each key has half of one).
+ */
+export const isKeySliced = (target: Target): boolean => target === "api-issued" || target === "api-token";
+
+/** The processes: the API variants are the api process. */
+export type ServerKind = Exclude<Target, ApiVariant>;
 export const SERVER_KINDS: readonly ServerKind[] = ["api", "production", "bare", "baseline"];
-export const serverOf = (target: Target): ServerKind => (target === "api-issued" || target === "api-webhooks" ? "api" : target);
+export const serverOf = (target: Target): ServerKind => (isApiVariant(target) ? "api" : target);
 
 /** The scenarios api-webhooks runs: the one whose request path writes the outbox rows. */
 export const servesScenario = (target: Target, scenario: string): boolean => target !== "api-webhooks" || scenario === "createPet";
