@@ -4,6 +4,7 @@
  * Pure: it renders a BenchRecord; run.ts prints it and writes it out.
  */
 import { figure, percent, rowsLabel, times } from "./format.js";
+import { hostSpeedLine, type HostSpeed } from "./host-speed.js";
 import { keySliceMs } from "./load.js";
 import type { BenchOptions } from "./options.js";
 import { findRow, peakOf, type BenchRecord, type Row } from "./results.js";
@@ -36,11 +37,12 @@ const CONTENDED_BELOW = 0.8;
 // (full run 15 printed an issued ÷ configured of 0.945 as 0.95).
 const GOAL_DIGITS = 3;
 
-/** The run's moment and the machine's load average (1 min) at its start and end. */
+/** The run's moment, the machine's load average (1 min) and its speed (host-speed.ts) at its start and end. */
 export interface ReportContext {
   stamp: string;
   loadAtStart: number;
   loadAtEnd: number;
+  hostSpeed: { before: HostSpeed; after: HostSpeed };
 }
 
 /** The report's Markdown, and its warnings (also in the Markdown) for the log. */
@@ -76,7 +78,7 @@ const withRange = ({ median, min, max }: Spread, digits: number) => `${median.to
 const worst = (values: number[], pick: (...values: number[]) => number, digits = 2) => figure(worstOf(values, pick), digits);
 
 /** The title and how the figures were made. */
-function method(options: BenchOptions, { stamp, loadAtStart, loadAtEnd }: ReportContext): string[] {
+function method(options: BenchOptions, { stamp, loadAtStart, loadAtEnd, hostSpeed }: ReportContext): string[] {
   return [
     `# Benchmark ${stamp}${options.quick ? " (quick)" : ""}`,
     "",
@@ -99,6 +101,7 @@ function method(options: BenchOptions, { stamp, loadAtStart, loadAtEnd }: Report
       `**bare**: the bare Express floor, the same Express app, SQL, bearer check, parameter checks, bodies, status codes and contract headers, and nothing else (no log line, no security headers, no request id, no counting, no schema library). ` +
       `**baseline**: node:http + the driver (prepared better-sqlite3 statements; a \`pg\` Pool with the same SQL); also the generator's headroom: it must reach several times the API's rate.`,
     `Machine: load average ${loadAtStart.toFixed(1)} at start, ${loadAtEnd.toFixed(1)} at end (other work on the machine skews every figure; compare rows of one run).`,
+    hostSpeedLine(hostSpeed.before, hostSpeed.after),
     "",
   ];
 }

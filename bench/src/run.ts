@@ -47,6 +47,10 @@
  * seconds apart), so a slow minute weighs on both sides of each ratio. Peak RSS
  * is per server over all the dataset's scenarios, from the end of its first warm-up.
  *
+ * Before and after, it times a fixed single-threaded task (host-speed.ts: 20,000
+ * SHA-256 of 1 KiB, the fastest of 5), put in results.json (`hostSpeed`) and the
+ * report's header, so figures of different days and hosts can be compared.
+ *
  * Prints and writes a Markdown report to bench/results/, then machine-readable
  * lines (worst dataset unless said; a ratio line's median is followed by its rounds' range, `(min-max)`):
  *   ratio-floor <provider> <scenario> <x>     API req/s over the production floor's (goal: SQLite >= 0.95;
@@ -108,6 +112,7 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { runIfEntry } from "./entry.js";
 import { log } from "./format.js";
+import { measureHostSpeed } from "./host-speed.js";
 import { ensureLoadGenerator } from "./load.js";
 import { parseBenchOptions, type BenchOptions } from "./options.js";
 import { renderReport } from "./report.js";
@@ -133,14 +138,16 @@ export async function main(argv: readonly string[]): Promise<number> {
   const work = mkdtempSync(path.join(tmpdir(), "petstore-bench-"));
   const started = Date.now();
   const loadAtStart = loadavg()[0]!;
+  const speedBefore = measureHostSpeed();
   let record: BenchRecord;
   try {
     record = await runBench(options, { wrk, work, outDir });
+    const hostSpeed = { before: speedBefore, after: measureHostSpeed() };
     // The figures first: a run of twenty minutes must not be lost to a fault in the report.
     const elapsedSeconds = Math.round((Date.now() - started) / 1000);
     const { results, logFigures, plans, web, deliveries } = record;
-    writeFileSync(path.join(outDir, "results.json"), JSON.stringify({ options, elapsedSeconds, results, logFigures, plans, web, deliveries }, null, 2));
-    const { markdown, warnings } = renderReport(record, options, { stamp, loadAtStart, loadAtEnd: loadavg()[0]! });
+    writeFileSync(path.join(outDir, "results.json"), JSON.stringify({ options, elapsedSeconds, hostSpeed, results, logFigures, plans, web, deliveries }, null, 2));
+    const { markdown, warnings } = renderReport(record, options, { stamp, loadAtStart, loadAtEnd: loadavg()[0]!, hostSpeed });
     for (const warning of warnings) log(warning);
     writeFileSync(path.join(outDir, "report.md"), markdown);
     writeFileSync(path.join(RESULTS, "latest.md"), markdown);
