@@ -2,7 +2,7 @@
  * The answers the servers give. Before any load, the same requests must get
  * the same answers from every server, on every database: status, body and the
  * headers of the contract (Content-Type, Link, Deprecation, Sunset). The
- * Express floor must also send the API's set of headers (names; values only
+ * production floor must also send the API's set of headers (names; values only
  * where they are not per request); a difference there is a warning in the
  * report, not a failure. And when a run fails, one request shows what it was answered.
  */
@@ -16,7 +16,7 @@ const PER_REQUEST_HEADERS = new Set(["date", "x-request-id", "content-length", "
 
 /** The probes of one bench run: each answer against the first one to the same request on a dataset of that size (on either database). */
 export class AnswerCheck {
-  /** The floor's header differences from the API's, one line per database and difference. */
+  /** The production floor's header differences from the API's, one line per database and difference. */
   readonly headerWarnings: string[] = [];
   private readonly referenceAnswers = new Map<string, string>();
   private readonly seenHeaders = new Map<string, Map<string, string>>();
@@ -36,8 +36,9 @@ export class AnswerCheck {
       else if (reference !== answer) {
         throw new Error(`${who} answers ${pathAndQuery} differently:\n  ${answer.slice(0, 400)}\n  expected ${reference.slice(0, 400)}`);
       }
-      // The floor's header set is compared with the API's once, under the configured key.
-      if (target === "baseline" || target === "api-issued") continue;
+      // The production floor's header set is compared with the API's once, under the configured key (the bare
+      // floor and the baseline leave the security headers and the request id out by design).
+      if (target !== "api" && target !== "production") continue;
       const headers = new Map<string, string>();
       response.headers.forEach((value, name) => {
         if (!PER_REQUEST_HEADERS.has(name)) headers.set(name, value);
@@ -46,7 +47,7 @@ export class AnswerCheck {
       this.seenHeaders.set(`${target} ${headersKey}`, headers);
       // Compared when the second of the two has answered (the order rotates).
       const api = this.seenHeaders.get(`api ${headersKey}`);
-      const floor = this.seenHeaders.get(`express ${headersKey}`);
+      const floor = this.seenHeaders.get(`production ${headersKey}`);
       if (api && floor) this.compareHeaders(provider, api, floor);
     }
   }
@@ -56,16 +57,16 @@ export class AnswerCheck {
     const floorOnly = [...floor.keys()].filter((name) => !api.has(name));
     const changed = [...api.keys()]
       .filter((name) => floor.has(name) && api.get(name) !== floor.get(name))
-      .map((name) => `${name} (api ${JSON.stringify(api.get(name))}, express ${JSON.stringify(floor.get(name))})`);
+      .map((name) => `${name} (api ${JSON.stringify(api.get(name))}, production floor ${JSON.stringify(floor.get(name))})`);
     const differences = [
       apiOnly.length ? `only the API sends ${apiOnly.join(", ")}` : "",
-      floorOnly.length ? `only the floor sends ${floorOnly.join(", ")}` : "",
+      floorOnly.length ? `only the production floor sends ${floorOnly.join(", ")}` : "",
       changed.length ? `values differ: ${changed.join("; ")}` : "",
     ].filter(Boolean);
     const warning = `${provider}: ${differences.join("; ")}`;
     if (differences.length > 0 && !this.headerWarnings.includes(warning)) {
       this.headerWarnings.push(warning);
-      this.log(`warning: the Express floor's headers differ from the API's on ${warning}`);
+      this.log(`warning: the production floor's headers differ from the API's on ${warning}`);
     }
   }
 }

@@ -7,8 +7,9 @@
  * process, 10 connections); the figure is the server's CPU time (user + system,
  * every thread, from /proc/<pid>/task/<tid>/schedstat, in ns) spent over the
  * measured requests, divided by them. Prints `cpu <provider> <target> <scenario>
- * <µs/request>` lines, then the median per target and scenario and the API/floor
- * ratio of the floor's CPU over the API's (comparable to `ratio-floor`).
+ * <µs/request>` lines, then the median per target and scenario and, per floor, the
+ * floor's CPU over the API's (`production/api` comparable to `ratio-floor`, the
+ * production floor's line; `bare/api` to `ratio-bare`, the bare Express floor's).
  *
  * The API runs as in production, as run.ts starts it (servers.ts): its `start` script's
  * file, NODE_ENV=production, LOG_LEVEL=info to a file, METRICS_TOKEN set,
@@ -39,7 +40,8 @@
  * <scenario> <x>`, the median over the pairs of the issued key's CPU per request over the
  * token's (the goal: the token within 5 % of the issued key).
  *
- * Options: --targets=api,express,baseline --scenarios=getPet,... --requests=N
+ * Options: --targets=api,production,bare,baseline (default api,production,bare; `express` is read as
+ * `production`) --scenarios=getPet,... --requests=N
  * (default 20000) --warmup=N (default 3000) --rounds=N (default 3) --rows=N
  * (default 10000) --api-env=K=V[,K=V] (extra environment for the API, e.g.
  * METRICS_TOKEN= to price a feature) --postgres (PostgreSQL instead of SQLite) --cpu-prof (API
@@ -202,10 +204,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     console.log(`\nmedian CPU µs/request over ${rounds} rounds of ${requests} (${provider}, ${rows} rows)`);
     for (const scenario of scenarios) {
       const figures = targets.map((target) => median(results.get(`${target} ${scenario}`) ?? [NaN]));
-      const ratio = targets.includes("express") && targets.includes("api")
-        ? median(results.get(`express ${scenario}`)!) / median(results.get(`api ${scenario}`)!)
-        : NaN;
-      console.log(`${scenario.padEnd(38)} ${targets.map((t, i) => `${t} ${figures[i]!.toFixed(1)}`).join("  ")}  floor/api ${ratio.toFixed(2)}`);
+      // Each floor's CPU over the API's, comparable to ratio-floor (the production floor) and ratio-bare.
+      const overApi = (["production", "bare"] as const)
+        .filter((floor) => targets.includes(floor) && targets.includes("api"))
+        .map((floor) => `  ${floor}/api ${(median(results.get(`${floor} ${scenario}`)!) / median(results.get(`api ${scenario}`)!)).toFixed(2)}`);
+      console.log(`${scenario.padEnd(38)} ${targets.map((t, i) => `${t} ${figures[i]!.toFixed(1)}`).join("  ")}${overApi.join("")}`);
     }
     for (const [target, values] of peaks) console.log(`peak RSS ${target} ${median(values).toFixed(0)} MB`);
     if (cpuProf) console.log(`profiles in ${profDir}`);

@@ -1,7 +1,9 @@
 /**
- * What the two floors (express-floor-server.ts) and the baseline
- * (baseline-server.ts) share: the bearer check, the hand-written query and body
- * checks, the row-to-JSON mapping, the headers, and the three pet stores
+ * What the floors share: the production floor (express-floor-server.ts), the
+ * bare Express floor (bare-express-floor-server.ts; the two through
+ * express-floor-app.ts) and the baseline (baseline-server.ts): the bearer
+ * check, the hand-written query and body checks, the row-to-JSON mapping, the
+ * headers, and the three pet stores
  * (prepared better-sqlite3 statements, a `pg` Pool with the same SQL, and the
  * API's generated Prisma client making the API's calls). Not part of the product.
  */

@@ -12,7 +12,7 @@ describe("parseBenchOptions", () => {
       issuedLength: 6,
       connections: 32,
       datasets: [10_000, 1_000_000],
-      targets: ["api", "api-issued", "api-webhooks", "express", "baseline", "postgresql"],
+      targets: ["api", "api-issued", "api-token", "api-webhooks", "production", "bare", "baseline", "postgresql"],
       postgres: true,
       web: true,
       cpuProf: false,
@@ -32,25 +32,31 @@ describe("parseBenchOptions", () => {
     expect(options.apiEnv).toEqual({ LOG_LEVEL: "warn", X: "a=b" });
   });
 
-  it("refuses an unknown option, a part second, api-issued or api-webhooks without api, and a bad --deliveries", () => {
+  it("reads the target `express` as the production floor's, its name before the bare floor ran beside it", () => {
+    expect(parseBenchOptions(["--targets=api,express,bare"]).targets).toEqual(["api", "production", "bare"]);
+  });
+
+  it("refuses an unknown option, a part second, an API variant without api, and a bad --deliveries", () => {
     expect(() => parseBenchOptions(["--help"])).toThrow("unknown option(s) --help; see bench/src/run.ts");
     expect(() => parseBenchOptions(["--duration=1.5"])).toThrow("must be whole numbers >= 1");
     expect(() => parseBenchOptions(["--rounds=0"])).toThrow("must be whole numbers >= 1");
-    expect(() => parseBenchOptions(["--targets=api-issued,express"])).toThrow("needs api too");
+    expect(() => parseBenchOptions(["--targets=api-issued,production"])).toThrow("needs api too");
     expect(() => parseBenchOptions(["--targets=api-webhooks"])).toThrow("needs api too");
+    expect(() => parseBenchOptions(["--targets=api-token,production"])).toThrow("--targets=api-token needs api too");
     expect(() => parseBenchOptions(["--deliveries=-1"])).toThrow("--deliveries must be a whole number");
     expect(parseBenchOptions(["--deliveries=0"]).deliveries).toBe(0);
   });
 });
 
 describe("parseCpuOptions", () => {
-  it("defaults to the API and its floor on the scenarios every server serves", () => {
-    expect(parseCpuOptions([])).toMatchObject({ targets: ["api", "express"], rounds: 3, requests: 20_000, rows: 10_000, postgres: false, issued: false });
+  it("defaults to the API and its two floors on the scenarios every server serves, `express` read as `production`", () => {
+    expect(parseCpuOptions(["--targets=api,express"]).targets).toEqual(["api", "production"]);
+    expect(parseCpuOptions([])).toMatchObject({ targets: ["api", "production", "bare"], rounds: 3, requests: 20_000, rows: 10_000, postgres: false, issued: false });
     expect(parseCpuOptions([]).scenarios).toEqual(["listPets", "listPets?status=available&limit=100", "getPet", "createPet"]);
   });
 
   it("--issued: the API only", () => {
-    expect(parseCpuOptions(["--issued", "--targets=express"])).toMatchObject({ issued: true, targets: ["api"], pairs: 8, slice: 5_000 });
+    expect(parseCpuOptions(["--issued", "--targets=production"])).toMatchObject({ issued: true, targets: ["api"], pairs: 8, slice: 5_000 });
   });
 
   it("--webhooks: the API only, createPet only, and not with --issued", () => {

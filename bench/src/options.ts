@@ -5,7 +5,7 @@
  * themselves are described at the top of run.ts and of cpu.ts.
  */
 import { API_ONLY_SCENARIOS, SCENARIOS, type Scenario } from "./scenarios.js";
-import type { ServerKind } from "./targets.js";
+import { API_VARIANTS, type ServerKind } from "./targets.js";
 
 /** `--name` flags and `--name=value` options of a command line (a lone `--`, which pnpm passes on, is left out). */
 export function commandLine(argv: readonly string[]) {
@@ -27,6 +27,14 @@ export function parseApiEnv(text = ""): Record<string, string> {
   ) as Record<string, string>;
 }
 
+/**
+ * The targets named in `list` (comma-separated), `express` read as `production`: the production floor's
+ * target was `express` until the bare Express floor ran beside it, and command lines in the notes still say so.
+ */
+export function targetNames(list: string): string[] {
+  return list.split(",").map((name) => (name === "express" ? "production" : name));
+}
+
 /** The scenarios named in `list` (comma-separated), in SCENARIOS' order; without a list, those `byDefault` keeps. */
 function chosenScenarios(list: string | undefined, byDefault: (scenario: Scenario) => boolean): Scenario[] {
   return SCENARIOS.filter((scenario) => list?.split(",").includes(scenario) ?? byDefault(scenario));
@@ -37,7 +45,7 @@ export interface BenchOptions {
   durationSeconds: number;
   warmupSeconds: number;
   rounds: number;
-  /** api-issued's runs are this many times --duration. */
+  /** api-issued's and api-token's (key-sliced) runs are this many times --duration. */
   issuedLength: number;
   connections: number;
   datasets: number[];
@@ -70,7 +78,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     // One wrk thread keeps 32 connections busy: enough that a server on its core never waits for the next request.
     connections: Number(option("connections") ?? 32),
     datasets: (option("datasets") ?? (quick ? "10000" : "10000,1000000")).split(",").map(Number),
-    targets: (option("targets") ?? "api,api-issued,api-webhooks,express,baseline,postgresql").split(","),
+    targets: targetNames(option("targets") ?? "api,api-issued,api-token,api-webhooks,production,bare,baseline,postgresql"),
     postgres: !quick && !flag("no-postgres"),
     web: !quick && !flag("no-web"),
     cpuProf: flag("cpu-prof"),
@@ -84,9 +92,9 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   if (![options.rounds, options.durationSeconds, options.warmupSeconds, options.issuedLength].every(wholeSeconds)) {
     throw new Error("--rounds, --duration, --warmup and --issued-length must be whole numbers >= 1 (wrk runs whole seconds)");
   }
-  for (const target of ["api-issued", "api-webhooks"]) {
+  for (const target of API_VARIANTS) {
     if (options.targets.includes(target) && !options.targets.includes("api")) {
-      throw new Error(`--targets=${target} needs api too (it loads the same API process, and is compared with it)`);
+      throw new Error(`--targets=${target} needs api too (it loads the API process that target starts)`);
     }
   }
   if (!(Number.isInteger(options.deliveries) && options.deliveries >= 0)) throw new Error("--deliveries must be a whole number >= 0 (0: not measured)");
@@ -126,7 +134,7 @@ export function parseCpuOptions(argv: readonly string[]): CpuOptions {
     issued,
     webhooks,
     token,
-    targets: issued || webhooks || token ? ["api"] : ((option("targets") ?? "api,express").split(",") as ServerKind[]),
+    targets: issued || webhooks || token ? ["api"] : (targetNames(option("targets") ?? "api,production,bare") as ServerKind[]),
     pairs: Number(option("pairs") ?? 8),
     slice: Number(option("slice") ?? (webhooks ? 2_000 : 5_000)),
     // By default the scenarios every server serves; a name search only when asked for. --webhooks: createPet.

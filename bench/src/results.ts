@@ -35,7 +35,7 @@ export interface BenchRecord {
   logFigures: LogFigures[];
   /** The filtered page's query plan, by database and dataset. */
   plans: Record<string, string>;
-  /** The Express floor's header differences from the API's (answers.ts). */
+  /** The production floor's header differences from the API's (answers.ts). */
   headerWarnings: string[];
   /** The web step's figures, or why it measured nothing; unset when it did not run. */
   web?: WebResult | string;

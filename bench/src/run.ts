@@ -1,7 +1,7 @@
 /**
  * corepack pnpm bench [--quick] [options]
  *
- * Seeds datasets in bulk, then for each database and dataset starts three
+ * Seeds datasets in bulk, then for each database and dataset starts four
  * servers side by side, wrk (a native load generator, one thread pinned to
  * core 0) loading one of them at a time (each server pinned to core 1):
  *   api       the built API, started as its `start` script starts it, in production
@@ -11,15 +11,27 @@
  *             alternating with the configured key every 100 ms (createPet 250 ms) within
  *             runs 6 times as long (--quick: twice; load.ts, keySliceMs): its req/s is the issued key's slices', and
  *             ratio-issued compares them with the configured key's slices of the same run
- *             (the median over the rounds); and, as the target `api-webhooks` (createPet only),
+ *             (the median over the rounds); as the target `api-token`, with a `pst_` session token
+ *             alternating with the issued key it was started with, key-sliced the same way, runs as
+ *             long: a token is minted before each run (session-token.ts: POST /admin/v1/session/start
+ *             with the issued key, then /admin/v1/session/token; it lasts 10 minutes, a run seconds),
+ *             its req/s is the token's slices', and ratio-token compares them with the issued key's
+ *             slices of the same run (the pairing api-issued has: both keys meet the same moments);
+ *             and, as the target `api-webhooks` (createPet only),
  *             with three webhook endpoints (pet.created, at a local receiver) registered through
  *             POST /admin/v1/webhooks just before each of its runs and deleted just after: with
  *             api-webhooks among the targets the API runs with WEBHOOK_ALLOW_HTTP and
  *             WEBHOOK_ALLOW_PRIVATE true and its sender paused (WEBHOOK_POLL_MS 2e9 ms), so the
  *             outbox rows are the whole difference; in the rotation it sits on the API's other
- *             side from the floor (api-webhooks, api, express / express, api, api-webhooks)
- *   express   the Express floor (express-floor-server.ts): a bare Express 4 app
- *             doing the API's work by hand; on PostgreSQL it makes the API's Prisma calls
+ *             side from a lone floor, and outside the production floor when both floors run
+ *             (api-webhooks, production, api, bare / bare, api, production, api-webhooks)
+ *   production  the production floor (express-floor-server.ts; the target `express` before
+ *             the bare floor ran beside it, and `--targets=express` still names it): a
+ *             hand-written Express 4 app doing the API's work with production's duties (a pino
+ *             line per request, security headers, X-Request-Id, per-key counting); on PostgreSQL
+ *             it makes the API's Prisma calls, the Express + Prisma floor
+ *   bare      the bare Express floor (bare-express-floor-server.ts): the same Express app, SQL,
+ *             checks, bodies, status codes and contract headers, and none of those duties
  *   baseline  the node:http baseline (baseline-server.ts): the driver's limit
  *             (better-sqlite3; on PostgreSQL a `pg` Pool with the same SQL); also the
  *             proof that wrk is not the bottleneck (the `headroom` lines)
@@ -28,26 +40,36 @@
  * done). The runs are interleaved, so that the machine's drift over minutes
  * falls on every server alike: per scenario, every target gets a warm-up, then
  * R rounds in each of which every target gets one measured run, the order
- * rotating from round to round, the API and its floor always back to back. A target's figure is the median of its rounds'
+ * rotating from round to round, the API and each floor always back to back. A target's figure is the median of its rounds'
  * req/s (the mean of two), its p50/p99 those of the round with the median req/s
  * (of two, the slower). A ratio between two targets is paired: the median over
  * the rounds of the one's req/s over the other's in the same round (runs
  * seconds apart), so a slow minute weighs on both sides of each ratio. Peak RSS
  * is per server over all the dataset's scenarios, from the end of its first warm-up.
  *
+ * Before and after, it times a fixed single-threaded task (host-speed.ts: 20,000
+ * SHA-256 of 1 KiB, the fastest of 5), put in results.json (`hostSpeed`) and the
+ * report's header, so figures of different days and hosts can be compared.
+ *
  * Prints and writes a Markdown report to bench/results/, then machine-readable
- * lines (worst dataset unless said):
- *   ratio-floor <provider> <scenario> <x>     API req/s over the Express floor's (goal >= 0.85)
+ * lines (worst dataset unless said; a ratio line's median is followed by its rounds' range, `(min-max)`):
+ *   ratio-floor <provider> <scenario> <x>     API req/s over the production floor's (goal: SQLite >= 0.95;
+ *                                             PostgreSQL, the Express + Prisma floor, >= 0.85)
+ *   ratio-bare <provider> <scenario> <x>      API req/s over the bare Express floor's (goal: SQLite >= 0.85;
+ *                                             PostgreSQL information)
  *   ratio-baseline <provider> <scenario> <x>  API req/s over the node:http baseline's (information)
  *   headroom <provider> <scenario> <x>        baseline req/s over the API's: the generator's headroom (warns under 2)
  *   ratio-issued <provider> <scenario> <x>    issued-key API req/s over configured-key, both from the key-sliced
  *                                             api-issued runs (goal within 5 %; the dataset furthest from 1)
- *   rss-floor <provider> <x>                  API peak RSS over the floor's (goal <= 1.5)
+ *   ratio-token <provider> <scenario> <x>     session-token API req/s over the issued key's, both from the key-sliced
+ *                                             api-token runs (goal within 5 %; the dataset furthest from 1)
+ *   rss-floor <provider> <x>                  API peak RSS over the production floor's (goal <= 1.5)
  *   name-p99 <provider> rare|shared <x>       a name search's p99 over plain listPets' at the largest dataset,
  *                                             paired by round (the median of the rounds' ratios)
  *                                             (goal at 1M: rare <= 1.5, shared <= 3)
- *   cpu-floor <provider> <scenario> <x>       the floor's server CPU µs per request over the API's (paired; the
- *                                             second opinion, little moved by other processes on the server's core)
+ *   cpu-floor <provider> <scenario> <x>       the production floor's server CPU µs per request over the API's (paired;
+ *                                             the second opinion, little moved by other processes on the server's core)
+ *   cpu-bare <provider> <scenario> <x>        the same for the bare Express floor
  *   ratio-webhooks <provider> createPet <x>   createPet req/s with three endpoints over with none, paired by
  *                                             round (goal >= 0.95; the worst dataset)
  *   generator-busy <provider> <x>             wrk's busiest run: CPU time over wall time on its core (under 1: it waited for the server)
@@ -64,18 +86,19 @@
  * Options:
  *   --quick                 10k rows, SQLite only, 2 rounds of 2 s, 1 s warm-up (smoke check)
  *   --rounds=N              measured rounds per scenario (default 5; --quick 2)
- *   --issued-length=N       api-issued's runs are N times --duration (default 6; --quick 2)
+ *   --issued-length=N       api-issued's and api-token's runs are N times --duration (default 6; --quick 2)
  *   --duration=S --warmup=S whole seconds of one target's measured run in a round / of its
  *                           warm-up per scenario (default 2 / 2; --quick 2 / 1)
  *   --connections=N         wrk connections (default 32, one thread)
  *   --datasets=10000,1000000
- *   --targets=api,api-issued,api-webhooks,express,baseline,postgresql   which targets (and PostgreSQL) to run (default all)
+ *   --targets=api,api-issued,api-token,api-webhooks,production,bare,baseline,postgresql   which targets (and PostgreSQL) to run
+ *                           (default all; `express` is read as `production`)
  *   --deliveries=N          pets created for the delivery throughput (default 2000; 0: not measured)
  *   --scenarios=getPet,listPets         a subset of the scenarios (names as in the table)
  *   --no-postgres --no-web  skip those parts
  *   --cpu-prof              run every server under node --cpu-prof (one profile per server, database
  *                           and dataset, covering all its scenarios, in the results folder): the
- *                           API's beside its floor's, load for load
+ *                           API's beside its floors', load for load
  *   --api-env=K=V[,K=V]     extra environment for the API (e.g. LOG_LEVEL=warn to price per-request logs)
  * Env: BENCH_API_MAIN (another build of the API), BENCH_PG_URL, BENCH_PG_ADMIN_URL.
  *
@@ -89,6 +112,7 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { runIfEntry } from "./entry.js";
 import { log } from "./format.js";
+import { measureHostSpeed } from "./host-speed.js";
 import { ensureLoadGenerator } from "./load.js";
 import { parseBenchOptions, type BenchOptions } from "./options.js";
 import { renderReport } from "./report.js";
@@ -114,14 +138,16 @@ export async function main(argv: readonly string[]): Promise<number> {
   const work = mkdtempSync(path.join(tmpdir(), "petstore-bench-"));
   const started = Date.now();
   const loadAtStart = loadavg()[0]!;
+  const speedBefore = measureHostSpeed();
   let record: BenchRecord;
   try {
     record = await runBench(options, { wrk, work, outDir });
+    const hostSpeed = { before: speedBefore, after: measureHostSpeed() };
     // The figures first: a run of twenty minutes must not be lost to a fault in the report.
     const elapsedSeconds = Math.round((Date.now() - started) / 1000);
     const { results, logFigures, plans, web, deliveries } = record;
-    writeFileSync(path.join(outDir, "results.json"), JSON.stringify({ options, elapsedSeconds, results, logFigures, plans, web, deliveries }, null, 2));
-    const { markdown, warnings } = renderReport(record, options, { stamp, loadAtStart, loadAtEnd: loadavg()[0]! });
+    writeFileSync(path.join(outDir, "results.json"), JSON.stringify({ options, elapsedSeconds, hostSpeed, results, logFigures, plans, web, deliveries }, null, 2));
+    const { markdown, warnings } = renderReport(record, options, { stamp, loadAtStart, loadAtEnd: loadavg()[0]!, hostSpeed });
     for (const warning of warnings) log(warning);
     writeFileSync(path.join(outDir, "report.md"), markdown);
     writeFileSync(path.join(RESULTS, "latest.md"), markdown);

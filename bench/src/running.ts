@@ -14,6 +14,7 @@ import { migrateDatabase } from "@petstore/api/migrate";
 import { AnswerCheck, sampleAnswer } from "./answers.js";
 import { ensurePostgresDatabase, freshSqliteCopy, removeSqliteFiles } from "./databases.js";
 import { createIssuedKey } from "./issued-key.js";
+import { createSessionToken } from "./session-token.js";
 import { log, percent, rowsLabel } from "./format.js";
 import { runLoad, SERVER_CPU, sliceRate } from "./load.js";
 import type { BenchOptions } from "./options.js";
@@ -22,8 +23,8 @@ import { API_ONLY_SCENARIOS, type LoadJob, type LoadResult, type Scenario } from
 import { explainPostgres, explainSqlite, seedPostgres, seedSqlite, trimPostgres } from "./seed.js";
 import { peakRssMb, resetPeakRss, stopServer, type RunningServer } from "./server-process.js";
 import { API_KEY, apiRoot, PG_ADMIN_URL, PG_BENCH_URL, startBenchServer } from "./servers.js";
-import { failedResponses, issuedOverConfigured, pairedRatio, summarize, webhooksOverNone, type RoundRun } from "./statistics.js";
-import { serverOf, serverOrder, servesScenario, targetOrder, type Provider, type ServerKind, type Target } from "./targets.js";
+import { failedResponses, inRunSpread, issuedOverConfigured, pairedRatio, summarize, webhooksOverNone, type RoundRun } from "./statistics.js";
+import { isKeySliced, serverOf, serverOrder, servesScenario, targetOrder, type Provider, type ServerKind, type Target } from "./targets.js";
 import { measureWeb } from "./web.js";
 import { deleteEndpoints, measureDeliveries, registerEndpoints, startReceiver, WEBHOOK_ENDPOINTS, webhookEnv, type Receiver } from "./webhooks.js";
 
@@ -40,17 +41,23 @@ interface Started {
   logFile: string;
 }
 
-/** What wrk loads for a target: its server, with the key it sends. */
+/** What wrk loads for a target: its server, with the key it sends (api-token: the key its session tokens are started with). */
 interface Loaded {
   target: Target;
   server: RunningServer;
   apiKey: string;
 }
 
+/**
+ * The key a run of `loaded` sends: its key, or for api-token a session token freshly started with its key.
+ * A token lasts 10 minutes and a run seconds: one per run outlives it, whatever the length of the bench.
+ */
+const sentKey = ({ target, server, apiKey }: Loaded): Promise<string> => (target === "api-token" ? createSessionToken(server.url, apiKey) : Promise.resolve(apiKey));
+
 /** The seconds of load one database and dataset takes (every scenario, target, warm-up and round). */
 export function loadSeconds(options: BenchOptions): number {
   const targets = targetOrder(options.targets, 0);
-  const issuedExtra = targets.includes("api-issued") ? (options.issuedLength - 1) * options.rounds * options.durationSeconds : 0;
+  const issuedExtra = targets.filter(isKeySliced).length * (options.issuedLength - 1) * options.rounds * options.durationSeconds;
   const perTarget = options.warmupSeconds + options.rounds * options.durationSeconds;
   // api-webhooks runs createPet only.
   const webhooksExtra = targets.includes("api-webhooks") ? perTarget * (options.scenarios.includes("createPet") ? 1 : 0) : 0;
@@ -82,7 +89,7 @@ class BenchRun {
     log(
       `plan: per database and dataset, ${options.scenarios.length} scenarios × ${targets} targets × ` +
         `(${options.warmupSeconds} s warm-up + ${options.rounds} rounds × ${options.durationSeconds} s), ` +
-        `about ${loadSeconds(options)} s of load (api-issued's rounds ${options.issuedLength}× as long)`,
+        `about ${loadSeconds(options)} s of load (api-issued's and api-token's rounds ${options.issuedLength}× as long)`,
     );
     this.receiver = await startReceiver();
     try {
@@ -133,7 +140,7 @@ class BenchRun {
   }
 
   /**
-   * PostgreSQL: the same three servers (the floor through Prisma, the baseline through `pg`) on one
+   * PostgreSQL: the same servers (the two Express floors through Prisma, the baseline through `pg`) on one
    * database; the rows their createPet runs added are deleted once the dataset's servers have stopped
    * (getPet asks for ids <= rows and the lists read the first pages by id, so no scenario sees them).
    */
@@ -272,20 +279,24 @@ class BenchRun {
     const order = (n: number) => targetOrder(options.targets, n);
     const loaded: Loaded[] = order(0).flatMap((target) => {
       const started = servers.find((s) => s.kind === serverOf(target));
-      return started ? [{ target, server: started.server, apiKey: target === "api-issued" ? issuedKey : API_KEY }] : [];
+      return started ? [{ target, server: started.server, apiKey: isKeySliced(target) ? issuedKey : API_KEY }] : [];
     });
-    for (const { server, target, apiKey } of loaded) await this.answers.check(server, provider, target, rows, apiKey);
+    for (const l of loaded) await this.answers.check(l.server, provider, l.target, rows, await sentKey(l));
     const inOrder = (n: number) => order(n).flatMap((target) => loaded.filter((l) => l.target === target));
-    // api-issued alternates its issued key with the configured one in the same run, the configured key's
-    // slices first in odd turns and the issued key's in even ones, so neither always has the first slice.
-    const job = ({ server, apiKey, target }: Loaded, scenario: Scenario, durationSeconds: number, turnNumber: number): LoadJob => ({
-      url: server.url,
-      apiKey,
+    // api-issued alternates its issued key with the configured one in the same run, api-token its token with
+    // the issued key: the reference key's slices first in odd turns and the other's in even ones, so neither
+    // always has the first slice.
+    const job = async (loadedTarget: Loaded, scenario: Scenario, durationSeconds: number, turnNumber: number): Promise<LoadJob> => ({
+      url: loadedTarget.server.url,
+      apiKey: await sentKey(loadedTarget),
       scenario,
       connections: options.connections,
       durationSeconds,
       maxId: rows,
-      ...(target === "api-issued" && { referenceKey: API_KEY, referenceFirst: turnNumber % 2 === 1 }),
+      ...(isKeySliced(loadedTarget.target) && {
+        referenceKey: loadedTarget.target === "api-token" ? loadedTarget.apiKey : API_KEY,
+        referenceFirst: turnNumber % 2 === 1,
+      }),
     });
     const where = `${provider} ${rowsLabel(rows)}`;
     const rowsOfDataset: Row[] = [];
@@ -298,7 +309,7 @@ class BenchRun {
       const serves = ({ target }: Loaded) => (!API_ONLY_SCENARIOS.has(scenario) || serverOf(target) === "api") && servesScenario(target, scenario);
       const warmups = new Map<Target, LoadResult>();
       for (const target of inOrder(this.turn).filter(serves)) {
-        const warmJob = job(target, scenario, options.warmupSeconds, this.turn);
+        const warmJob = await job(target, scenario, options.warmupSeconds, this.turn);
         const warm = await this.load(target, warmJob);
         sent(target.target, warm);
         await this.countFailures(warm, warmJob, `${where} ${target.target} ${scenario} warm-up`);
@@ -312,13 +323,13 @@ class BenchRun {
       for (let round = 1; round <= options.rounds; round++) {
         for (const [index, target] of inOrder(this.turn + round - 1).filter(serves).entries()) {
           // Longer: in a key-sliced run each key has half the time (options.issuedLength).
-          const roundJob = job(target, scenario, options.durationSeconds * (target.target === "api-issued" ? options.issuedLength : 1), round);
+          const roundJob = await job(target, scenario, options.durationSeconds * (isKeySliced(target.target) ? options.issuedLength : 1), round);
           const result = await this.load(target, roundJob);
           sent(target.target, result);
           await this.countFailures(result, roundJob, `${where} ${target.target} ${scenario} round ${round}`);
           runs.get(target.target)!.push({ round, position: index + 1, result });
           log(
-            `  ${where} ${target.target.padEnd(10)} ${scenario.padEnd(36)} round ${round}/${options.rounds} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s${result.keySlices ? ` (configured key's slices ${sliceRate(result.keySlices.reference).toFixed(0)})` : ""}  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms  cores busy: server ${percent(result.serverBusy)}, wrk ${percent(result.generatorBusy)}`,
+            `  ${where} ${target.target.padEnd(10)} ${scenario.padEnd(36)} round ${round}/${options.rounds} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s${result.keySlices ? ` (reference key's slices ${sliceRate(result.keySlices.reference).toFixed(0)})` : ""}  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms  cores busy: server ${percent(result.serverBusy)}, wrk ${percent(result.generatorBusy)}`,
           );
         }
       }
@@ -332,8 +343,10 @@ class BenchRun {
       const rowOf = (target: Target) => rowsOfDataset.find((r) => r.scenario === scenario && r.target === target);
       const median = (target: Target) => rowOf(target)?.result.requestsPerSecond ?? NaN;
       const ratios = [
-        ["api/express", pairedRatio(rowOf("api"), rowOf("express"))],
+        ["api/production", pairedRatio(rowOf("api"), rowOf("production"))],
+        ["api/bare", pairedRatio(rowOf("api"), rowOf("bare"))],
         ["issued/configured", issuedOverConfigured(rowOf("api-issued"))],
+        ["token/issued", inRunSpread(rowOf("api-token")).median],
         ["webhooks/none", webhooksOverNone(rowOf("api-webhooks"), rowOf("api"))],
         ["headroom (baseline/api)", 1 / pairedRatio(rowOf("api"), rowOf("baseline"))],
       ] as const;

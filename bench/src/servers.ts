@@ -1,7 +1,8 @@
 /**
  * The servers the bench measures, started the same way by run.ts and cpu.ts:
  * the API as its `start` script starts it with its production settings, and
- * the two floors (express-floor-server.ts, baseline-server.ts), every one with
+ * the floors (express-floor-server.ts, the production floor;
+ * bare-express-floor-server.ts, the bare Express floor; baseline-server.ts), every one with
  * the same key, database and pool size, its stdout (its log lines) to a file.
  */
 import { createRequire } from "node:module";
@@ -20,7 +21,8 @@ export const PG_ADMIN_URL = process.env["BENCH_PG_ADMIN_URL"] ?? "postgresql://p
 export const PG_BENCH_URL = process.env["BENCH_PG_URL"] ?? "postgresql://postgres@127.0.0.1:5432/petstore_bench";
 
 const FLOOR_SCRIPTS: Record<Exclude<ServerKind, "api">, string> = {
-  express: path.join(BENCH_ROOT, "dist", "express-floor-server.js"),
+  production: path.join(BENCH_ROOT, "dist", "express-floor-server.js"),
+  bare: path.join(BENCH_ROOT, "dist", "bare-express-floor-server.js"),
   baseline: path.join(BENCH_ROOT, "dist", "baseline-server.js"),
 };
 

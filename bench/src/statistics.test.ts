@@ -1,16 +1,20 @@
 import { describe, expect, it } from "vitest";
 import type { LoadResult } from "./scenarios.js";
 import {
+  chosenSpread,
   cpuUsPerRequest,
   deliveriesPerSecond,
   failedResponses,
   furthestFromOne,
   inRunRatio,
+  inRunSpread,
   issuedOverConfigured,
   medianOf,
   nameSearchP99Ratio,
   pairedRatio,
+  pairedSpread,
   roundRatios,
+  spreadOf,
   summarize,
   upperMedian,
   webhooksOverNone,
@@ -159,6 +163,35 @@ describe("issued over configured", () => {
   it("is NaN for a plain run and for a missing target", () => {
     expect(inRunRatio(result(1000))).toBeNaN();
     expect(issuedOverConfigured(undefined)).toBeNaN();
+  });
+});
+
+describe("the spread beside a median", () => {
+  it("is the median of the finite values with their least and greatest", () => {
+    expect(spreadOf([0.9, 1.1, 0.8, NaN])).toEqual({ median: 0.9, min: 0.8, max: 1.1 });
+    expect(spreadOf([])).toEqual({ median: NaN, min: NaN, max: NaN });
+  });
+
+  it("pairedSpread ranges over the rounds' ratios, its median pairedRatio's", () => {
+    const api = measured(900, 1000, 450);
+    const floor = measured(1000, 1000, 500);
+    expect(pairedSpread(api, floor)).toEqual({ median: pairedRatio(api, floor), min: 0.9, max: 1 });
+    expect(pairedSpread(api, undefined).median).toBeNaN();
+  });
+
+  it("inRunSpread ranges over a key-sliced target's in-run ratios, its median issuedOverConfigured's", () => {
+    const token = { rounds: [sliced(900, 1000), sliced(1100, 1000), sliced(950, 1000)].map((r, i) => ({ round: i + 1, position: 1, result: r })) };
+    const spread = inRunSpread(token);
+    expect(spread.median).toBe(issuedOverConfigured(token));
+    expect([spread.min, spread.max]).toEqual([0.9, 1.1]);
+    expect(inRunSpread(undefined).median).toBeNaN();
+  });
+
+  it("chosenSpread takes the dataset whose median is chosen, with that dataset's range", () => {
+    const datasets = [spreadOf([0.9, 0.95, 1]), spreadOf([0.8, 0.86, 1.2]), spreadOf([])];
+    expect(chosenSpread(datasets, (medians) => worstOf(medians, Math.min))).toEqual({ median: 0.86, min: 0.8, max: 1.2 });
+    expect(chosenSpread([spreadOf([1.02]), spreadOf([0.97])], furthestFromOne)).toEqual({ median: 0.97, min: 0.97, max: 0.97 });
+    expect(chosenSpread([spreadOf([])], furthestFromOne)).toBeUndefined();
   });
 });
 

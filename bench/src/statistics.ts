@@ -81,6 +81,32 @@ export function pairedRatio(a: Measured | undefined, b: Measured | undefined, fi
   return a && b ? medianOf(roundRatios(a, b, figure)) : NaN;
 }
 
+/** A median with the range of the values it is the median of: the spread a goal line prints beside it. */
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+}
+
+/** The median (as medianOf), least and greatest of the finite values; all NaN when there are none. */
+export function spreadOf(values: number[]): Spread {
+  const finite = values.filter(Number.isFinite);
+  return finite.length ? { median: medianOf(finite), min: Math.min(...finite), max: Math.max(...finite) } : { median: NaN, min: NaN, max: NaN };
+}
+
+/** pairedRatio with the range of the rounds' ratios it is the median of. */
+export const pairedSpread = (a: Measured | undefined, b: Measured | undefined, figure: Figure = requestsPerSecond): Spread =>
+  spreadOf(a && b ? roundRatios(a, b, figure) : []);
+
+/**
+ * Of several spreads (one per dataset), the one whose median `choose` picks from their medians (worstOf,
+ * furthestFromOne); undefined when none has a finite median.
+ */
+export function chosenSpread(spreads: readonly Spread[], choose: (medians: number[]) => number): Spread | undefined {
+  const chosen = choose(spreads.map(({ median }) => median));
+  return Number.isFinite(chosen) ? spreads.find(({ median }) => median === chosen) : undefined;
+}
+
 /**
  * A name search's p99 over plain listPets', paired by round like every other ratio:
  * one round's outlier p99 (either side) does not decide it.
@@ -92,12 +118,15 @@ export function inRunRatio(result: LoadResult): number {
   return result.keySlices ? sliceRate(result.keySlices.key) / sliceRate(result.keySlices.reference) : NaN;
 }
 
+/** A key-sliced target's in-run ratios over its rounds: their median (issuedOverConfigured) and range. */
+export const inRunSpread = (sliced: Measured | undefined): Spread => spreadOf(sliced ? sliced.rounds.map(({ result }) => inRunRatio(result)) : []);
+
 /**
  * The issued key's req/s over the configured key's in each key-sliced run of api-issued, the
  * median over the rounds: like every other ratio of the report, one round's burst does not decide it.
  */
 export function issuedOverConfigured(issued: Measured | undefined): number {
-  return issued ? medianOf(issued.rounds.map(({ result }) => inRunRatio(result))) : NaN;
+  return inRunSpread(issued).median;
 }
 
 /**
