@@ -109,8 +109,8 @@ export function createApp({
     series(
       // The contract operation, matched once: the metrics, the deprecation headers and the scope check read it.
       matchRoutes(allRoutes),
-      metrics.observeRequests,
-      requestLogging(app, logger),
+      // The request's log line and its metrics, from one listener at the response's end.
+      requestLogging(app, logger, metrics.observeResponse),
       // Every response starts as an API response; the docs and the admin app set their own when they answer.
       setHeaders(headers.api),
       crossOrigin(config.corsOrigins, allRoutes),

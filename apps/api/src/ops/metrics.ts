@@ -1,4 +1,4 @@
-import type { RequestHandler } from "express";
+import type { Response } from "express";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { matchedRoute } from "../http/matched-route.js";
 import type { DatabaseHealth } from "../data/database-health.js";
@@ -13,14 +13,21 @@ const LIMIT_NAMES: readonly LimitName[] = ["requests_per_key", "auth_failures"];
 /** The operation label of every request no contract operation serves (unknown paths, other methods, probes). */
 const UNMATCHED = "unmatched";
 
+/** What is told of every finished response (a response the client abandoned is not): its time in seconds. */
+export type ResponseObserver = (res: Response, seconds: number) => void;
+
 /** Sub-millisecond answers are the norm here; the default buckets start at 5 ms. */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export interface Metrics {
   /** This app's own registry: tests build many apps in one process, so nothing goes in prom-client's global one. */
   readonly registry: Registry;
-  /** Counts and times every response by contract operation and status. Mount it first, after `matchRoutes`. */
-  observeRequests: RequestHandler;
+  /**
+   * Counts and times a finished response by contract operation (matched at the top, `matchRoutes`,
+   * so a 401 is labelled too) and status; undefined when metrics are off. Called from the request
+   * log's one end-of-response listener (ops/request-logging.ts), not a listener of its own.
+   */
+  observeResponse: ResponseObserver | undefined;
   /** A request refused with 429 by an abuse limit. */
   limitRejected(limit: LimitName): void;
   /** A limit count was taken in this process because the shared (Redis) store did not answer. */
@@ -156,18 +163,11 @@ export function createMetrics({ database, stopState = NEVER_STOPPING, enabled, w
     found.counter.inc();
     found.timer.observe(seconds);
   };
-  const observeRequests: RequestHandler = (req, res, next) => {
-    // Matched at the top (http/matched-route.ts), before the key check, so a 401 is labelled too.
-    const operation = matchedRoute(res)?.operation ?? UNMATCHED;
-    const started = performance.now();
-    // A response the client abandoned never finishes and is not counted. `finish` fires once: `on` spares `once`'s wrapper.
-    res.on("finish", () => observe(operation, res.statusCode, (performance.now() - started) / 1000));
-    next();
-  };
+  const observeResponse: ResponseObserver = (res, seconds) => observe(matchedRoute(res)?.operation ?? UNMATCHED, res.statusCode, seconds);
 
   return {
     registry,
-    observeRequests: enabled ? observeRequests : (_req, _res, next) => next(),
+    observeResponse: enabled ? observeResponse : undefined,
     limitRejected: (limit) => limitRejections.inc({ limit }),
     limiterStoreFellBack: () => storeFallbacks.inc(),
     storageFault: (cause) => storageFaults.inc({ cause }),

@@ -3,6 +3,7 @@ import type { Express, Request, RequestHandler } from "express";
 import type { Logger } from "pino";
 import { keyNamedInLog } from "../access/caller.js";
 import { loggableUrl } from "../sso/callback-path.js";
+import type { ResponseObserver } from "./metrics.js";
 
 declare module "http" {
   interface IncomingMessage {
@@ -33,8 +34,12 @@ const CHILD = Symbol("request child logger");
  * object copies its backing store (Express has added dozens by then), garbage
  * on the hot path. `req.id` reads the `X-Request-Id` being sent; `req.log` is
  * built on first use, and most requests never log anything of their own.
+ *
+ * The line's listener is the response's only one of this app: `observeResponse` (the metrics, when
+ * on) runs in it for a response that finished, instead of in a `finish` listener of its own. Each
+ * listener is a closure and an emitter entry per request, measured in docs/performance.md.
  */
-export function requestLogging(app: Express, logger: Logger): RequestHandler {
+export function requestLogging(app: Express, logger: Logger, observeResponse?: ResponseObserver): RequestHandler {
   Object.defineProperties(app.request, {
     id: {
       configurable: true,
@@ -50,16 +55,19 @@ export function requestLogging(app: Express, logger: Logger): RequestHandler {
     },
   });
   return (req, res, next) => {
-    const started = Date.now();
+    const started = performance.now();
     const id = randomUUID();
     res.setHeader(REQUEST_ID, id);
     // "close" follows "finish" on every response, and also ends one the client abandoned: one line either way.
     // It fires once: `on` spares `once`'s wrapper.
     res.on("close", () => {
+      const elapsedMs = performance.now() - started;
+      // Counted only when it finished: an abandoned response is logged, not timed.
+      if (observeResponse && res.writableFinished) observeResponse(res, elapsedMs / 1000);
       const statusCode = res.statusCode;
       const level = statusCode >= 500 ? "error" : statusCode >= 400 ? "warn" : "info";
       if (!logger.isLevelEnabled(level)) return;
-      const line: Record<string, unknown> = { req: { id, method: req.method, url: loggableUrl(req.originalUrl) }, res: { statusCode }, responseTime: Date.now() - started };
+      const line: Record<string, unknown> = { req: { id, method: req.method, url: loggableUrl(req.originalUrl) }, res: { statusCode }, responseTime: Math.round(elapsedMs) };
       if (statusCode === 401 || statusCode === 403 || statusCode === 429) {
         line["clientAddress"] = req.ip ?? null;
         Object.assign(line, keyNamedInLog(res));
