@@ -80,7 +80,8 @@ export function drainThenClose({
   // First among the request listeners, so the header is set before a handler that answers at once has sent its headers.
   server.prependListener("request", (_req: IncomingMessage, res: ServerResponse) => {
     unfinished.add(res);
-    res.once("close", () => unfinished.delete(res));
+    // "close" fires once per response: `on` spares `once`'s wrapper on every request.
+    res.on("close", () => unfinished.delete(res));
     if (!stopSwitch.stopping) return;
     res.setHeader("Connection", "close");
     res.once("finish", () => answeredWhileStopping++);
