@@ -5,7 +5,6 @@ import type { ActivityLog } from "./activity-log.js";
 import { auditColumns, toAuditEvent, type AuditContext, type AuditEventRow, type AuditTarget } from "./audit-event.js";
 import { ANY_SUBSCRIBER, newWebhookEventId, subscriptionPattern, webhookEventTypeOf } from "./webhook-outbox.js";
 
-const EVENT_COLUMNS = `"id", "at", "action", "actorKeyId", "actorStaffId", "actorName", "targetType", "targetId", "targetLabel", "detail", "requestId", "clientAddress"`;
 
 /**
  * Records what a change did, on the connection and inside the caller's transaction. With `data` (the
@@ -15,6 +14,7 @@ const EVENT_COLUMNS = `"id", "at", "action", "actorKeyId", "actorStaffId", "acto
 export type SqliteActivityWriter = (at: Date, action: AuditAction, target: AuditTarget, context: AuditContext, data?: unknown) => void;
 
 const INSERT_COLUMNS = `"at", "action", "actorKeyId", "actorStaffId", "actorName", "targetType", "targetId", "targetLabel", "detail", "requestId", "clientAddress"`;
+const EVENT_COLUMNS = `"id", ${INSERT_COLUMNS}`;
 
 /**
  * The activity log's writer on SQLite: one prepared insert, run by the pet and
