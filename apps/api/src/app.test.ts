@@ -108,6 +108,10 @@ describe("HTTP hardening", () => {
     expect(get.headers["access-control-expose-headers"]).toContain("Link");
     const foreign = await request(app).get("/v1/pets").set("Origin", "http://evil.example").set("Authorization", bearer());
     expect(foreign.headers["access-control-allow-origin"]).toBeUndefined();
+    // No Origin: not a cross-origin request, so no CORS header; the answer still varies by Origin.
+    const sameOrigin = await request(app).get("/v1/pets").set("Authorization", bearer());
+    expect(Object.keys(sameOrigin.headers).filter((name) => name.startsWith("access-control-"))).toEqual([]);
+    expect(sameOrigin.headers["vary"]).toBe("Origin");
   });
 
   it("one JSON line per request: its id (the X-Request-Id sent), method, URL, status and time", async () => {

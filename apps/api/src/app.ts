@@ -9,7 +9,7 @@ import { keyUseRecorder } from "./access/key-use.js";
 import { createAccessRouter } from "./access/access-router.js";
 import { API_PREFIX, contractRoutes } from "./http/contract-routes.js";
 import { deprecationHeaders } from "./http/deprecation-headers.js";
-import { matchedRoute, matchRoutes } from "./http/matched-route.js";
+import { matchedRoute, matchRoutes, onlyUnder, unlessRouted } from "./http/matched-route.js";
 import { methodNotAllowed } from "./http/method-not-allowed.js";
 import { crossOrigin } from "./http/cross-origin.js";
 import type { Database } from "./database.js";
@@ -114,16 +114,24 @@ export function createApp({
       // Every response starts as an API response; the docs and the admin app set their own when they answer.
       setHeaders(headers.api),
       crossOrigin(config.corsOrigins, allRoutes),
-      // Each Router below is walked only by the requests it can answer (see `onlyFor`).
-      onlyFor(isOneOf("/healthz", "/readyz"), probes(database, stopState)),
-      onlyFor(isOneOf("/metrics"), metricsEndpoint(metrics, config.metricsToken, abuseLimits.authFailures)),
-      onlyFor((path) => docsPaths.has(path) || isUnder("/docs")(path), apiDocs(config.servers, headers.docs)),
-      onlyFor(underV1, deprecationHeaders(routes)),
+      // Each Router below is walked only by the requests it can answer (see `onlyFor`); a contract
+      // operation's request (every one the hot path serves) does not look at their paths.
+      unlessRouted(
+        allRoutes,
+        ["/healthz", "/readyz", "/metrics", ...docsPaths, "/docs"],
+        series(
+          onlyFor(isOneOf("/healthz", "/readyz"), probes(database, stopState)),
+          onlyFor(isOneOf("/metrics"), metricsEndpoint(metrics, config.metricsToken, abuseLimits.authFailures)),
+          onlyFor((path) => docsPaths.has(path) || isUnder("/docs")(path), apiDocs(config.servers, headers.docs)),
+        ),
+      ),
+      deprecationHeaders(routes),
     ),
   );
+  // The key check covers every path under the two prefixes, an unknown one too (401 before 404). Not
+  // mounted at them: a mount rewrites req.url and req.baseUrl on the way in and back, per request.
   app.use(
-    [API_PREFIX, ADMIN_API_PATH_PREFIX],
-    requireApiKey({
+    onlyUnder(underApi, requireApiKey({
       apiKeys: config.apiKeys,
       authFailures: abuseLimits.authFailures,
       requestsPerKey: abuseLimits.requestsPerKey,
@@ -131,9 +139,10 @@ export function createApp({
       issuedKeys,
       recordKeyUse,
       operationOf: matchedRoute,
-    }),
+    })),
   );
-  app.use(onlyFor(underApi, jsonBodyParsers(allRoutes)));
+  // Enters its Router only for a method that some route takes a JSON body with (not GET).
+  app.use(jsonBodyParsers(allRoutes));
   const petsRouter = createPetsRouter(database.pets, { idempotencyTtlMs: config.idempotencyTtlMs });
   createExpressEndpoints(petstoreContract, petsRouter, app, {
     responseValidation: config.validateResponses,

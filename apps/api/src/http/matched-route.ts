@@ -1,5 +1,6 @@
 import type { RequestHandler, Response } from "express";
 import { routeMatcher, type ContractRoute } from "./contract-routes.js";
+import { onlyFor } from "./express-tuning/middleware-composition.js";
 
 // A symbol key: nothing but these functions can read or write it.
 const MATCHED_ROUTE = Symbol("matchedRoute");
@@ -33,4 +34,31 @@ export function matchedRoute(res: Response): ContractRoute | undefined {
   const found = (res.locals as Locals)[MATCHED_ROUTE];
   if (found === undefined) throw new Error("no route match ran for this request (matchRoutes is not mounted before it)");
   return (found as ContractRoute | null) ?? undefined;
+}
+
+/**
+ * `handler` for the requests that name no contract operation (probes, `/metrics`, the docs, unknown
+ * paths); a request `matchRoutes` matched skips it without looking at its path. `paths`, the
+ * fixed paths `handler` serves, are checked against the contract once, here: a contract route that
+ * also matched one of them would hide it, a wiring fault that throws at start.
+ */
+export function unlessRouted(routes: readonly ContractRoute[], paths: readonly string[], handler: RequestHandler): RequestHandler {
+  const routeOf = routeMatcher(routes);
+  for (const path of paths) {
+    for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]) {
+      const route = routeOf(method, path);
+      if (route) throw new Error(`${method} ${path} is also the contract operation ${route.operation}`);
+    }
+  }
+  return (req, res, next) => (matchedRoute(res) === undefined ? handler(req, res, next) : next());
+}
+
+/**
+ * `handler` for the requests under the API's prefixes (`underApi`, given a lower-cased path without
+ * its trailing slash, as `onlyFor`): every request `matchRoutes` matched is, without looking at
+ * its path again; any other is matched by path, as Express matches a mount path.
+ */
+export function onlyUnder(underApi: (path: string) => boolean, handler: RequestHandler): RequestHandler {
+  const byPath = onlyFor(underApi, handler);
+  return (req, res, next) => (matchedRoute(res) !== undefined ? handler(req, res, next) : byPath(req, res, next));
 }

@@ -1,11 +1,12 @@
 import type { Response } from "express";
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Registry } from "prom-client";
 import { matchedRoute } from "../http/matched-route.js";
 import type { DatabaseHealth } from "../data/database-health.js";
 import { STORAGE_FAULT_CAUSES, type StorageFaultCause } from "../data/database-unavailable.js";
 import type { LimitName } from "../access/rate-limit.js";
 import type { WebhookRepository } from "../webhooks/webhook-repository.js";
 import { NEVER_STOPPING, type StopState } from "./shutdown.js";
+import { ResponseTallies } from "./response-tallies.js";
 
 /** The abuse limits whose 429s are counted (see access/api-key-check.ts). */
 const LIMIT_NAMES: readonly LimitName[] = ["requests_per_key", "auth_failures"];
@@ -60,16 +61,12 @@ export function createMetrics({ database, stopState = NEVER_STOPPING, enabled, w
   if (enabled) collectDefaultMetrics({ register: registry });
 
   // Label values come from closed sets only (operations, limit names, status codes): never the raw path.
-  const requests = new Counter({
-    name: "http_requests_total",
-    help: "HTTP responses sent, by contract operation and status code.",
-    labelNames: ["operation", "status"] as const,
-    registers,
-  });
-  const duration = new Histogram({
-    name: "http_request_duration_seconds",
-    help: "Time from receiving a request to finishing its response, by contract operation and status code.",
-    labelNames: ["operation", "status"] as const,
+  // Every response touches these two: tallied in plain numbers, read as a Counter and a Histogram (response-tallies.ts).
+  const responses = new ResponseTallies({
+    countName: "http_requests_total",
+    countHelp: "HTTP responses sent, by contract operation and status code.",
+    durationName: "http_request_duration_seconds",
+    durationHelp: "Time from receiving a request to finishing its response, by contract operation and status code.",
     buckets: DURATION_BUCKETS,
     registers,
   });
@@ -150,20 +147,7 @@ export function createMetrics({ database, stopState = NEVER_STOPPING, enabled, w
     });
   }
 
-  // One counter child and one histogram child per (operation, status), looked up
-  // by a string key: `inc(labels)` / `observe(labels, v)` hash a labels object on every call.
-  const seriesOf = new Map<string, { counter: ReturnType<typeof requests.labels>; timer: ReturnType<typeof duration.labels> }>();
-  const observe = (operation: string, status: number, seconds: number) => {
-    const key = `${operation} ${status}`;
-    let found = seriesOf.get(key);
-    if (!found) {
-      found = { counter: requests.labels(operation, String(status)), timer: duration.labels(operation, String(status)) };
-      seriesOf.set(key, found);
-    }
-    found.counter.inc();
-    found.timer.observe(seconds);
-  };
-  const observeResponse: ResponseObserver = (res, seconds) => observe(matchedRoute(res)?.operation ?? UNMATCHED, res.statusCode, seconds);
+  const observeResponse: ResponseObserver = (res, seconds) => responses.observe(matchedRoute(res)?.operation ?? UNMATCHED, res.statusCode, seconds);
 
   return {
     registry,
