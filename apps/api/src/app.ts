@@ -27,7 +27,7 @@ import { requestLogging } from "./ops/request-logging.js";
 import { isOneOf, isUnder, onlyFor, series } from "./http/express-tuning/middleware-composition.js";
 import { socketAddressUnlessProxied } from "./http/express-tuning/client-address.js";
 import { responseHeaderSets, setHeaders } from "./http/security-headers.js";
-import { keepTsRestRouteInLocals } from "./http/express-tuning/ts-rest-route.js";
+import { answerTsRestFileReads, keepTsRestRouteInLocals } from "./http/express-tuning/ts-rest-route.js";
 import { serveWebApp } from "./http/web-app.js";
 import type { WebhookSender } from "./webhooks/sender.js";
 import { createWebhookHandlers } from "./webhooks/webhooks-router.js";
@@ -87,6 +87,7 @@ export function createApp({
   serialiseJsonOnce(app);
   socketAddressUnlessProxied(app);
   keepTsRestRouteInLocals(app);
+  answerTsRestFileReads(app);
 
   const underV1 = isUnder(API_PREFIX);
   const underAdmin = isUnder(ADMIN_API_PATH_PREFIX);

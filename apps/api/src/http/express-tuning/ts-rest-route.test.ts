@@ -4,7 +4,7 @@ import express, { type Request } from "express";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { keepTsRestRouteInLocals } from "./ts-rest-route.js";
+import { answerTsRestFileReads, keepTsRestRouteInLocals } from "./ts-rest-route.js";
 
 const c = initContract();
 const contract = c.router({
@@ -65,5 +65,37 @@ describe("keepTsRestRouteInLocals", () => {
     req.tsRestRoute = "route";
     expect(req.tsRestRoute).toBe("route");
     expect(Object.prototype.hasOwnProperty.call(req, "tsRestRoute")).toBe(true);
+  });
+});
+
+describe("answerTsRestFileReads", () => {
+  it("ts-rest's handler sees no files, and a read of req.files stops at the app's request prototype", async () => {
+    const app = express();
+    answerTsRestFileReads(app);
+    expect(Object.prototype.hasOwnProperty.call(app.request, "files")).toBe(true);
+    expect(Object.prototype.hasOwnProperty.call(app.request, "file")).toBe(true);
+    createExpressEndpoints(
+      contract,
+      initServer().router(contract, {
+        // ts-rest passes them in its handler's argument, which its types do not declare for a JSON route.
+        getThing: async (argument) => {
+          const { files, file } = argument as unknown as { files: unknown; file: unknown };
+          return { status: 200, body: { path: `${String(files)} ${String(file)}`, own: Object.prototype.hasOwnProperty.call(argument.req, "files") } };
+        },
+      }),
+      app,
+    );
+    expect((await request(app).get("/things/7").expect(200)).body).toEqual({ path: "undefined undefined", own: false });
+  });
+
+  it("leaves a value something else set in their place (a multipart parser would), on the request itself", async () => {
+    const app = express();
+    answerTsRestFileReads(app);
+    app.use((req, _res, next) => {
+      (req as unknown as { files: unknown }).files = ["upload"];
+      next();
+    });
+    app.get("/", (req, res) => void res.json({ files: (req as unknown as { files: unknown }).files }));
+    expect((await request(app).get("/").expect(200)).body).toEqual({ files: ["upload"] });
   });
 });

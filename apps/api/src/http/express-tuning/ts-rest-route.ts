@@ -29,3 +29,20 @@ export function keepTsRestRouteInLocals(app: Express): void {
     },
   });
 }
+
+/**
+ * ts-rest's Express adapter reads `req.files` and `req.file` (what multer would
+ * set) for every request it routes, to pass them to the handler; this app
+ * takes no multipart bodies, so both are always undefined. Absent, each read is
+ * a lookup that misses on the request and on each of its seven prototypes
+ * (app, Express, IncomingMessage, Readable, Stream, EventEmitter, Object), at a
+ * megamorphic site: V8 walks that chain in its runtime, per read (about 3 µs
+ * a request in a `perf` profile of getPet; docs/decisions/031-response-tallies-and-routed-requests.md).
+ * Found as undefined on the app's request prototype, the read stops there.
+ */
+export function answerTsRestFileReads(app: Express): void {
+  for (const name of ["files", "file"]) {
+    if (name in app.request) continue;
+    Object.defineProperty(app.request, name, { configurable: true, enumerable: false, writable: true, value: undefined });
+  }
+}
