@@ -24,7 +24,7 @@ import { probes } from "./ops/probes.js";
 import { NEVER_STOPPING, type StopState } from "./ops/shutdown.js";
 import { abuseLimitsFromConfig, type AbuseLimits } from "./access/rate-limit.js";
 import { requestLogging } from "./ops/request-logging.js";
-import { isOneOf, isUnder, onlyFor, series } from "./http/express-tuning/middleware-composition.js";
+import { isUnder, onlyFor, series } from "./http/express-tuning/middleware-composition.js";
 import { socketAddressUnlessProxied } from "./http/express-tuning/client-address.js";
 import { responseHeaderSets, setHeaders } from "./http/security-headers.js";
 import { answerTsRestFileReads, keepTsRestRouteInLocals } from "./http/express-tuning/ts-rest-route.js";
@@ -92,7 +92,6 @@ export function createApp({
   const underV1 = isUnder(API_PREFIX);
   const underAdmin = isUnder(ADMIN_API_PATH_PREFIX);
   const underApi = (path: string) => underV1(path) || underAdmin(path);
-  const docsPaths = new Set([OPENAPI_PATH.toLowerCase(), ACCESS_OPENAPI_PATH.toLowerCase()]);
   const issuedKeys = new IssuedKeys({
     repository: database.access,
     now,
@@ -117,15 +116,11 @@ export function createApp({
       crossOrigin(config.corsOrigins, allRoutes),
       // Each Router below is walked only by the requests it can answer (see `onlyFor`); a contract
       // operation's request (every one the hot path serves) does not look at their paths.
-      unlessRouted(
-        allRoutes,
-        ["/healthz", "/readyz", "/metrics", ...docsPaths, "/docs"],
-        series(
-          onlyFor(isOneOf("/healthz", "/readyz"), probes(database, stopState)),
-          onlyFor(isOneOf("/metrics"), metricsEndpoint(metrics, config.metricsToken, abuseLimits.authFailures)),
-          onlyFor((path) => docsPaths.has(path) || isUnder("/docs")(path), apiDocs(config.servers, headers.docs)),
-        ),
-      ),
+      unlessRouted(allRoutes, [
+        { paths: ["/healthz", "/readyz"], handler: probes(database, stopState) },
+        { paths: ["/metrics"], handler: metricsEndpoint(metrics, config.metricsToken, abuseLimits.authFailures) },
+        { paths: [OPENAPI_PATH, ACCESS_OPENAPI_PATH], prefixes: ["/docs"], handler: apiDocs(config.servers, headers.docs) },
+      ]),
       deprecationHeaders(routes),
     ),
   );

@@ -1,6 +1,6 @@
 import type { RequestHandler, Response } from "express";
 import { routeMatcher, type ContractRoute } from "./contract-routes.js";
-import { onlyFor } from "./express-tuning/middleware-composition.js";
+import { isOneOf, isUnder, onlyFor, series } from "./express-tuning/middleware-composition.js";
 
 // A symbol key: nothing but these functions can read or write it.
 const MATCHED_ROUTE = Symbol("matchedRoute");
@@ -36,20 +36,35 @@ export function matchedRoute(res: Response): ContractRoute | undefined {
   return (found as ContractRoute | null) ?? undefined;
 }
 
+/** A handler of fixed paths outside the contract: `paths` exactly, and every path under one of `prefixes`. */
+export interface OffContractPaths {
+  paths: readonly string[];
+  prefixes?: readonly string[];
+  handler: RequestHandler;
+}
+
 /**
- * `handler` for the requests that name no contract operation (probes, `/metrics`, the docs, unknown
- * paths); a request `matchRoutes` matched skips it without looking at its path. `paths`, the
- * fixed paths `handler` serves, are checked against the contract once, here: a contract route that
- * also matched one of them would hide it, a wiring fault that throws at start.
+ * The handlers of paths outside the contract (probes, `/metrics`, the docs), each for its own paths
+ * (matched as `onlyFor` matches), for the requests that name no contract operation; a request
+ * `matchRoutes` matched skips them all without looking at its path. Each handler's paths and
+ * prefixes are checked against the contract once, here: a contract route that also matched one of
+ * them would hide it, a wiring fault that throws at start.
  */
-export function unlessRouted(routes: readonly ContractRoute[], paths: readonly string[], handler: RequestHandler): RequestHandler {
+export function unlessRouted(routes: readonly ContractRoute[], served: readonly OffContractPaths[]): RequestHandler {
   const routeOf = routeMatcher(routes);
-  for (const path of paths) {
+  for (const path of served.flatMap(({ paths, prefixes = [] }) => [...paths, ...prefixes])) {
     for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]) {
       const route = routeOf(method, path);
       if (route) throw new Error(`${method} ${path} is also the contract operation ${route.operation}`);
     }
   }
+  const handler = series(
+    ...served.map(({ paths, prefixes = [], handler }) => {
+      const exact = isOneOf(...paths);
+      const under = prefixes.map(isUnder);
+      return onlyFor((path) => exact(path) || under.some((isUnderPrefix) => isUnderPrefix(path)), handler);
+    }),
+  );
   return (req, res, next) => (matchedRoute(res) === undefined ? handler(req, res, next) : next());
 }
 
