@@ -1,12 +1,15 @@
 /**
  * corepack pnpm bench [--quick] [options]
  *
- * Seeds datasets in bulk, then for each database and dataset starts four
+ * Seeds datasets in bulk, then for each database and dataset starts its
  * servers side by side, wrk (a native load generator, one thread pinned to
  * core 0) loading one of them at a time (each server pinned to core 1):
  *   api       the built API, started as its `start` script starts it, in production
- *             (logs at info to a file, metrics on, rate-limit counting on); loaded
- *             twice per round: with a configured key (API_KEYS) and, as the target
+ *             (logs at info to a file, metrics on, rate-limit counting on), with a
+ *             configured key (API_KEYS). A second API process (`api-keyed`, the same
+ *             build and settings, its own copy of the database) serves the key-sliced
+ *             targets, so the api process meets the load each floor meets (targets.ts):
+ *             as the target
  *             `api-issued`, with an issued `psk_` key made by the operator command
  *             alternating with the configured key every 100 ms (createPet 250 ms) within
  *             runs 6 times as long (--quick: twice; load.ts, keySliceMs): its req/s is the issued key's slices', and

@@ -24,7 +24,7 @@ import { explainPostgres, explainSqlite, seedPostgres, seedSqlite, trimPostgres 
 import { peakRssMb, resetPeakRss, stopServer, type RunningServer } from "./server-process.js";
 import { API_KEY, apiRoot, PG_ADMIN_URL, PG_BENCH_URL, startBenchServer } from "./servers.js";
 import { failedResponses, inRunSpread, issuedOverConfigured, pairedRatio, summarize, webhooksOverNone, type RoundRun } from "./statistics.js";
-import { isKeySliced, serverOf, serverOrder, servesScenario, targetOrder, type Provider, type ServerKind, type Target } from "./targets.js";
+import { isApiServer, isKeySliced, serverOf, serverOrder, servesScenario, targetOrder, type Provider, type ServerKind, type Target } from "./targets.js";
 import { measureWeb } from "./web.js";
 import { deleteEndpoints, measureDeliveries, registerEndpoints, startReceiver, WEBHOOK_ENDPOINTS, webhookEnv, type Receiver } from "./webhooks.js";
 
@@ -306,7 +306,7 @@ class BenchRun {
     for (const scenario of options.scenarios) {
       // A name search is the API's own: the floors would answer it as a plain page.
       // api-webhooks: createPet only (servesScenario).
-      const serves = ({ target }: Loaded) => (!API_ONLY_SCENARIOS.has(scenario) || serverOf(target) === "api") && servesScenario(target, scenario);
+      const serves = ({ target }: Loaded) => (!API_ONLY_SCENARIOS.has(scenario) || isApiServer(serverOf(target))) && servesScenario(target, scenario);
       const warmups = new Map<Target, LoadResult>();
       for (const target of inOrder(this.turn).filter(serves)) {
         const warmJob = await job(target, scenario, options.warmupSeconds, this.turn);

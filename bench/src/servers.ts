@@ -20,7 +20,7 @@ export const POOL_SIZE = "10";
 export const PG_ADMIN_URL = process.env["BENCH_PG_ADMIN_URL"] ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 export const PG_BENCH_URL = process.env["BENCH_PG_URL"] ?? "postgresql://postgres@127.0.0.1:5432/petstore_bench";
 
-const FLOOR_SCRIPTS: Record<Exclude<ServerKind, "api">, string> = {
+const FLOOR_SCRIPTS: Record<Exclude<ServerKind, "api" | "api-keyed">, string> = {
   production: path.join(BENCH_ROOT, "dist", "express-floor-server.js"),
   bare: path.join(BENCH_ROOT, "dist", "bare-express-floor-server.js"),
   baseline: path.join(BENCH_ROOT, "dist", "baseline-server.js"),
@@ -79,7 +79,7 @@ export interface ServerStart {
 /** Starts one server of `kind` and waits until it is ready (server-process.ts, startServer). */
 export function startBenchServer(kind: ServerKind, { databaseUrl, logFile, cwd, cpu, profile, apiEnv = {} }: ServerStart): Promise<RunningServer> {
   const profileArgs = profile ? ["--cpu-prof", `--cpu-prof-dir=${profile.dir}`, `--cpu-prof-name=${profile.name}.cpuprofile`] : [];
-  if (kind === "api") {
+  if (kind === "api" || kind === "api-keyed") {
     const command = apiCommand();
     return startServer(command.script, apiEnvironment(databaseUrl, apiEnv), { nodeArgs: [...command.nodeArgs, ...profileArgs], cwd: command.cwd, logFile, cpu });
   }

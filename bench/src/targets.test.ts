@@ -25,9 +25,9 @@ describe("targetOrder", () => {
     expect(targetOrder(["api", "baseline"], 1)).toEqual(["baseline", "api"]);
   });
 
-  it("lists each server process once, api-issued being the api's", () => {
-    expect(serverOrder(ONE_FLOOR, 1)).toEqual(["api", "baseline", "production"]);
-    expect(serverOrder(BOTH_FLOORS, 1)).toEqual(["api", "baseline", "bare", "production"]);
+  it("lists each server process once, api-issued being the second API process's (api-keyed)", () => {
+    expect(serverOrder(ONE_FLOOR, 1)).toEqual(["api-keyed", "baseline", "api", "production"]);
+    expect(serverOrder(BOTH_FLOORS, 1)).toEqual(["api-keyed", "baseline", "bare", "api", "production"]);
   });
 
   it("puts api-webhooks on the API's other side from a lone floor, and outside the production floor beside both", () => {
@@ -35,17 +35,21 @@ describe("targetOrder", () => {
     expect(targetOrder(withWebhooks, 0)).toEqual(["production", "api", "api-webhooks", "api-issued", "baseline"]);
     expect(targetOrder(withWebhooks, 1)).toEqual(["api-issued", "baseline", "api-webhooks", "api", "production"]);
     expect(targetOrder(["api", "api-webhooks"], 1)).toEqual(["api", "api-webhooks"]);
-    expect(serverOrder(withWebhooks, 0)).toEqual(["production", "api", "baseline"]);
+    // api-webhooks is the api process's, beside the runs it is paired with.
+    expect(serverOrder(withWebhooks, 0)).toEqual(["production", "api", "api-keyed", "baseline"]);
+    expect(serverOf("api-webhooks")).toBe("api");
     // Both floors keep their places beside the API; api-webhooks is one run away.
     expect(targetOrder([...BOTH_FLOORS, "api-webhooks"], 0)).toEqual(["api-webhooks", "production", "api", "bare", "api-issued", "baseline"]);
     expect(targetOrder([...BOTH_FLOORS, "api-webhooks"], 1)).toEqual(["api-issued", "baseline", "bare", "api", "production", "api-webhooks"]);
   });
 
-  it("rotates api-token as a target of its own, on the api process, key-sliced like api-issued", () => {
+  it("rotates api-token as a target of its own, on the second API process with api-issued, key-sliced like it", () => {
     expect(targetOrder(["api", "api-issued", "api-token", "production"], 0)).toEqual(["production", "api", "api-issued", "api-token"]);
     expect(targetOrder(["api", "api-issued", "api-token", "production"], 1)).toEqual(["api-issued", "api-token", "api", "production"]);
-    expect(serverOf("api-token")).toBe("api");
-    expect(serverOrder(["api", "api-token"], 0)).toEqual(["api"]);
+    expect(serverOf("api-token")).toBe("api-keyed");
+    expect(serverOf("api-issued")).toBe("api-keyed");
+    // The api process serves the api target's runs alone: the load each floor meets.
+    expect(serverOrder(["api", "api-token"], 0)).toEqual(["api", "api-keyed"]);
     expect((["api-issued", "api-token", "api", "production"] as const).map((target) => isKeySliced(target))).toEqual([true, true, false, false]);
   });
 
