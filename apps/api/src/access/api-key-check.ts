@@ -179,14 +179,17 @@ export function requireApiKey({
     setCaller(res, caller);
     const refusal = scopeRefusal(caller, res);
     if (requestsPerKey === unlimited) return next(refusal); // the hot path skips a promise when nothing is counted
-    // A 403 is counted like any request: probing operations beyond the key's scope is not free.
-    requestsPerKey.count(caller.storeKey).then((count) => {
+    const counted = (count: LimitCount) => {
       // Every answer to a counted request, a 403 too, says what is left, so a client can slow down before a 429.
       perKey.set(res, count);
       if (count.allowed) return next(refusal);
       onRejected?.("requests_per_key");
       next(rateLimited(count.resetSeconds, "Too many requests for this API key"));
-    }, next);
+    };
+    // A 403 is counted like any request: probing operations beyond the key's scope is not free.
+    // Counted in this process, the answer is at hand: no promise on the hot path.
+    if (requestsPerKey.countNow) return counted(requestsPerKey.countNow(caller.storeKey));
+    requestsPerKey.count(caller.storeKey).then(counted, next);
   };
 
   const refuse = (req: Request, res: Response, next: NextFunction, header: string | undefined, token: string | undefined, counted?: LimitCount) => {

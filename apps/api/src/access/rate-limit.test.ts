@@ -3,10 +3,11 @@ import express from "express";
 import { Redis } from "ioredis";
 import { pino } from "pino";
 import request from "supertest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { requireApiKey } from "./api-key-check.js";
 import { sendError } from "../http/errors.js";
-import { createAbuseLimits, memoryLimiter, unlimited, type LimitName } from "./rate-limit.js";
+import { RateLimiterMemory, type RateLimiterRes } from "rate-limiter-flexible";
+import { createAbuseLimits, InProcessWindows, memoryLimiter, unlimited, type LimitCount, type LimitName } from "./rate-limit.js";
 import { startApiProcess, waitUntilReady, type ApiProcess } from "../test/api-process.js";
 import { expectError } from "../test/expect-error.js";
 import { OwnRedisServer, REDIS_TEST_URL, redisServerMissing, redisUnavailable, requireOrSkip } from "../test/redis-server.js";
@@ -35,6 +36,57 @@ describe("memoryLimiter", () => {
   it("0 turns the limit off", async () => {
     expect(memoryLimiter(0)).toBe(unlimited);
     for (let i = 0; i < 100; i++) expect(await unlimited.consume("a")).toEqual({ allowed: true });
+  });
+
+  it("answers at once (countNow) and through a promise (count) from one count per key", async () => {
+    const limiter = memoryLimiter(3);
+    expect(limiter.countNow?.("a")).toMatchObject({ allowed: true, remaining: 2 });
+    expect(await limiter.count("a")).toMatchObject({ allowed: true, remaining: 1 });
+    expect(limiter.countNow?.("a")).toMatchObject({ allowed: true, remaining: 0 });
+    expect(limiter.countNow?.("a")).toMatchObject({ allowed: false, remaining: 0 });
+    expect(limiter.countNow?.("b")).toMatchObject({ allowed: true, remaining: 2 });
+  });
+});
+
+describe("InProcessWindows: fixed windows per key, counted synchronously", () => {
+  afterEach(() => void vi.useRealTimers());
+
+  it("counts as rate-limiter-flexible's RateLimiterMemory does, event for event", async () => {
+    // RateLimiterMemory reads Date.now and ends its windows with timers: both are this test's clock.
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const quota = 3;
+    const library = new RateLimiterMemory({ points: quota, duration: 60 });
+    const ours = new InProcessWindows(quota, 60);
+    const fromLibrary = (key: string): Promise<LimitCount> =>
+      library.consume(key).then(
+        (result) => ({ allowed: true, remaining: result.remainingPoints, resetSeconds: Math.max(0, Math.ceil(result.msBeforeNext / 1000)) }),
+        (rejection: RateLimiterRes) => ({ allowed: false, remaining: 0, resetSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) }),
+      );
+    // Steps of [ms to advance, key]: events inside a window, past the quota, at and after its end, on two keys
+    // (the first 7 s in, so no window ends at a sweep).
+    const steps: [number, string][] = [
+      [7_000, "a"], [100, "a"], [15_000, "b"], [200, "a"], [1, "a"], [10_000, "a"], [30_000, "b"],
+      [4_698, "a"], [1, "a"], [1, "a"], [59_999, "a"], [1, "a"], [120_000, "b"], [0, "b"], [0, "b"], [0, "b"],
+    ];
+    for (const [advance, key] of steps) {
+      vi.advanceTimersByTime(advance);
+      expect(ours.count(key), `${key} at +${Date.now() - 1_700_000_000_000} ms`).toEqual(await fromLibrary(key));
+    }
+  });
+
+  it("forgets the keys whose windows have ended, once per window length", () => {
+    let now = 0;
+    const windows = new InProcessWindows(10, 60, () => now);
+    for (let i = 0; i < 1_000; i++) windows.count(`address-${i}`);
+    expect(windows.size).toBe(1_000);
+    now = 30_000;
+    windows.count("late");
+    expect(windows.size).toBe(1_001);
+    // The first thousand ended at 60 s; the sweep at 60 s drops them, "late" (ends at 90 s) stays.
+    now = 60_000;
+    windows.count("later");
+    expect(windows.size).toBe(2);
+    expect(windows.count("late")).toMatchObject({ allowed: true, remaining: 8, resetSeconds: 30 });
   });
 });
 

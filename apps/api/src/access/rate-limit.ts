@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { Config } from "../base/env.js";
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 
 /** The two abuse limits, as a metric would label them. */
 export type LimitName = "requests_per_key" | "auth_failures";
@@ -26,6 +26,11 @@ export interface RequestLimiter {
   consume(key: string): Promise<LimitDecision>;
   /** As `consume`, and says what is left of the key's budget. Never rejects. */
   count(key: string): Promise<LimitCount>;
+  /**
+   * As `count`, answered at once: set where the counter lives in this process (the hot path then
+   * spends no promise on it), absent where a count is a round trip (Redis).
+   */
+  countNow?(key: string): LimitCount;
 }
 
 const WINDOW_SECONDS = 60;
@@ -38,6 +43,7 @@ export const unlimited: RequestLimiter = {
   windowSeconds: WINDOW_SECONDS,
   consume: () => ALLOWED_NOW,
   count: () => Promise.resolve({ allowed: true, remaining: Number.MAX_SAFE_INTEGER, resetSeconds: 0 }),
+  countNow: () => ({ allowed: true, remaining: Number.MAX_SAFE_INTEGER, resetSeconds: 0 }),
 };
 
 /** What rate-limiter-flexible answered (resolved or rejected with), as a count. */
@@ -55,19 +61,63 @@ function limiter(quota: number, count: (key: string) => Promise<LimitCount>): Re
   return { quota, windowSeconds: WINDOW_SECONDS, count, consume: (key) => count(key).then(toDecision) };
 }
 
+interface Window {
+  events: number;
+  /** When the window ends (ms since the epoch). */
+  endsAt: number;
+}
+
+/**
+ * Events per key in fixed windows, each starting at the key's first event (as rate-limiter-flexible's
+ * RateLimiterMemory counts), answered synchronously: RateLimiterMemory answers only through a promise,
+ * three promises and their microtasks per request on the hot path for a map lookup and an addition.
+ * Ended windows are swept once per window length, so the map holds the keys of the last two windows at most.
+ */
+export class InProcessWindows {
+  private readonly windows = new Map<string, Window>();
+  private readonly windowMs: number;
+  private nextSweep: number;
+
+  constructor(
+    private readonly quota: number,
+    windowSeconds: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.windowMs = windowSeconds * 1000;
+    this.nextSweep = now() + this.windowMs;
+  }
+
+  count(key: string): LimitCount {
+    const now = this.now();
+    if (now >= this.nextSweep) this.sweep(now);
+    let window = this.windows.get(key);
+    if (window === undefined || window.endsAt <= now) {
+      window = { events: 0, endsAt: now + this.windowMs };
+      this.windows.set(key, window);
+    }
+    window.events += 1;
+    const allowed = window.events <= this.quota;
+    const seconds = Math.ceil((window.endsAt - now) / 1000);
+    return { allowed, remaining: allowed ? this.quota - window.events : 0, resetSeconds: allowed ? Math.max(0, seconds) : Math.max(1, seconds) };
+  }
+
+  /** How many keys are held (tests: the sweep bounds it). */
+  get size(): number {
+    return this.windows.size;
+  }
+
+  private sweep(now: number): void {
+    for (const [key, window] of this.windows) if (window.endsAt <= now) this.windows.delete(key);
+    this.nextSweep = now + this.windowMs;
+  }
+}
+
 /** Counts in this process: replicas each count their own. */
-export function memoryLimiter(perMinute: number): RequestLimiter {
+export function memoryLimiter(perMinute: number, now?: () => number): RequestLimiter {
   if (perMinute === 0) return unlimited;
-  const counter = new RateLimiterMemory({ points: perMinute, duration: WINDOW_SECONDS });
-  return limiter(perMinute, (key) =>
-    counter.consume(key).then(
-      (result) => countOf(result, true),
-      (rejection: unknown) => {
-        if (rejection instanceof RateLimiterRes) return countOf(rejection, false);
-        throw rejection;
-      },
-    ),
-  );
+  const windows = new InProcessWindows(perMinute, WINDOW_SECONDS, now);
+  const countNow = (key: string) => windows.count(key);
+  return { ...limiter(perMinute, (key) => Promise.resolve(countNow(key))), countNow };
 }
 
 /**
@@ -158,15 +208,8 @@ function redisLimiter(store: SharedCounterStore, keyPrefix: string, perMinute: n
     // Not connected: straight to the in-process count, without trying the socket.
     rejectIfRedisNotReady: true,
   });
-  const fallback = new RateLimiterMemory({ keyPrefix, points: perMinute, duration: WINDOW_SECONDS });
-  const fromFallback = (key: string) =>
-    fallback.consume(key).then(
-      (result) => countOf(result, true),
-      (rejection: unknown) =>
-        rejection instanceof RateLimiterRes
-          ? countOf(rejection, false)
-          : { allowed: true, remaining: perMinute, resetSeconds: WINDOW_SECONDS },
-    );
+  const fallback = new InProcessWindows(perMinute, WINDOW_SECONDS);
+  const fromFallback = (key: string) => fallback.count(key);
   return limiter(perMinute, (key) =>
     shared.consume(key).then(
       (result) => {
