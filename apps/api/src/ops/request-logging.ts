@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import { keyNamedInLog } from "../access/caller.js";
 import { loggableUrl } from "../sso/callback-path.js";
 import type { ResponseObserver } from "./metrics.js";
+import { REQUEST_LINE_MESSAGE, requestLineWriter } from "./request-line.js";
 
 declare module "http" {
   interface IncomingMessage {
@@ -57,6 +58,8 @@ export function requestLogging(app: Express, logger: Logger, observeResponse?: R
   // The request line is built from named fields only (never a header), so the logger's
   // belt-and-braces redaction has nothing to find in it: a child without it spares each line that pass.
   const lines = logger.child({}, { redact: { paths: [] } });
+  // An answered request's line is written as pino writes it, without its generic path (request-line.ts).
+  const writeLine = requestLineWriter(lines);
   return (req, res, next) => {
     const started = performance.now();
     const id = randomUUID();
@@ -70,13 +73,17 @@ export function requestLogging(app: Express, logger: Logger, observeResponse?: R
       const statusCode = res.statusCode;
       const level = statusCode >= 500 ? "error" : statusCode >= 400 ? "warn" : "info";
       if (!lines.isLevelEnabled(level)) return;
+      const refused = statusCode === 401 || statusCode === 403 || statusCode === 429;
+      if (writeLine && level !== "error" && !refused) {
+        return writeLine(level, { id, method: req.method, url: loggableUrl(req.originalUrl), statusCode, responseTime: Math.round(elapsedMs) });
+      }
       const line: Record<string, unknown> = { req: { id, method: req.method, url: loggableUrl(req.originalUrl) }, res: { statusCode }, responseTime: Math.round(elapsedMs) };
-      if (statusCode === 401 || statusCode === 403 || statusCode === 429) {
+      if (refused) {
         line["clientAddress"] = req.ip ?? null;
         Object.assign(line, keyNamedInLog(res));
       }
       if (level === "error") lines.error({ ...line, err: new Error(`failed with status code ${statusCode}`) }, "request errored");
-      else lines[level](line, "request completed");
+      else lines[level](line, REQUEST_LINE_MESSAGE);
     });
     next();
   };
