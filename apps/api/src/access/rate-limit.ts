@@ -61,7 +61,7 @@ function limiter(quota: number, count: (key: string) => Promise<LimitCount>): Re
   return { quota, windowSeconds: WINDOW_SECONDS, count, consume: (key) => count(key).then(toDecision) };
 }
 
-interface Window {
+interface CountWindow {
   events: number;
   /** When the window ends (ms since the epoch). */
   endsAt: number;
@@ -74,7 +74,7 @@ interface Window {
  * Ended windows are swept once per window length, so the map holds the keys of the last two windows at most.
  */
 export class InProcessWindows {
-  private readonly windows = new Map<string, Window>();
+  private readonly windows = new Map<string, CountWindow>();
   private readonly windowMs: number;
   private nextSweep: number;
 
@@ -113,9 +113,9 @@ export class InProcessWindows {
 }
 
 /** Counts in this process: replicas each count their own. */
-export function memoryLimiter(perMinute: number, now?: () => number): RequestLimiter {
+export function memoryLimiter(perMinute: number): RequestLimiter {
   if (perMinute === 0) return unlimited;
-  const windows = new InProcessWindows(perMinute, WINDOW_SECONDS, now);
+  const windows = new InProcessWindows(perMinute, WINDOW_SECONDS);
   const countNow = (key: string) => windows.count(key);
   return { ...limiter(perMinute, (key) => Promise.resolve(countNow(key))), countNow };
 }
