@@ -174,8 +174,14 @@ class BenchRun {
       this.record.web = await measureWeb({
         work,
         // Not pinned: Chromium needs both cores.
-        startApi: (corsOrigin) =>
-          startBenchServer("api", { databaseUrl: `file:${file}`, logFile: path.join(work, "api-web.log"), cwd: work, apiEnv: { ...this.options.apiEnv, CORS_ORIGIN: corsOrigin } }),
+        // The app is served by this API, at its own origin (web.ts).
+        startApi: ({ port, origin, distDir }) =>
+          startBenchServer("api", {
+            databaseUrl: `file:${file}`,
+            logFile: path.join(work, "api-web.log"),
+            cwd: work,
+            apiEnv: { ...this.options.apiEnv, PORT: String(port), ADMIN_ORIGIN: origin, WEB_DIST_DIR: distDir },
+          }),
         stopApi: stopServer,
         apiKey: API_KEY,
         rows,

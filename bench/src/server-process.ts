@@ -55,7 +55,8 @@ export interface StartOptions {
  * answers 200. Its stderr is kept for the error message should it not start.
  */
 export async function startServer(script: string, env: Record<string, string>, { nodeArgs = [], cwd, logFile, cpu }: StartOptions): Promise<RunningServer> {
-  const port = await freePort();
+  // A caller that must know the origin before the server starts (the web step's ADMIN_ORIGIN) picks the port.
+  const port = env["PORT"] ? Number(env["PORT"]) : await freePort();
   const command = [process.execPath, ...nodeArgs, script];
   const stdout = logFile ? openSync(logFile, "a") : "ignore";
   let child: ChildProcess;

@@ -4,21 +4,24 @@
  * the time `Export CSV` takes to save every pet of the dataset (one sample:
  * at 10k pets it is 100 pages fetched one after another, seconds long).
  *
- * The app is built here with VITE_API_URL pointing at the bench's API (the
- * origin is fixed at build time), served by a tiny static server, and loaded
- * signed-in (the key placed in sessionStorage, where the app keeps it) at
- * /pets, each sample in a fresh browser context (cold cache). The render time
+ * The app is built here as production builds it (no VITE_API_URL: it calls its
+ * own origin) and served by the bench's API itself (WEB_DIST_DIR), with
+ * ADMIN_ORIGIN that API's own origin: one origin, as the admin app runs, since its
+ * sign-in keeps a cookie session its requests send same-origin only (a separate
+ * static origin, as this step had before cookie sessions, can no longer sign in).
+ * Each sample signs in through the form with the key, in a fresh browser
+ * context (cold cache), then reloads /pets. The render time
  * is performance.now() when the first table body row enters the DOM, taken by
  * a MutationObserver in the page, so polling adds nothing.
  */
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import type { Browser, Page } from "@playwright/test";
+import { freePort } from "./server-process.js";
 
 const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "apps", "web");
 const SYSTEM_CHROMIUM = "/usr/bin/chromium";
@@ -38,9 +41,16 @@ interface Api {
   url: string;
 }
 
+/** Where the API that serves the app must listen, its own origin (ADMIN_ORIGIN), and the build it serves (WEB_DIST_DIR). */
+export interface WebApiStart {
+  port: number;
+  origin: string;
+  distDir: string;
+}
+
 export interface WebOptions<S extends Api> {
   work: string;
-  startApi: (corsOrigin: string) => Promise<S>;
+  startApi: (web: WebApiStart) => Promise<S>;
   stopApi: (server: S) => Promise<void>;
   apiKey: string;
   /** The pets in the API's database: what Export CSV must save. */
@@ -66,46 +76,21 @@ export function initialJs(distDir: string): { bytes: number; scripts: string[] }
   return { bytes, scripts };
 }
 
-const CONTENT_TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".json": "application/json",
-};
-
-function serveStatic(distDir: string): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    const pathname = decodeURIComponent(new URL(req.url ?? "/", "http://localhost").pathname);
-    let file = path.join(distDir, path.normalize(pathname));
-    if (!file.startsWith(distDir) || !existsSync(file) || pathname === "/") file = path.join(distDir, "index.html");
-    res.writeHead(200, { "Content-Type": CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream" });
-    res.end(readFileSync(file));
-  });
-  return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      resolve({ server, url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}` });
-    }),
-  );
-}
-
 export async function measureWeb<S extends Api>({ work, startApi, stopApi, apiKey, rows, log }: WebOptions<S>): Promise<WebResult> {
   if (!existsSync(path.join(WEB_ROOT, "package.json"))) throw new Error("apps/web is missing");
   const distDir = path.join(work, "web-dist");
-  // The static server's port must be known before the API starts (CORS), and the
-  // API's before the build (VITE_API_URL): serve an empty folder first, fill it after.
-  const { server: staticServer, url: webUrl } = await serveStatic(distDir);
-  const api = await startApi(webUrl);
+  const vite = path.join(WEB_ROOT, "node_modules", "vite", "bin", "vite.js");
+  const { VITE_API_URL: _unset, ...buildEnv } = process.env;
+  await promisify(execFile)(process.execPath, [vite, "build", "--outDir", distDir, "--emptyOutDir", "--logLevel", "error"], {
+    cwd: WEB_ROOT,
+    env: { ...buildEnv, NODE_ENV: "production" },
+  });
+  const { bytes, scripts } = initialJs(distDir);
+  log(`web: initial JS ${(bytes / 1024).toFixed(1)} KB gzip`);
+  const port = await freePort();
+  const webUrl = `http://127.0.0.1:${port}`;
+  const api = await startApi({ port, origin: webUrl, distDir });
   try {
-    const vite = path.join(WEB_ROOT, "node_modules", "vite", "bin", "vite.js");
-    await promisify(execFile)(process.execPath, [vite, "build", "--outDir", distDir, "--emptyOutDir", "--logLevel", "error"], {
-      cwd: WEB_ROOT,
-      env: { ...process.env, VITE_API_URL: api.url, NODE_ENV: "production" },
-    });
-    const { bytes, scripts } = initialJs(distDir);
-    log(`web: initial JS ${(bytes / 1024).toFixed(1)} KB gzip`);
-
     const { chromium } = await import("@playwright/test");
     const browser = await chromium.launch({
       ...(existsSync(SYSTEM_CHROMIUM) ? { executablePath: SYSTEM_CHROMIUM } : {}),
@@ -144,7 +129,6 @@ export async function measureWeb<S extends Api>({ work, startApi, stopApi, apiKe
     return { initialJsGzipBytes: bytes, scripts, samplesMs, medianMs: sorted[Math.floor(sorted.length / 2)]!, exportedPets: rows, exportSeconds };
   } finally {
     await stopApi(api);
-    await new Promise((resolve) => staticServer.close(resolve));
   }
 }
 
@@ -173,7 +157,7 @@ async function timeExport(browser: Browser, webUrl: string, apiKey: string, rows
  */
 async function signIn(page: Page, webUrl: string, apiKey: string): Promise<void> {
   await page.goto(`${webUrl}/pets`);
-  await page.getByLabel("API key").fill(apiKey);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByLabel("API key", { exact: true }).fill(apiKey);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await page.locator("table tbody tr").first().waitFor({ timeout: 15_000 });
 }
