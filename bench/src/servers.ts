@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { productionApiCommand, startServer, type RunningServer } from "./server-process.js";
-import type { ServerKind } from "./targets.js";
+import { isApiServer, type ServerKind } from "./targets.js";
 
 export const BENCH_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** Where the reports and profiles go (git ignores it). */
@@ -79,7 +79,7 @@ export interface ServerStart {
 /** Starts one server of `kind` and waits until it is ready (server-process.ts, startServer). */
 export function startBenchServer(kind: ServerKind, { databaseUrl, logFile, cwd, cpu, profile, apiEnv = {} }: ServerStart): Promise<RunningServer> {
   const profileArgs = profile ? ["--cpu-prof", `--cpu-prof-dir=${profile.dir}`, `--cpu-prof-name=${profile.name}.cpuprofile`] : [];
-  if (kind === "api" || kind === "api-keyed") {
+  if (isApiServer(kind)) {
     const command = apiCommand();
     return startServer(command.script, apiEnvironment(databaseUrl, apiEnv), { nodeArgs: [...command.nodeArgs, ...profileArgs], cwd: command.cwd, logFile, cpu });
   }

@@ -31,12 +31,12 @@ export const isKeySliced = (target: Target): boolean => target === "api-issued" 
  * they did. api-webhooks stays on the `api` process: its ratio to `api` must differ by the outbox
  * rows alone, not by two processes.
  */
-export type ServerKind = "api" | "api-keyed" | "production" | "bare" | "baseline";
+export type ServerKind = Exclude<Target, ApiVariant> | "api-keyed";
 /** In the order the report's tables read them (the API, its floors, the baseline), then the second API process. */
 export const SERVER_KINDS: readonly ServerKind[] = ["api", "production", "bare", "baseline", "api-keyed"];
-export const serverOf = (target: Target): ServerKind => (isKeySliced(target) ? "api-keyed" : isApiVariant(target) ? "api" : (target as ServerKind));
+export const serverOf = (target: Target): ServerKind => (isKeySliced(target) ? "api-keyed" : isApiVariant(target) ? "api" : target);
 /** Whether a process runs the API (rather than a floor or the baseline). */
-export const isApiServer = (kind: ServerKind): boolean => kind === "api" || kind === "api-keyed";
+export const isApiServer = (kind: ServerKind): kind is "api" | "api-keyed" => kind === "api" || kind === "api-keyed";
 
 /** The scenarios api-webhooks runs: the one whose request path writes the outbox rows. */
 export const servesScenario = (target: Target, scenario: string): boolean => target !== "api-webhooks" || scenario === "createPet";

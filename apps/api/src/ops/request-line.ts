@@ -25,16 +25,16 @@ type PinoInternals = Record<symbol, unknown> & Logger;
  * it, byte for byte, without pino's generic path: that path walks the object's keys, looks up a
  * serialiser and a stringifier for each, JSON-stringifies the nested objects one by one and formats the
  * message, per request, for a line whose shape never changes. Here the line is one template string
- * over pino's own cached parts (the level's prefix, the time, the bindings) and goes to pino's own
+ * over pino's own cached parts (the level's prefix, a level formatter's included; the time; the bindings) and goes to pino's own
  * destination, so batching, flushing and the crash bound (logger.ts) are unchanged.
  *
- * Undefined when the logger is configured in a way the template would not honour (a mixin, a log or
- * level formatter, hooks, another message key, a message prefix, a destination that reads each line's
+ * Undefined when the logger is configured in a way the template would not honour (a mixin, a log
+ * formatter, hooks, another message key, a message prefix, a destination that reads each line's
  * metadata, such as pino.multistream): then the caller writes through pino.
  */
 export function requestLineWriter(logger: Logger): RequestLineWriter | undefined {
   const pino = logger as PinoInternals;
-  const formatters = pino[symbols.formattersSym] as { log?: unknown; level?: unknown } | undefined;
+  const formatters = pino[symbols.formattersSym] as { log?: unknown } | undefined;
   const hooks = pino[symbols.hooksSym] as { logMethod?: unknown; streamWrite?: unknown } | undefined;
   const stream = pino[symbols.streamSym] as { write?: (line: string) => void; [key: symbol]: unknown } | undefined;
   const levelPrefixes = pino[symbols.lsCacheSym] as Record<number, string> | undefined;
