@@ -1,5 +1,4 @@
-import { accessContract, ADMIN_API_PATH_PREFIX, petstoreContract } from "@petstore/contract";
-import { createExpressEndpoints } from "@ts-rest/express";
+import { accessContract, ADMIN_API_PATH_PREFIX, petstoreContract, petstorePinnedParsers } from "@petstore/contract";
 import express from "express";
 import type { Logger } from "pino";
 import { ACCESS_OPENAPI_PATH, apiDocs, OPENAPI_PATH } from "./http/api-docs.js";
@@ -27,7 +26,7 @@ import { requestLogging } from "./ops/request-logging.js";
 import { isUnder, onlyFor, series } from "./http/express-tuning/middleware-composition.js";
 import { socketAddressUnlessProxied } from "./http/express-tuning/client-address.js";
 import { responseHeaderSets, setHeaders } from "./http/security-headers.js";
-import { answerTsRestFileReads, keepTsRestRouteInLocals } from "./http/express-tuning/ts-rest-route.js";
+import { dispatchOperations, servedContract } from "./http/operation-dispatch.js";
 import { serveWebApp } from "./http/web-app.js";
 import type { WebhookSender } from "./webhooks/sender.js";
 import { createWebhookHandlers } from "./webhooks/webhooks-router.js";
@@ -86,8 +85,6 @@ export function createApp({
   app.set("etag", false);
   serialiseJsonOnce(app);
   socketAddressUnlessProxied(app);
-  keepTsRestRouteInLocals(app);
-  answerTsRestFileReads(app);
 
   const underV1 = isUnder(API_PREFIX);
   const underAdmin = isUnder(ADMIN_API_PATH_PREFIX);
@@ -140,10 +137,6 @@ export function createApp({
   // Enters its Router only for a method that some route takes a JSON body with (not GET).
   app.use(jsonBodyParsers(allRoutes));
   const petsRouter = createPetsRouter(database.pets, { idempotencyTtlMs: config.idempotencyTtlMs });
-  createExpressEndpoints(petstoreContract, petsRouter, app, {
-    responseValidation: config.validateResponses,
-    requestValidationErrorHandler: sendValidationError,
-  });
   const webhookHandlers = createWebhookHandlers({ repository: database.webhooks, rules: config.webhooks, sender: webhookSender });
   const sessions = new StaffSessions({
     repository: database.staff,
@@ -167,10 +160,14 @@ export function createApp({
     // The passkey ceremonies, laid over the staff router's placeholders (docs/decisions/027-passkeys.md).
     ...createPasskeyHandlers({ sessions, challenges: database.passkeyChallenges, adminOrigin: config.adminOrigin }),
   };
-  createExpressEndpoints(accessContract, createAccessRouter(database.access, database.activity, issuedKeys, webhookHandlers, staffHandlers), app, {
-    responseValidation: config.validateResponses,
-    requestValidationErrorHandler: sendValidationError,
-  });
+  const accessRouter = createAccessRouter(database.access, database.activity, issuedKeys, webhookHandlers, staffHandlers);
+  // Every contract operation, in one layer: the operation matched at the top is called directly.
+  app.use(
+    dispatchOperations(
+      [servedContract(petstoreContract, petsRouter, petstorePinnedParsers), servedContract(accessContract, accessRouter)],
+      { responseValidation: config.validateResponses, onInvalidRequest: sendValidationError },
+    ),
+  );
   app.use(onlyFor(underApi, methodNotAllowed(allRoutes)));
   if (config.webDistDir) app.use(serveWebApp(config.webDistDir, headers));
 

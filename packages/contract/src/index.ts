@@ -9,3 +9,4 @@ export * from "./webhook-schemas.js";
 export * from "./operation-scopes.js";
 export * from "./route-metadata.js";
 export * from "./staff-schemas.js";
+export * from "./pinned-parsers.js";

@@ -31,6 +31,7 @@ import { sqliteFilePath } from "../base/database-url.js";
 import { createLogger } from "../ops/logger.js";
 import { expectError } from "../test/expect-error.js";
 import { bearer, createTestApp, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
+import type { OperationDispatch } from "../http/operation-dispatch.js";
 
 const sha256 = (value: string) => createHash("sha256").update(value, "utf8").digest("hex");
 
@@ -88,12 +89,13 @@ const OPERATION_BY_ROUTE = new Map(
 
 /** `METHOD path` of every route registered on an Express app under /v1 or /admin/v1 (Express 4 keeps them in `_router.stack`). */
 function apiRoutesOf(app: express.Express): string[] {
-  const stack = (app as unknown as { _router?: { stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> } })._router?.stack ?? [];
-  return stack.flatMap(({ route }) =>
-    route && /^\/(admin\/)?v1(\/|$)/.test(route.path)
-      ? Object.keys(route.methods).filter((method) => method !== "_all").map((method) => `${method.toUpperCase()} ${route.path}`)
-      : [],
+  type Layer = { route?: { path: string; methods: Record<string, boolean> }; handle?: Partial<OperationDispatch> };
+  const stack = (app as unknown as { _router?: { stack: Layer[] } })._router?.stack ?? [];
+  // Routes registered on the app, and the contract operations the dispatch layer serves.
+  const routes = stack.flatMap(({ route, handle }) =>
+    route ? Object.keys(route.methods).filter((method) => method !== "_all").map((method) => `${method.toUpperCase()} ${route.path}`) : (handle?.routes ?? []),
   );
+  return routes.filter((route) => /^[A-Z]+ \/(admin\/)?v1(\/|$)/.test(route));
 }
 
 /**

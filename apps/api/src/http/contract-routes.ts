@@ -60,6 +60,23 @@ export function operationRequestHeaders(routes: readonly ContractRoute[]): strin
 }
 
 /**
+ * A route path as Express 4 matches it: case-insensitive, an optional trailing slash, each `:name`
+ * one segment (a capture group, in the order of `names`).
+ */
+function compileRoutePath(routePath: string): { pattern: RegExp; names: string[] } {
+  const names: string[] = [];
+  const source = routePath
+    .split("/")
+    .map((segment) => {
+      if (!segment.startsWith(":")) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      names.push(segment.slice(1));
+      return "([^/]+)";
+    })
+    .join("/");
+  return { pattern: new RegExp(`^${source}/?$`, "i"), names };
+}
+
+/**
  * The contract route a method and path name, matched as Express matches route
  * paths (case-insensitive, an optional trailing slash, a `:param` is one
  * segment); HEAD is served by a GET route. One regex test per route, compiled
@@ -69,19 +86,39 @@ export function routeMatcher(routes: readonly ContractRoute[]): (method: string,
   const compiled = routes.map((route) => ({
     route,
     methods: route.method === "GET" ? ["GET", "HEAD"] : [route.method],
-    pattern: new RegExp(
-      `^${route.path
-        .split("/")
-        .map((segment) => (segment.startsWith(":") ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
-        .join("/")}/?$`,
-      "i",
-    ),
+    pattern: compileRoutePath(route.path).pattern,
   }));
   return (method, path) => {
     // A loop, not `find` with a closure: this runs on every request, twice.
     for (const entry of compiled) if (entry.methods.includes(method) && entry.pattern.test(path)) return entry.route;
     return undefined;
   };
+}
+
+/**
+ * The path parameters of a request path `routePath` (Express syntax) matches, percent-decoded as Express
+ * decodes them (a malformed escape throws Express's URIError, which the errors module answers 400);
+ * undefined when the path does not match.
+ */
+export function pathParamsReader(routePath: string): (path: string) => Record<string, string> | undefined {
+  const { pattern, names } = compileRoutePath(routePath);
+  return (path) => {
+    const found = pattern.exec(path);
+    if (!found) return undefined;
+    const params: Record<string, string> = {};
+    for (let index = 0; index < names.length; index++) params[names[index]!] = decodeParam(found[index + 1]!);
+    return params;
+  };
+}
+
+/** Express 4's `decode_param`: a malformed escape is a URIError naming the value, with status 400. */
+function decodeParam(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch (error) {
+    if (error instanceof URIError) Object.assign(error, { message: `Failed to decode param '${value}'`, status: 400, statusCode: 400 });
+    throw error;
+  }
 }
 
 export function routerMethod(method: AppRoute["method"]): "get" | "post" | "put" | "patch" | "delete" {

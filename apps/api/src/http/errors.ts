@@ -46,8 +46,8 @@ function describeValidationFailure(issues: ErrorIssue[]): string {
   return `Invalid request: ${issues.map(({ field, message }) => `${field}: ${message}`).join("; ")}.`;
 }
 
-/** ts-rest's request validation failed: 400 naming every field at fault. */
-export function sendValidationError(error: RequestValidationError, req: Request & { tsRestRoute: AppRoute }, res: Response): void {
+/** The route's request schemas refused the request: 400 naming every field at fault. */
+export function sendValidationError(error: RequestValidationError, route: AppRoute, _req: Request, res: Response): void {
   const issues = validationIssues(
     [
       { where: "path", error: error.pathParams },
@@ -55,7 +55,7 @@ export function sendValidationError(error: RequestValidationError, req: Request 
       { where: "header", error: error.headers },
       { where: "body", error: error.body },
     ],
-    "body" in req.tsRestRoute ? req.tsRestRoute.body : undefined,
+    "body" in route ? route.body : undefined,
   );
   res.status(400).json({ ...toErrorBody(400, "VALIDATION_ERROR", describeValidationFailure(issues)), issues });
 }
