@@ -7,6 +7,7 @@ import {
   contractRoutes,
   operationMethods,
   operationRequestHeaders,
+  pathParamsReader,
   routeMatcher,
 } from "./contract-routes.js";
 
@@ -65,5 +66,20 @@ describe("routeMatcher", () => {
     ["GET", "/v9//things", undefined],
   ])("%s %s -> %s", (method, path, operation) => {
     expect(routeOf(method, path)?.operation).toBe(operation);
+  });
+});
+
+describe("pathParamsReader", () => {
+  const read = pathParamsReader("/v9/things/:id/parts/:part");
+  it("reads each parameter by name, as Express matches the path (case, one trailing slash)", () => {
+    expect(read("/v9/things/7/parts/wheel")).toEqual({ id: "7", part: "wheel" });
+    expect(read("/V9/Things/7/PARTS/Wheel/")).toEqual({ id: "7", part: "Wheel" });
+    expect(read("/v9/things/7/parts")).toBeUndefined();
+    expect(read("/v9/things/7/parts/wheel/x")).toBeUndefined();
+  });
+
+  it("percent-decodes as Express does, and names a malformed value in a 400 URIError", () => {
+    expect(read("/v9/things/%37%20x/parts/a%2Fb")).toEqual({ id: "7 x", part: "a/b" });
+    expect(() => read("/v9/things/%E0%A4%A/parts/a")).toThrow(expect.objectContaining({ name: "URIError", status: 400, message: "Failed to decode param '%E0%A4%A'" }));
   });
 });

@@ -113,6 +113,8 @@ export function pathParamsReader(routePath: string): (path: string) => Record<st
 
 /** Express 4's `decode_param`: a malformed escape is a URIError naming the value, with status 400. */
 function decodeParam(value: string): string {
+  // Without a `%` there is nothing to decode: the same string back, without the call.
+  if (!value.includes("%")) return value;
   try {
     return decodeURIComponent(value);
   } catch (error) {
