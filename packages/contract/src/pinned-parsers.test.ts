@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { pinnedListPetsQuery, pinnedPetIdParams } from "./pinned-parsers.js";
-import { GetPetParams, ListPetsQuery, MAX_ID } from "./schemas.js";
+import { pinnedCreatePetHeaders, pinnedListPetsQuery, pinnedNewPet, pinnedPetIdParams } from "./pinned-parsers.js";
+import { CreatePetHeaders, GetPetParams, ListPetsQuery, MAX_ID, NewPet } from "./schemas.js";
 
 /**
  * A pinned parser either gives up (undefined) or returns what its schema's `parse` returns, keys in the
@@ -80,5 +80,57 @@ describe("pinnedListPetsQuery", () => {
     ]) {
       expect(pinnedListPetsQuery(input), JSON.stringify(input)).toBeUndefined();
     }
+  });
+});
+
+describe("pinnedNewPet", () => {
+  const name = fc.oneof(
+    { weight: 4, arbitrary: fc.string({ maxLength: 110 }) },
+    fc.string({ unit: "binary", maxLength: 12 }),
+    fc.constantFrom("Rex", " Rex ", "\tRex\n", "", "   ", "a".repeat(100), "a".repeat(101), ` ${"a".repeat(100)} `, "Re\u202Ex", "\ud800", "\ud83d\udc36", "a\u0000b", "Zoë"),
+  );
+  const categoryId = fc.oneof(
+    { weight: 4, arbitrary: fc.integer({ min: -2, max: 1000 }) },
+    fc.constantFrom(0, 1, 1.5, -1, MAX_ID, MAX_ID + 1, 2 ** 60, Number.MIN_VALUE),
+    fc.double(),
+    fc.string({ maxLength: 3 }),
+  );
+  const status = fc.oneof(fc.constantFrom("available", "pending", "sold", "Sold", "", "lost"), fc.constant(null), fc.integer());
+  const body = fc.record(
+    { name: fc.oneof({ weight: 6, arbitrary: name }, fc.anything()), categoryId, status, id: fc.integer(), extra: fc.anything() },
+    { requiredKeys: [] },
+  );
+
+  it("returns NewPet's parse of every body it takes, and takes the plain bodies", () => {
+    fc.assert(fc.property(fc.oneof({ weight: 9, arbitrary: body }, fc.anything()), (input) => expectSameAsSchema(pinnedNewPet, NewPet, input)), { numRuns: 10000 });
+    expect(pinnedNewPet({ name: " Rex ", categoryId: 1 })).toEqual({ name: "Rex", categoryId: 1 });
+    expect(pinnedNewPet({ name: "Rex", categoryId: 7, status: "sold", id: 99 })).toEqual({ name: "Rex", categoryId: 7, status: "sold" });
+  });
+
+  it("leaves every refusal to the schema", () => {
+    for (const input of [
+      { name: "", categoryId: 1 },
+      { name: "a".repeat(101), categoryId: 1 },
+      { name: "Re\u202Ex", categoryId: 1 },
+      { name: "Rex", categoryId: 0 },
+      { name: "Rex", categoryId: 1.5 },
+      { name: "Rex", categoryId: "1" },
+      { name: "Rex", categoryId: 1, status: null },
+      { name: "Rex", categoryId: 1, status: "lost" },
+      { categoryId: 1 },
+      [],
+    ]) {
+      expect(pinnedNewPet(input), JSON.stringify(input)).toBeUndefined();
+    }
+  });
+});
+
+describe("pinnedCreatePetHeaders", () => {
+  it("returns CreatePetHeaders's parse of the headers it takes (those without an Idempotency-Key), and only of those", () => {
+    const headers = fc.dictionary(fc.constantFrom("idempotency-key", "content-type", "authorization", "x-other"), fc.oneof(fc.string(), fc.constant("")), { maxKeys: 4 });
+    fc.assert(fc.property(fc.oneof({ weight: 9, arbitrary: headers }, fc.anything()), (input) => expectSameAsSchema(pinnedCreatePetHeaders, CreatePetHeaders, input)), { numRuns: 5000 });
+    expect(pinnedCreatePetHeaders({ "content-type": "application/json", authorization: "Bearer x" })).toEqual({});
+    expect(pinnedCreatePetHeaders({ "idempotency-key": "k-1" })).toBeUndefined();
+    expect(pinnedCreatePetHeaders({ "idempotency-key": "" })).toBeUndefined();
   });
 });

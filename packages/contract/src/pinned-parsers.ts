@@ -1,4 +1,4 @@
-import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, MAX_ID, type ListPetsQuery, type PetStatus } from "./schemas.js";
+import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, MAX_ID, NAME_MAX_LENGTH, NAME_PATTERN, type ListPetsQuery, type NewPet, type PetStatus } from "./schemas.js";
 
 /**
  * A request part's parser pinned to the shape nearly every request sends: what
@@ -19,6 +19,8 @@ export type PinnedParser<Output> = (input: unknown) => Output | undefined;
 export interface PinnedRequestParsers {
   pathParams?: PinnedParser<object>;
   query?: PinnedParser<object>;
+  body?: PinnedParser<object>;
+  headers?: PinnedParser<object>;
 }
 
 /** Decimal digits without a leading zero, at most 16 of them: exact as a JS number; MAX_ID bounds the value. */
@@ -75,8 +77,30 @@ export function pinnedListPetsQuery(query: unknown): ListPetsQuery | undefined {
   return after === undefined ? { limit, status } : { limit, status, after };
 }
 
-/** The pinned parsers of the pet operations: the two the hot path serves most. */
+/**
+ * `NewPet` for a JSON object whose `name` is a string the name rules take (trimmed, as the schema
+ * trims it), whose `categoryId` is a positive safe integer and whose `status`, when present, is one of
+ * the three; other keys are dropped, as the schema strips them. Anything else: the schema's.
+ */
+export function pinnedNewPet(body: unknown): NewPet | undefined {
+  if (!isPlainObject(body)) return undefined;
+  const { name, categoryId, status } = body;
+  if (typeof name !== "string" || typeof categoryId !== "number") return undefined;
+  const trimmed = name.trim();
+  if (trimmed.length === 0 || trimmed.length > NAME_MAX_LENGTH || !NAME_PATTERN.test(trimmed)) return undefined;
+  if (!Number.isInteger(categoryId) || categoryId < 1 || categoryId > MAX_ID) return undefined;
+  if (!("status" in body)) return { name: trimmed, categoryId };
+  return typeof status === "string" && isPetStatus(status) ? { name: trimmed, categoryId, status } : undefined;
+}
+
+/** `CreatePetHeaders` for the request headers of a create without an `Idempotency-Key`: nothing to check. */
+export function pinnedCreatePetHeaders(headers: unknown): Record<string, never> | undefined {
+  return isPlainObject(headers) && !("idempotency-key" in headers) ? {} : undefined;
+}
+
+/** The pinned parsers of the pet operations: the requests the hot path serves most. */
 export const petstorePinnedParsers = {
   getPet: { pathParams: pinnedPetIdParams },
   listPets: { query: pinnedListPetsQuery },
+  createPet: { body: pinnedNewPet, headers: pinnedCreatePetHeaders },
 } as const satisfies Record<string, PinnedRequestParsers>;

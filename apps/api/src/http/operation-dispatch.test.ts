@@ -1,4 +1,4 @@
-import { GetPetParams, ListPetsQuery, pinnedListPetsQuery, pinnedPetIdParams } from "@petstore/contract";
+import { CreatePetHeaders, GetPetParams, ListPetsQuery, NewPet, pinnedCreatePetHeaders, pinnedListPetsQuery, pinnedNewPet, pinnedPetIdParams } from "@petstore/contract";
 import { initContract, TsRestResponseError, type AppRoute } from "@ts-rest/core";
 import { createExpressEndpoints, initServer, type RequestValidationError } from "@ts-rest/express";
 import express from "express";
@@ -29,6 +29,7 @@ const contract = c.router(
     streamThings: { method: "GET", path: "/stream", responses: { 200: c.type<unknown>() } },
     refuseThing: { method: "GET", path: "/refuse", responses: { 418: z.object({ why: z.string() }) } },
     breakThing: { method: "GET", path: "/break", responses: { 200: z.unknown() } },
+    addPet: { method: "POST", path: "/pets", body: NewPet, headers: CreatePetHeaders, responses: { 201: z.unknown() } },
   },
   { pathPrefix: "/v9" },
 );
@@ -49,6 +50,7 @@ const implementation = initServer().router(contract, {
   breakThing: async () => {
     throw new Error("broken");
   },
+  addPet: async ({ body, headers }) => ({ status: 201, body: { ...body, key: headers["idempotency-key"] ?? null, host: headers["x-other"] ?? null } }),
 });
 
 /** What both apps answer for a refused request: where each schema failed, and the route it was refused on. */
@@ -76,10 +78,19 @@ const apps = (responseValidation: boolean) => ({
   ),
   dispatched: appWith((app) =>
     app.use(
-      dispatchOperations([servedContract(contract, implementation, { getThing: { pathParams: pinnedPetIdParams }, listThings: { query: pinnedListPetsQuery } })], {
-        responseValidation,
-        onInvalidRequest: (error, route, _req, res) => invalid(error, route, res),
-      }),
+      dispatchOperations(
+        [
+          servedContract(contract, implementation, {
+            getThing: { pathParams: pinnedPetIdParams },
+            listThings: { query: pinnedListPetsQuery },
+            addPet: { body: pinnedNewPet, headers: pinnedCreatePetHeaders },
+          }),
+        ],
+        {
+          responseValidation,
+          onInvalidRequest: (error, route, _req, res) => invalid(error, route, res),
+        },
+      ),
     ),
   ),
 });
@@ -108,6 +119,9 @@ const requests: Array<[string, Send]> = [
   ["a TsRestResponseError", (app) => request(app).get("/v9/refuse")],
   ["a thrown error", (app) => request(app).get("/v9/break")],
   ["an unknown path", (app) => request(app).get("/v9/nothing")],
+  ["a pet's body (pinned)", (app) => request(app).post("/v9/pets").send({ name: " Rex ", categoryId: 3, status: "sold", id: 9 })],
+  ["a pet's body with an Idempotency-Key (the schema)", (app) => request(app).post("/v9/pets").set("Idempotency-Key", "k-1").set("X-Other", "kept").send({ name: "Rex", categoryId: 3 })],
+  ["a pet's body the schema refuses", (app) => request(app).post("/v9/pets").send({ name: " ", categoryId: 1.5, status: "lost" })],
 ];
 
 describe.each([false, true])("dispatchOperations answers as ts-rest's createExpressEndpoints does (response validation %s)", (responseValidation) => {

@@ -94,9 +94,9 @@ export function dispatchOperations(contracts: readonly ServedContract[], { respo
     const rawParams = operation.paramsOf(req.path) ?? {};
     req.params = rawParams;
     const params = checked(rawParams, route.pathParams, pinned?.pathParams, true);
-    const headers = checked(req.headers, route.headers, undefined, true);
+    const headers = checked(req.headers, route.headers, pinned?.headers, true);
     const query = checked(req.query, route.query, pinned?.query);
-    const body = checkZodSchema(req.body, "body" in route ? route.body : null);
+    const body = checked(req.body, "body" in route ? route.body : null, pinned?.body);
     if (!params.success || !headers.success || !query.success || !body.success) {
       const failure = new RequestValidationError(
         params.success ? null : params.error,
