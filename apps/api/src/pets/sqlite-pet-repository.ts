@@ -1,4 +1,5 @@
 import type Sqlite from "better-sqlite3";
+import { groupCommit } from "../data/sqlite-group-commit.js";
 import { sqliteTimestamp as timestamp } from "../data/sqlite-timestamp.js";
 import type { AuditContext } from "../activity/audit-event.js";
 import { sqliteActivityWriter } from "../activity/sqlite-activity-log.js";
@@ -31,7 +32,7 @@ export function createSqlitePetRepository(db: Sqlite.Database): PetRepository {
       return rows.map(toPet);
     },
     async create(pet, audit) {
-      if (audit) return prepared().createAudited.immediate(pet, audit);
+      if (audit) return prepared().createAudited({ pet, audit });
       return toPet(prepared().insert.get(pet.name, nameKey(pet.name), pet.categoryId, pet.status ?? null, timestamp(new Date()))!);
     },
     async fillMissingNameKeys() {
@@ -148,7 +149,8 @@ function prepareStatements(db: Sqlite.Database) {
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   const recordEvent = sqliteActivityWriter(db);
-  const createAudited = db.transaction((newPet: NewPet, audit: AuditContext): Pet => {
+  // The pet and its activity event commit together; concurrent creates share one commit (groupCommit).
+  const createAudited = groupCommit(db, ({ pet: newPet, audit }: { pet: NewPet; audit: AuditContext }): Pet => {
     const now = new Date();
     const pet = toPet(insert.get(newPet.name, nameKey(newPet.name), newPet.categoryId, newPet.status ?? null, timestamp(now))!);
     recordEvent(now, "pet.created", { type: "pet", id: pet.id, label: pet.name }, audit, pet);

@@ -1,0 +1,84 @@
+import Sqlite from "better-sqlite3";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { groupCommit } from "./sqlite-group-commit.js";
+
+describe("groupCommit (a real SQLite file, WAL, synchronous = FULL)", () => {
+  let folder: string;
+  let db: Sqlite.Database;
+  let commits: number[];
+  let add: (item: { name: string; size: number }) => Promise<number>;
+
+  beforeEach(() => {
+    folder = mkdtempSync(path.join(tmpdir(), "petstore-group-commit-"));
+    db = new Sqlite(path.join(folder, "db.sqlite"));
+    db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 0;");
+    db.exec(`CREATE TABLE "Thing" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL, "size" INTEGER NOT NULL CHECK ("size" > 0))`);
+    const insert = db.prepare<[string, number], { id: number }>(`INSERT INTO "Thing" ("name", "size") VALUES (?, ?) RETURNING "id"`);
+    const log = db.prepare<[string]>(`INSERT INTO "Thing" ("name", "size") VALUES (?, 1)`);
+    commits = [];
+    add = groupCommit(
+      db,
+      ({ name, size }: { name: string; size: number }) => {
+        const { id } = insert.get(name, size)!;
+        // A second statement in the same write: undone with it when it fails.
+        log.run(`${name}: logged`);
+        return id;
+      },
+      { onCommit: (writes) => commits.push(writes) },
+    );
+  });
+
+  afterEach(() => {
+    db.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  const names = () => db.prepare<[], { name: string }>(`SELECT "name" FROM "Thing" ORDER BY "id"`).all().map((row) => row.name);
+
+  it("commits the writes of one turn together, in order, each answered with its own result", async () => {
+    const ids = await Promise.all([add({ name: "a", size: 1 }), add({ name: "b", size: 2 }), add({ name: "c", size: 3 })]);
+    expect(commits).toEqual([3]);
+    expect(ids).toEqual([1, 3, 5]);
+    expect(names()).toEqual(["a", "a: logged", "b", "b: logged", "c", "c: logged"]);
+    // A later turn: a commit of its own.
+    expect(await add({ name: "d", size: 4 })).toBe(7);
+    expect(commits).toEqual([3, 1]);
+  });
+
+  it("a write that throws is undone alone (its savepoint) and rejects alone; the others commit", async () => {
+    const outcomes = await Promise.allSettled([add({ name: "a", size: 1 }), add({ name: "bad", size: 0 }), add({ name: "c", size: 3 })]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(String((outcomes[1] as PromiseRejectedResult).reason)).toMatch(/CHECK constraint failed/);
+    expect(commits).toEqual([3]);
+    expect(names()).toEqual(["a", "a: logged", "c", "c: logged"]);
+  });
+
+  it("a commit that cannot be had rejects every write of it, and stores none", async () => {
+    const other = new Sqlite(path.join(folder, "db.sqlite"));
+    try {
+      other.exec("BEGIN IMMEDIATE");
+      const outcomes = await Promise.allSettled([add({ name: "a", size: 1 }), add({ name: "b", size: 2 })]);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(["rejected", "rejected"]);
+      expect((outcomes[0] as PromiseRejectedResult).reason).toMatchObject({ code: "SQLITE_BUSY" });
+      other.exec("ROLLBACK");
+    } finally {
+      other.close();
+    }
+    expect(commits).toEqual([]);
+    expect(names()).toEqual([]);
+    expect(await add({ name: "after", size: 1 })).toBe(1);
+  });
+
+  it("a write answers only once its commit is durable: the row is there for another connection when it resolves", async () => {
+    const other = new Sqlite(path.join(folder, "db.sqlite"), { readonly: true });
+    try {
+      const id = await add({ name: "seen", size: 1 });
+      expect(other.prepare(`SELECT "name" FROM "Thing" WHERE "id" = ?`).get(id)).toEqual({ name: "seen" });
+    } finally {
+      other.close();
+    }
+  });
+});
