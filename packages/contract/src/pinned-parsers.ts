@@ -1,4 +1,4 @@
-import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, MAX_ID, NAME_MAX_LENGTH, NAME_PATTERN, type ListPetsQuery, type NewPet, type PetStatus } from "./schemas.js";
+import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, MAX_ID, NAME_MAX_LENGTH, NAME_PATTERN, PET_STATUSES, type ListPetsQuery, type NewPet, type PetStatus } from "./schemas.js";
 
 /**
  * A request part's parser pinned to the shape nearly every request sends: what
@@ -35,7 +35,8 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => {
   return prototype === Object.prototype || prototype === null;
 };
 
-const isPetStatus = (value: string): value is PetStatus => value === "available" || value === "pending" || value === "sold";
+/** The contract's statuses, read from `PetStatus` itself: no second list to keep in step. */
+const isPetStatus = (value: string): value is PetStatus => (PET_STATUSES as readonly string[]).includes(value);
 
 /** `GetPetParams` for `{ petId: "<digits>" }`. */
 export function pinnedPetIdParams(params: unknown): { petId: number } | undefined {

@@ -89,7 +89,7 @@ export function routeMatcher(routes: readonly ContractRoute[]): (method: string,
     pattern: compileRoutePath(route.path).pattern,
   }));
   return (method, path) => {
-    // A loop, not `find` with a closure: this runs on every request, twice.
+    // A loop, not `find` with a closure: this runs on every request.
     for (const entry of compiled) if (entry.methods.includes(method) && entry.pattern.test(path)) return entry.route;
     return undefined;
   };
