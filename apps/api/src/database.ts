@@ -12,6 +12,7 @@ import { createSqliteStaffRepository } from "./staff/sqlite-staff-repository.js"
 import type { ChallengeStore } from "./passkeys/challenge-store.js";
 import { createSqliteChallengeStore } from "./passkeys/sqlite-challenge-store.js";
 import { createBackgroundWork } from "./data/background-work.js";
+import { groupCommitTally } from "./data/sqlite-group-commit.js";
 import type { DatabaseHealth, PoolStats } from "./data/database-health.js";
 
 // Re-exported for the package's `./database` entry (the bench opens databases with it).
@@ -94,6 +95,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
           return false;
         }
       },
+      groupCommits: () => groupCommitTally(connection),
       inBackground: (work) => background.run(work),
       close: () => (closed ??= background.drain().then(() => void connection.close())),
     };

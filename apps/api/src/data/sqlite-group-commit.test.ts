@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { groupCommit } from "./sqlite-group-commit.js";
+import { groupCommit, groupCommitTally } from "./sqlite-group-commit.js";
 
 describe("groupCommit (a real SQLite file, WAL, synchronous = FULL)", () => {
   let folder: string;
@@ -46,6 +46,8 @@ describe("groupCommit (a real SQLite file, WAL, synchronous = FULL)", () => {
     // A later turn: a commit of its own.
     expect(await add({ name: "d", size: 4 })).toBe(7);
     expect(commits).toEqual([3, 1]);
+    // The connection's tally, which the metrics read.
+    expect(groupCommitTally(db)).toEqual({ commits: 2, writes: 4 });
   });
 
   it("a write that throws is undone alone (its savepoint) and rejects alone; the others commit", async () => {
@@ -68,8 +70,10 @@ describe("groupCommit (a real SQLite file, WAL, synchronous = FULL)", () => {
       other.close();
     }
     expect(commits).toEqual([]);
+    expect(groupCommitTally(db)).toEqual({ commits: 0, writes: 0 });
     expect(names()).toEqual([]);
     expect(await add({ name: "after", size: 1 })).toBe(1);
+    expect(groupCommitTally(db)).toEqual({ commits: 1, writes: 1 });
   });
 
   it("a write answers only once its commit is durable: the row is there for another connection when it resolves", async () => {

@@ -7,8 +7,32 @@ interface Pending<In, Out> {
 }
 
 export interface GroupCommitOptions {
-  /** Told the number of writes each commit carried (tests; a metric could read it). */
+  /** Told the number of writes each commit carried. */
   onCommit?: (writes: number) => void;
+}
+
+/** What the group commits on one connection carried since it opened: read by the metrics. */
+export interface GroupCommitTally {
+  /** Commits made (a batch each). */
+  commits: number;
+  /** Writes committed in them; ÷ commits is the mean batch. */
+  writes: number;
+}
+
+const talliesByConnection = new WeakMap<Sqlite.Database, GroupCommitTally>();
+
+/** The tally of every `groupCommit` on `db` (zeros before the first commit). */
+export function groupCommitTally(db: Sqlite.Database): Readonly<GroupCommitTally> {
+  return tallyOf(db);
+}
+
+function tallyOf(db: Sqlite.Database): GroupCommitTally {
+  let tally = talliesByConnection.get(db);
+  if (!tally) {
+    tally = { commits: 0, writes: 0 };
+    talliesByConnection.set(db, tally);
+  }
+  return tally;
 }
 
 /**
@@ -37,6 +61,7 @@ export function groupCommit<In, Out>(db: Sqlite.Database, write: (item: In) => O
       }
     }),
   );
+  const tally = tallyOf(db);
   let queue: Array<Pending<In, Out>> = [];
   const flush = () => {
     const batch = queue;
@@ -48,6 +73,8 @@ export function groupCommit<In, Out>(db: Sqlite.Database, write: (item: In) => O
       for (const pending of batch) pending.reject(error);
       return;
     }
+    tally.commits += 1;
+    tally.writes += batch.length;
     onCommit?.(batch.length);
     outcomes.forEach((outcome, index) => {
       const pending = batch[index]!;

@@ -209,10 +209,37 @@ describe.each(TEST_PROVIDERS)("GET /metrics on %s", (provider) => {
       expect(found.get('petstore_db_pool_connections{state="waiting"}')).toBe(0);
       expect(t.database.poolStats?.()).toEqual({ inUse: 0, idle: expect.any(Number), waiting: 0 });
     });
+
+    it("no group-commit series: PostgreSQL commits each create on its own", async () => {
+      await start();
+      expect(await scrape()).not.toContain("petstore_sqlite_group_");
+    });
   } else {
     it("no pool series: SQLite has one connection", async () => {
       await start();
       expect(await scrape()).not.toContain("petstore_db_pool_connections");
+    });
+
+    it("creates committed together: the commits and the creates they carried, present at 0 before", async () => {
+      await start();
+      const before = series(await scrape(), "petstore_sqlite_group_");
+      expect(before).toEqual(
+        new Map([
+          ["petstore_sqlite_group_commits_total", 0],
+          ["petstore_sqlite_group_committed_creates_total", 0],
+        ]),
+      );
+      const create = (name: string) => request(t.app).post("/v1/pets").set("Authorization", bearer()).send({ name, categoryId: 1 }).expect(201);
+      await Promise.all([create("a"), create("b"), create("c")]);
+      await create("d");
+      // Keyed creates have their own transaction, not counted here.
+      await request(t.app).post("/v1/pets").set("Authorization", bearer()).set("Idempotency-Key", "k-1").send({ name: "e", categoryId: 1 }).expect(201);
+      const after = series(await scrape(), "petstore_sqlite_group_");
+      expect(after.get("petstore_sqlite_group_committed_creates_total")).toBe(4);
+      // Three sent at once share a commit when they arrive in one turn; the fourth has its own.
+      expect(after.get("petstore_sqlite_group_commits_total")).toBeGreaterThanOrEqual(2);
+      expect(after.get("petstore_sqlite_group_commits_total")).toBeLessThanOrEqual(4);
+      expect(t.database.groupCommits?.()).toEqual({ commits: after.get("petstore_sqlite_group_commits_total"), writes: 4 });
     });
   }
 });

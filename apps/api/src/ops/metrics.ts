@@ -42,7 +42,7 @@ export interface Metrics {
 }
 
 export interface MetricsOptions {
-  database: Pick<DatabaseHealth, "isReady" | "poolStats">;
+  database: Pick<DatabaseHealth, "isReady" | "poolStats" | "groupCommits">;
   /** Read at scrape time for `petstore_shutting_down`; never stopping when not given. */
   stopState?: StopState;
   /**
@@ -117,6 +117,28 @@ export function createMetrics({ database, stopState = NEVER_STOPPING, enabled, w
         this.set({ state: "in_use" }, inUse);
         this.set({ state: "idle" }, idle);
         this.set({ state: "waiting" }, waiting);
+      },
+    });
+  }
+  const groupCommits = database.groupCommits?.bind(database);
+  if (groupCommits) {
+    // Tallied by the commits themselves (plain numbers), read here at scrape time: nothing on the hot path.
+    new Counter({
+      name: "petstore_sqlite_group_commits_total",
+      help: "SQLite commits of creates committed together (one per turn of the event loop that had creates).",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(groupCommits().commits);
+      },
+    });
+    new Counter({
+      name: "petstore_sqlite_group_committed_creates_total",
+      help: "Creates carried by those commits; divided by petstore_sqlite_group_commits_total, the mean batch.",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(groupCommits().writes);
       },
     });
   }
