@@ -158,7 +158,13 @@ export function createApp({
     ...createStaffHandlers({ sessions, issuedKeys, adminOrigin: config.adminOrigin }),
     ...createSsoHandlers({ sessions, issuedKeys, adminOrigin: config.adminOrigin, singleSignOn }),
     // The passkey ceremonies, laid over the staff router's placeholders (docs/decisions/027-passkeys.md).
-    ...createPasskeyHandlers({ sessions, challenges: database.passkeyChallenges, adminOrigin: config.adminOrigin }),
+    ...createPasskeyHandlers({
+      sessions,
+      challenges: database.passkeyChallenges,
+      adminOrigin: config.adminOrigin,
+      signInStarts: abuseLimits.signInStarts,
+      onRejected: metrics.limitRejected,
+    }),
   };
   const accessRouter = createAccessRouter(database.access, database.activity, issuedKeys, webhookHandlers, staffHandlers);
   // Every contract operation, in one layer: the operation matched at the top is called directly.

@@ -392,7 +392,10 @@ export const accessContract = c.router(
       body: EmptyBody,
       metadata: { credential: "none", tag: "sign-in" } satisfies RouteMetadata,
       summary: "Start signing in with a passkey",
-      description: "WebAuthn authentication options (a one-time challenge; discoverable credentials, user verification required).",
+      description:
+        "WebAuthn authentication options (a one-time challenge; discoverable credentials, user verification required). " +
+        "Each stores its challenge, so the sign-ins a client address may start are counted: `AUTH_FAILURES_PER_MIN` a minute " +
+        "(a budget of their own, not the failures'), then `429` with `Retry-After`; the `RateLimit` fields name it `\"sign-in-starts\"`.",
       responses: { 200: PasskeyAuthenticationOptions, 400: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody },
     },
     passkeySignIn: {

@@ -113,7 +113,7 @@ export function transportResponses(mark: "Extension: " | ""): Record<string, Res
     },
     "429": {
       description:
-        "too many requests for this API key in the current minute, or too many missing or invalid keys from this address; " +
+        "too many requests for this API key in the current minute, or too many missing or invalid keys (or passkey sign-ins started) from this address; " +
         "retry after `Retry-After` seconds.",
       example: errorExample(429, "RATE_LIMITED", "Too many requests for this API key; retry after 12 seconds."),
     },

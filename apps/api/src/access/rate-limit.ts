@@ -3,8 +3,8 @@ import type { Logger } from "pino";
 import type { Config } from "../base/env.js";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 
-/** The two abuse limits, as a metric would label them. */
-export type LimitName = "requests_per_key" | "auth_failures";
+/** The abuse limits, as a metric would label them. */
+export type LimitName = "requests_per_key" | "auth_failures" | "sign_in_starts";
 
 export type LimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -233,6 +233,11 @@ export interface AbuseLimits {
   requestsPerKey: RequestLimiter;
   /** Keyed by client address. */
   authFailures: RequestLimiter;
+  /**
+   * Passkey sign-ins started (each stores a one-time challenge, with no credential yet to check),
+   * keyed by client address; the same budget per minute as authFailures.
+   */
+  signInStarts: RequestLimiter;
   /** Resolves once the shared store (if any) is connected, or after a short wait. */
   whenReady(): Promise<void>;
   close(): Promise<void>;
@@ -250,7 +255,7 @@ export interface AbuseLimitsOptions {
   onStoreFallback?: () => void;
 }
 
-/** The two abuse limits, shared through Redis when `redisUrl` is set. */
+/** The abuse limits, shared through Redis when `redisUrl` is set. */
 export function createAbuseLimits({
   requestsPerMinute,
   authFailuresPerMinute,
@@ -263,6 +268,7 @@ export function createAbuseLimits({
     return {
       requestsPerKey: memoryLimiter(requestsPerMinute),
       authFailures: memoryLimiter(authFailuresPerMinute),
+      signInStarts: memoryLimiter(authFailuresPerMinute),
       whenReady: async () => {},
       close: async () => {},
     };
@@ -271,6 +277,7 @@ export function createAbuseLimits({
   return {
     requestsPerKey: redisLimiter(store, `${keyPrefix}:requests_per_key`, requestsPerMinute),
     authFailures: redisLimiter(store, `${keyPrefix}:auth_failures`, authFailuresPerMinute),
+    signInStarts: redisLimiter(store, `${keyPrefix}:sign_in_starts`, authFailuresPerMinute),
     whenReady: () => store.whenReady(),
     close: () => store.close(),
   };

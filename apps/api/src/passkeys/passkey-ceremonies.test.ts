@@ -297,6 +297,35 @@ describe.each(TEST_PROVIDERS)("passkey ceremonies on %s", (provider) => {
     void authenticator;
   });
 
+  it("sign-ins started spend the address's own budget (AUTH_FAILURES_PER_MIN a minute): past it a 429, before a challenge is stored", async () => {
+    await start({ AUTH_FAILURES_PER_MIN: "2" });
+    const options = () => api().post("/admin/v1/passkeys/authentication/options").send({});
+    const first = await options().expect(200);
+    expect(first.headers["ratelimit-policy"]).toBe('"sign-in-starts";q=2;w=60');
+    expect(first.headers["ratelimit"]).toMatch(/^"sign-in-starts";r=1;t=\d+$/);
+    const second = await options().expect(200);
+    expect(second.headers["ratelimit"]).toMatch(/^"sign-in-starts";r=0;t=\d+$/);
+    const limited = await options();
+    expectError(limited, 429, "RATE_LIMITED");
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+    expect(limited.headers["ratelimit-policy"]).toBe('"sign-in-starts";q=2;w=60');
+    expect(limited.body.message).toMatch(/Too many passkey sign-ins started from this address/);
+    // A budget of its own: a failed sign-in from the same address is still the 401, not a 429.
+    const assertion = { id: "AAAA", rawId: "AAAA", type: "public-key", response: { clientDataJSON: "e30", authenticatorData: "", signature: "" }, clientExtensionResults: {} };
+    expectError(await signIn(assertion), 401, "UNAUTHORIZED");
+  });
+
+  it("a sign-in started within the budget still completes: the started ceremonies are not refused afterwards", async () => {
+    await start({ AUTH_FAILURES_PER_MIN: "1" });
+    const phone = new SoftwareAuthenticator(ORIGIN);
+    const invited = await invite();
+    await accept(invited.token, phone.register(await invitationOptions(invited.token))).expect(201);
+    const started = await signInOptions();
+    expectError(await api().post("/admin/v1/passkeys/authentication/options").send({}), 429, "RATE_LIMITED");
+    const signedIn = await signIn(phone.authenticate(started)).expect(200);
+    expect(hasSessionCookie(signedIn)).toBe(true);
+  });
+
   it("a signed-in person adds a passkey (their others excluded), names it, and may remove any but the last", async () => {
     await start();
     const phone = new SoftwareAuthenticator(ORIGIN);

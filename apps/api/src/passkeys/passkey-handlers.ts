@@ -13,6 +13,9 @@ import { randomBytes } from "node:crypto";
 import type { StaffHandlers } from "../access/access-router.js";
 import { secretDigest } from "../access/bearer.js";
 import { auditContext, caller } from "../access/caller.js";
+import { rateLimited } from "../access/credential-failures.js";
+import { RateLimitFields } from "../access/rate-limit-headers.js";
+import { unlimited, type LimitName, type RequestLimiter } from "../access/rate-limit.js";
 import { HttpError } from "../base/http-error.js";
 import type { StaffSessions } from "../staff/sessions.js";
 import { INVITATION_GONE } from "../staff/staff-router.js";
@@ -42,6 +45,14 @@ export interface PasskeyHandlerDeps {
   challenges: ChallengeStore;
   /** Config.adminOrigin: the relying party; undefined: passkeys are off. */
   adminOrigin: string | undefined;
+  /**
+   * Passkey sign-ins started per client address (AbuseLimits.signInStarts): each start stores a
+   * challenge before any credential is checked, so without a budget one address could make the API
+   * write at its full rate. Not given: nothing is counted.
+   */
+  signInStarts?: RequestLimiter;
+  /** Called with "sign_in_starts" for each start refused (a metric's hook). */
+  onRejected?: (limit: LimitName) => void;
 }
 
 const tokenDigest = (token: string) => secretDigest(token).toString("hex");
@@ -78,8 +89,21 @@ const STALE = `This passkey request has expired or was already used: ${AGAIN}.`;
  * user verification is required; each challenge is one-time and lives CHALLENGE_TTL_MS, in the
  * database, so any API process can finish a ceremony another began.
  */
-export function createPasskeyHandlers({ sessions, challenges, adminOrigin }: PasskeyHandlerDeps): PasskeyHandlers {
+export function createPasskeyHandlers({ sessions, challenges, adminOrigin, signInStarts = unlimited, onRejected }: PasskeyHandlerDeps): PasskeyHandlers {
   const repository = sessions.repository;
+  const startFields = new RateLimitFields("sign-in-starts", signInStarts);
+  /**
+   * Spends one start of the address's budget: within it the answer reports what is left (`RateLimit`),
+   * past it the 429 (with Retry-After and the same fields).
+   */
+  const countSignInStart = async (req: Request, res: Response): Promise<void> => {
+    if (signInStarts === unlimited) return;
+    const count = await signInStarts.count(req.ip ?? "unknown");
+    if (count.allowed) return startFields.set(res, count);
+    onRejected?.("sign_in_starts");
+    const refusal = rateLimited(count.resetSeconds, "Too many passkey sign-ins started from this address");
+    throw new HttpError(refusal.status, refusal.body.code, refusal.body.message, { ...refusal.headers, ...startFields.headers(count) });
+  };
   const rp = relyingPartyOf(adminOrigin);
   const relyingParty = (): RelyingParty => {
     if (!rp) throw new HttpError(404, "NOT_FOUND", "Passkeys are off on this server: it has no ADMIN_ORIGIN, the admin app's origin.");
@@ -214,8 +238,9 @@ export function createPasskeyHandlers({ sessions, challenges, adminOrigin }: Pas
       return { status: 201, body: await sessions.startStaffSession(req, res, accepted, "passkey") };
     },
 
-    passkeySignInOptions: async () => {
+    passkeySignInOptions: async ({ req, res }) => {
       const party = relyingParty();
+      await countSignInStart(req, res);
       const options = await generateAuthenticationOptions({
         rpID: party.id,
         // No allowCredentials: the authenticator offers its discoverable credentials, so no email is typed.
