@@ -344,7 +344,8 @@ function warningsOf(results: readonly Row[], lowHeadroom: readonly string[]): st
     warnings.push(
       `WARNING: headroom under ${MIN_HEADROOM} (${lowHeadroom.join("; ")}): the baseline did not reach ${MIN_HEADROOM}× the API's rate there. ` +
         `wrk's core was at most ${generatorBusy} busy: under 1, wrk waited for the server, and the limit is the baseline's own work ` +
-        `(createPet: the fsync) or other processes on the servers' core (see "server core busy" under "Every run").`,
+        `(createPet: the baseline commits each create alone, an fsync each, where the API commits a turn's creates together) ` +
+        `or other processes on the servers' core (see "server core busy" under "Every run").`,
     );
   }
   return warnings;
