@@ -224,7 +224,9 @@ export const accessContract = c.router(
       summary: "Invite a person",
       description:
         "Adds a staff member and answers their one-time invitation link (`<ADMIN_ORIGIN>/invite#<token>`, valid 24 hours), this once: " +
-        "only the token's SHA-256 is stored. An email that is already a staff member's is refused (400).",
+        "only the token's SHA-256 is stored. An email that is already a staff member's invites them again while they have never signed in " +
+        "and hold no passkey (a lost or expired link): their name and role as sent, a new link, and the earlier link stops working. " +
+        "Otherwise (they signed in, hold a passkey, or are disabled) it is refused (400).",
       responses: { 201: InvitedStaffMember, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody },
     },
     changeStaffRole: {

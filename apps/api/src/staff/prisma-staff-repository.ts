@@ -1,4 +1,4 @@
-import { LIST_STAFF_MAX } from "@petstore/contract";
+import { LIST_STAFF_MAX, type StaffMember } from "@petstore/contract";
 import type { PrismaClient } from "../generated/pg/client.js";
 import { recordActivity } from "../activity/prisma-activity-log.js";
 import { toPasskey, toPasskeyRecord, toSessionRecord, toStaffMember, type SsoOutcome, type StaffRepository } from "./staff-repository.js";
@@ -56,8 +56,19 @@ export function createPrismaStaffRepository(prisma: PrismaClient): StaffReposito
     async inviteStaff(member, invitation, audit) {
       return prisma.$transaction(async (tx) => {
         // The unique index decides a race; this read answers the common case without an error.
-        if (await tx.staffMember.findUnique({ select: { id: true }, where: { email: member.email } })) return "email-taken" as const;
-        const staff = toStaffMember(await tx.staffMember.create({ select: staffColumns, data: { ...member, createdAt: invitation.createdAt } }));
+        const existing = await tx.staffMember.findUnique({ select: { id: true, lastSignInAt: true, disabledAt: true }, where: { email: member.email } });
+        let staff: StaffMember;
+        if (existing) {
+          // Invited again (a lost or expired link): only a person who never signed in and holds no passkey.
+          if (existing.lastSignInAt !== null || existing.disabledAt !== null) return "email-taken" as const;
+          if (await tx.passkey.findFirst({ select: { id: true }, where: { staffId: existing.id } })) return "email-taken" as const;
+          await tx.invitation.updateMany({ where: { staffId: existing.id, usedAt: null }, data: { usedAt: invitation.createdAt } });
+          staff = toStaffMember(
+            await tx.staffMember.update({ select: staffColumns, where: { id: existing.id }, data: { name: member.name, role: member.role } }),
+          );
+        } else {
+          staff = toStaffMember(await tx.staffMember.create({ select: staffColumns, data: { ...member, createdAt: invitation.createdAt } }));
+        }
         await tx.invitation.create({
           data: { tokenDigest: invitation.tokenDigest, staffId: BigInt(staff.id), createdAt: invitation.createdAt, expiresAt: invitation.expiresAt },
         });

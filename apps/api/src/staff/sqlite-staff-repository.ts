@@ -127,6 +127,8 @@ function prepare(db: Sqlite.Database) {
     `INSERT INTO "Invitation" ("tokenDigest", "staffId", "createdAt", "expiresAt") VALUES (?, ?, ?, ?)`,
   );
   const endOpenInvitations = db.prepare<[string, number]>(`UPDATE "Invitation" SET "usedAt" = ? WHERE "staffId" = ? AND "usedAt" IS NULL`);
+  const hasPasskey = db.prepare<[number], { one: number }>(`SELECT 1 AS "one" FROM "Passkey" WHERE "staffId" = ? LIMIT 1`);
+  const setNameAndRole = db.prepare<[string, string, number], StaffRow>(`UPDATE "StaffMember" SET "name" = ?, "role" = ? WHERE "id" = ? RETURNING ${STAFF_COLUMNS}`);
   const endSessionsOf = db.prepare<[string, number]>(`UPDATE "StaffSession" SET "endedAt" = ? WHERE "staffId" = ? AND "endedAt" IS NULL`);
   const setRole = db.prepare<[string, number], StaffRow>(`UPDATE "StaffMember" SET "role" = ? WHERE "id" = ? RETURNING ${STAFF_COLUMNS}`);
   const setDisabled = db.prepare<[string, number], StaffRow>(
@@ -183,8 +185,17 @@ function prepare(db: Sqlite.Database) {
     listStaff: db.prepare<[], StaffRow>(`SELECT ${STAFF_COLUMNS} FROM "StaffMember" ORDER BY "id" DESC LIMIT ${LIST_STAFF_MAX}`),
     staffById,
     invite: db.transaction((member: Parameters<Repo["inviteStaff"]>[0], inv: Parameters<Repo["inviteStaff"]>[1], audit: Parameters<Repo["inviteStaff"]>[2]) => {
-      if (staffByEmail.get(member.email)) return "email-taken" as const;
-      const staff = toStaffMember(insertStaff.get(member.email, member.name, member.role, timestamp(inv.createdAt), member.createdBy)!);
+      const existing = staffByEmail.get(member.email);
+      let staff: StaffMember;
+      if (existing) {
+        // Invited again (a lost or expired link): only a person who never signed in and holds no passkey.
+        const { id, lastSignInAt, disabledAt } = toStaffMember(existing);
+        if (lastSignInAt !== null || disabledAt !== null || hasPasskey.get(id)) return "email-taken" as const;
+        endOpenInvitations.run(timestamp(inv.createdAt), id);
+        staff = toStaffMember(setNameAndRole.get(member.name, member.role, id)!);
+      } else {
+        staff = toStaffMember(insertStaff.get(member.email, member.name, member.role, timestamp(inv.createdAt), member.createdBy)!);
+      }
       insertInvitation.run(inv.tokenDigest, staff.id, timestamp(inv.createdAt), timestamp(inv.expiresAt));
       recordEvent(inv.createdAt, "staff.invited", { type: "staff", id: staff.id, label: staff.name, detail: staff.role }, audit);
       return staff;

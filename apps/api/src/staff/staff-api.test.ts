@@ -102,14 +102,45 @@ describe.each(TEST_PROVIDERS)("staff sign-in on %s", (provider) => {
     expect(found.body).toEqual({ name: "Sam Rivera", email: "sam@example.com", role: "read", expiresAt: invited.expiresAt });
     const unknown = await api().post("/admin/v1/invitations/lookup").send({ token: "x".repeat(43) });
     expect(expectError(unknown, 404, "NOT_FOUND").message).toBe("This invitation has expired or was already used.");
-    // The same email again: refused.
-    const again = await api().post("/admin/v1/staff").set("Authorization", asAdmin).send({ email: "SAM@example.com", name: "Sam", role: "read" });
-    expectError(again, 400, "VALIDATION_ERROR");
-    expect(StaffMembers.parse((await api().get("/admin/v1/staff").set("Authorization", asAdmin).expect(200)).body)).toEqual([invited.staff]);
     expect((await events())[0]).toMatchObject({ action: "staff.invited", target: { type: "staff", id: invited.staff.id, label: "Sam Rivera" }, detail: "read" });
     // 24 hours later the link is dead.
     clock.move(24 * 3_600_000 + 1_000);
     expectError(await api().post("/admin/v1/invitations/lookup").send({ token: tokenInLink }), 404, "NOT_FOUND");
+  });
+
+  it("the same email again, before the person signs in (a lost or expired link): invited again, name and role as sent, the earlier link dead", async () => {
+    await start();
+    const first = await invite("read", "sam@example.com");
+    const firstToken = first.invitationUrl.split("#")[1]!;
+    const inviteAgain = (name: string, role: StaffRole) => api().post("/admin/v1/staff").set("Authorization", asAdmin).send({ email: "SAM@example.com", name, role });
+    const second = InvitedStaffMember.parse((await inviteAgain("Sam", "write").expect(201)).body);
+    expect(second.staff).toEqual({ ...first.staff, name: "Sam", role: "write" });
+    expect(second.invitationUrl).not.toBe(first.invitationUrl);
+    expectError(await api().post("/admin/v1/invitations/lookup").send({ token: firstToken }), 404, "NOT_FOUND");
+    const secondToken = second.invitationUrl.split("#")[1]!;
+    expect((await api().post("/admin/v1/invitations/lookup").send({ token: secondToken }).expect(200)).body).toMatchObject({ name: "Sam", role: "write" });
+    expect(StaffMembers.parse((await api().get("/admin/v1/staff").set("Authorization", asAdmin).expect(200)).body)).toEqual([second.staff]);
+    expect((await events()).slice(0, 2)).toMatchObject([
+      { action: "staff.invited", target: { type: "staff", id: first.staff.id, label: "Sam" }, detail: "write" },
+      { action: "staff.invited", target: { type: "staff", id: first.staff.id, label: "Sam Rivera" }, detail: "read" },
+    ]);
+    // Expired: invited again too, and the new link works.
+    clock.move(24 * 3_600_000 + 1_000);
+    const third = InvitedStaffMember.parse((await inviteAgain("Sam", "write").expect(201)).body);
+    await api().post("/admin/v1/invitations/lookup").send({ token: third.invitationUrl.split("#")[1]! }).expect(200);
+  });
+
+  it("the same email again is refused once the person has signed in, or is disabled", async () => {
+    await start();
+    const signedIn = await invite("read", "sam@example.com");
+    await signIn(signedIn.staff);
+    const again = await api().post("/admin/v1/staff").set("Authorization", asAdmin).send({ email: "sam@example.com", name: "Sam", role: "admin" });
+    expect(expectError(again, 400, "VALIDATION_ERROR").message).toMatch(/a staff member has this email already/);
+    const disabled = await invite("read", "kim@example.com");
+    await api().post(`/admin/v1/staff/${disabled.staff.id}/disable`).set("Authorization", asAdmin).send({}).expect(200);
+    expectError(await api().post("/admin/v1/staff").set("Authorization", asAdmin).send({ email: "kim@example.com", name: "Kim", role: "read" }), 400, "VALIDATION_ERROR");
+    const staff = StaffMembers.parse((await api().get("/admin/v1/staff").set("Authorization", asAdmin).expect(200)).body);
+    expect(staff.find((member) => member.id === signedIn.staff.id)).toMatchObject({ name: "Sam Rivera", role: "read" });
   });
 
   it("an unknown invitation spends the address's failure budget", async () => {

@@ -37,6 +37,25 @@ describe.each(TEST_PROVIDERS)("the staff repository on %s (for the passkey and s
     expect(await database.staff.useInvitation(gone.invitation.tokenDigest, new Date())).toBeNull();
   });
 
+  it("an email invited again: renewed while the person never signed in and holds no passkey, the earlier invitation ended", async () => {
+    const first = await invite();
+    const again = newInvitation(Date.now());
+    const renewed = await database.staff.inviteStaff({ email: "sam@example.com", name: "Sam Again", role: "read", createdBy: null }, again, OPERATOR_CONTEXT);
+    expect(renewed).toEqual({ ...first.staff, name: "Sam Again", role: "read" });
+    expect(await database.staff.findInvitation(first.invitation.tokenDigest, new Date())).toBeNull();
+    expect(await database.staff.findInvitation(again.tokenDigest, new Date())).toMatchObject({ staff: { id: first.staff.id } });
+    // A passkey (stored, though no session began): the email is theirs for good.
+    await database.staff.addPasskey(
+      { staffId: first.staff.id, credentialId: "cred-renew", publicKey: "pk", counter: 0, transports: [], name: "Laptop" },
+      OPERATOR_CONTEXT,
+      "Sam Again",
+    );
+    expect(await database.staff.inviteStaff({ email: "sam@example.com", name: "Sam", role: "admin", createdBy: null }, newInvitation(Date.now()), OPERATOR_CONTEXT)).toBe(
+      "email-taken",
+    );
+    expect(await database.staff.findInvitation(again.tokenDigest, new Date())).toMatchObject({ staff: { role: "read" } });
+  });
+
   it("passkeys: added (passkey.added), found by credential id, counter recorded, renamed, the last one kept", async () => {
     const { staff } = await invite();
     const first = await database.staff.addPasskey(

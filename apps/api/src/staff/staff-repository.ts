@@ -90,7 +90,11 @@ export interface StaffRepository {
   /** The LIST_STAFF_MAX newest, newest first. */
   listStaff(): Promise<StaffMember[]>;
   getStaff(id: number): Promise<StaffMember | null>;
-  /** Stores the person (email lower-case) and their invitation, and `staff.invited`; "email-taken" when the email is someone's. */
+  /**
+   * Stores the person (email lower-case) and their invitation, and `staff.invited`. An email that is someone's
+   * already invites them again when they never signed in and hold no passkey (a lost or expired link): their
+   * name and role as given, their open invitations ended, a new one stored. Otherwise "email-taken".
+   */
   inviteStaff(
     member: { email: string; name: string; role: StaffRole; createdBy: string | null },
     invitation: { tokenDigest: string; createdAt: Date; expiresAt: Date },
