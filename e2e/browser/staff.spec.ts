@@ -62,6 +62,25 @@ test("an admin invites someone: the link is shown once, and opens their Welcome 
   await theirs.close();
 });
 
+test("a lost link: New invitation link shows a new one, and the earlier one says it has expired", async ({ signedInPage: page, browser, invited }) => {
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Staff", exact: true }).click();
+  const row = personRow(page, invited.staff.name);
+  await row.getByRole("button", { name: `New invitation link for ${invited.staff.name}`, exact: true }).click();
+  const link = page.getByLabel("Invitation link", { exact: true });
+  await expect(link).toHaveValue(new RegExp(`^${API_URL}/invite#[A-Za-z0-9_-]{43}$`));
+  const renewedUrl = await link.inputValue();
+  expect(renewedUrl).not.toBe(invited.invitationUrl);
+
+  const theirs = await browser.newContext();
+  const welcome = await theirs.newPage();
+  await welcome.goto(invited.invitationUrl);
+  await expect(welcome.getByRole("alert")).toContainText("This invitation has expired or was already used.");
+  await welcome.goto("about:blank");
+  await welcome.goto(renewedUrl);
+  await expect(welcome.getByRole("heading", { name: `Welcome, ${invited.staff.name}`, level: 1 })).toBeVisible();
+  await theirs.close();
+});
+
 test("a used, expired or made-up invitation says so", async ({ page }) => {
   await page.goto(`/invite#${"A".repeat(43)}`);
   await expect(page.getByRole("heading", { name: "Welcome", level: 1 })).toBeVisible();

@@ -45,6 +45,32 @@ describe("the Staff page", () => {
     expect(within(personRow("Leaver")).queryByRole("button")).not.toBeInTheDocument();
   });
 
+  it("gives a person who never signed in a new invitation link, shown once like the first", async () => {
+    const { handler } = staffApi({ staff: [staffMember(3, "New Hire", { lastSignInAt: null, role: "read" }), staffMember(2, "Sam Rivera")] });
+    const { user, requests } = renderApp("/staff", handler, { session: ADMIN });
+    await screen.findByRole("table", { name: "Staff" });
+    expect(within(personRow("Sam Rivera")).queryByRole("button", { name: /^New invitation link/ })).not.toBeInTheDocument();
+    await user.click(within(personRow("New Hire")).getByRole("button", { name: "New invitation link for New Hire" }));
+
+    const link = await screen.findByLabelText("Invitation link");
+    expect(link).toHaveValue(INVITATION_URL);
+    expect(link).toHaveFocus();
+    const post = requests.find((request) => request.method === "POST");
+    expect(await post?.json()).toEqual({ email: "new.hire@example.com", name: "New Hire", role: "read" });
+    expect(screen.getByRole("status")).toHaveTextContent("New invitation link for New Hire: hand it over; the earlier one no longer works.");
+  });
+
+  it("says why no new link was made when the API refuses it", async () => {
+    const { handler, people } = staffApi({ staff: [staffMember(3, "New Hire", { lastSignInAt: null })] });
+    const { user } = renderApp("/staff", handler, { session: ADMIN });
+    await screen.findByRole("table", { name: "Staff" });
+    // Signed in meanwhile, in another tab: the API refuses, the page says so.
+    people[0] = { ...people[0]!, lastSignInAt: "2026-11-25T08:00:00.000Z" };
+    await user.click(within(personRow("New Hire")).getByRole("button", { name: "New invitation link for New Hire" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("No new link was made. email is already a staff member's");
+    expect(screen.queryByLabelText("Invitation link")).not.toBeInTheDocument();
+  });
+
   it("checks the invitation with the contract before sending anything", async () => {
     const { user, requests } = renderApp("/staff", staffApi().handler, { session: ADMIN });
     expect(await screen.findByText("Nobody has been invited yet.")).toBeInTheDocument();

@@ -48,7 +48,7 @@ export function StaffPage() {
         </div>
       </Panel>
       <Panel aria-label="People">
-        <StaffTable />
+        <StaffTable onInvited={setInvited} />
       </Panel>
     </div>
   );
@@ -174,12 +174,27 @@ export function staffStatus(member: StaffMember): "disabled" | "invited" | "acti
 
 type Dialog = { kind: "role" | "disable"; member: StaffMember } | null;
 
-/** Everyone, newest first, each with Change role and (unless disabled) Disable. */
-function StaffTable() {
+/**
+ * Everyone, newest first, each with Change role and (unless disabled) Disable; a person who never signed in
+ * also with New invitation link (the same invitation sent again: the API ends the earlier link).
+ */
+function StaffTable({ onInvited }: { onInvited: (invited: InvitedStaffMember) => void }) {
   const access = useAccessClient();
+  const queryClient = useQueryClient();
+  const showStatusMessage = useShowStatusMessage();
   const staffQuery = access.listStaff.useQuery({ queryKey: accessQueryKeys.staff });
   const [dialog, setDialog] = useState<Dialog>(null);
+  const [renewError, setRenewError] = useState<string | null>(null);
   const tableRef = useRef<HTMLTableElement>(null);
+  const renew = access.inviteStaff.useMutation({
+    onSuccess: async ({ body }) => {
+      setRenewError(null);
+      onInvited(body);
+      showStatusMessage(`New invitation link for ${body.staff.name}: hand it over; the earlier one no longer works.`, STAFF_PATH);
+      await queryClient.invalidateQueries({ queryKey: accessQueryKeys.staff });
+    },
+    onError: (error) => setRenewError(`No new link was made. ${errorBodyOf(error)?.issues?.[0]?.message ?? describeFailure(error)}`),
+  });
 
   if (staffQuery.isError || isWaitingOutOutage(staffQuery)) {
     return <LoadFailure title="The staff could not be loaded." query={staffQuery} />;
@@ -200,6 +215,11 @@ function StaffTable() {
   };
   return (
     <>
+      {renewError && (
+        <Notice tone="error" role="alert">
+          <p>{renewError}</p>
+        </Notice>
+      )}
       <div className={table.scroller}>
         <table ref={tableRef} tabIndex={-1} className={table.table} aria-label="Staff">
           <thead>
@@ -236,6 +256,16 @@ function StaffTable() {
                         <Button variant="secondary" aria-label={`Disable ${member.name}`} onClick={() => setDialog({ kind: "disable", member })}>
                           Disable
                         </Button>
+                        {status === "invited" && (
+                          <Button
+                            variant="secondary"
+                            aria-label={`New invitation link for ${member.name}`}
+                            disabled={renew.isPending}
+                            onClick={() => renew.mutate({ body: { email: member.email, name: member.name, role: member.role } })}
+                          >
+                            New invitation link
+                          </Button>
+                        )}
                       </div>
                     )}
                   </td>

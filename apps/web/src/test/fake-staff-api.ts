@@ -46,7 +46,13 @@ export function staffApi({ staff = [] as StaffMember[], account = null as Accoun
     if (pathname === "/admin/v1/staff" && request.method === "GET") return jsonResponse(200, people);
     if (pathname === "/admin/v1/staff" && request.method === "POST") {
       const body = (await request.json()) as { email: string; name: string; role: StaffMember["role"] };
-      if (people.some((member) => member.email === body.email)) {
+      const existing = people.findIndex((member) => member.email === body.email);
+      // As the API: a person who never signed in (and is not disabled) is invited again, name and role as sent.
+      if (existing >= 0 && people[existing]!.lastSignInAt === null && people[existing]!.disabledAt === null) {
+        people[existing] = { ...people[existing]!, name: body.name, role: body.role };
+        return jsonResponse(201, { staff: people[existing], invitationUrl: INVITATION_URL, expiresAt: "2026-11-26T10:00:00.000Z" });
+      }
+      if (existing >= 0) {
         return errorResponse(400, "VALIDATION_ERROR", "email is already a staff member's.", [
           { field: "body.email", message: "email is already a staff member's" },
         ]);
