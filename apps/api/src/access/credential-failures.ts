@@ -35,5 +35,5 @@ export async function refuseCredential({ authFailures, clientAddress, onRejected
   if (authFailures === unlimited) return refusal;
   // The 401 or 429 says what is left of the address's failure budget, as a counted request's answer does.
   const fields = new RateLimitFields("auth-failures", authFailures).headers(count);
-  return new HttpError(refusal.status, refusal.body.code, refusal.body.message, { ...refusal.headers, ...fields });
+  return refusal.withHeaders(fields);
 }

@@ -30,5 +30,10 @@ export class HttpError extends Error {
   get status(): number {
     return this.body.status;
   }
+
+  /** The same failure with `headers` added (a limit's `RateLimit` fields beside its `Retry-After`). */
+  withHeaders(headers: Record<string, string>): HttpError {
+    return new HttpError(this.status, this.body.code, this.body.message, { ...this.headers, ...headers });
+  }
 }
 

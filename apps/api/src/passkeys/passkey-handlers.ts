@@ -101,8 +101,7 @@ export function createPasskeyHandlers({ sessions, challenges, adminOrigin, signI
     const count = await signInStarts.count(req.ip ?? "unknown");
     if (count.allowed) return startFields.set(res, count);
     onRejected?.("sign_in_starts");
-    const refusal = rateLimited(count.resetSeconds, "Too many passkey sign-ins started from this address");
-    throw new HttpError(refusal.status, refusal.body.code, refusal.body.message, { ...refusal.headers, ...startFields.headers(count) });
+    throw rateLimited(count.resetSeconds, "Too many passkey sign-ins started from this address").withHeaders(startFields.headers(count));
   };
   const rp = relyingPartyOf(adminOrigin);
   const relyingParty = (): RelyingParty => {

@@ -59,20 +59,31 @@ const INVITE_LABELS: Record<InviteField, string> = { email: "Email", name: "Name
 const INVITE_FIELDS = Object.keys(INVITE_LABELS) as InviteField[];
 const EMPTY_INVITE: Record<InviteField, string> = { email: "", name: "", role: "read" };
 
+/**
+ * What follows an invitation sent (from the form, or New invitation link): the link shown, the status
+ * message said, the people listed again.
+ */
+function useInvitationSent(onInvited: (invited: InvitedStaffMember) => void) {
+  const queryClient = useQueryClient();
+  const showStatusMessage = useShowStatusMessage();
+  return async (invited: InvitedStaffMember, message: string) => {
+    onInvited(invited);
+    showStatusMessage(message, STAFF_PATH);
+    await queryClient.invalidateQueries({ queryKey: accessQueryKeys.staff });
+  };
+}
+
 /** Checked with the contract's NewStaffMember before anything is sent. */
 function InviteForm({ onInvited }: { onInvited: (invited: InvitedStaffMember) => void }) {
   const access = useAccessClient();
-  const queryClient = useQueryClient();
-  const showStatusMessage = useShowStatusMessage();
+  const invitationSent = useInvitationSent(onInvited);
   const [values, setValues] = useState(EMPTY_INVITE);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors<InviteField>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const invite = access.inviteStaff.useMutation({
     onSuccess: async ({ body }) => {
       setValues(EMPTY_INVITE);
-      onInvited(body);
-      showStatusMessage(`Invited ${body.staff.name}. Hand over the link below.`, STAFF_PATH);
-      await queryClient.invalidateQueries({ queryKey: accessQueryKeys.staff });
+      await invitationSent(body, `Invited ${body.staff.name}. Hand over the link below.`);
     },
     onError: (error) => {
       const body = errorBodyOf(error);
@@ -180,8 +191,7 @@ type Dialog = { kind: "role" | "disable"; member: StaffMember } | null;
  */
 function StaffTable({ onInvited }: { onInvited: (invited: InvitedStaffMember) => void }) {
   const access = useAccessClient();
-  const queryClient = useQueryClient();
-  const showStatusMessage = useShowStatusMessage();
+  const invitationSent = useInvitationSent(onInvited);
   const staffQuery = access.listStaff.useQuery({ queryKey: accessQueryKeys.staff });
   const [dialog, setDialog] = useState<Dialog>(null);
   const [renewError, setRenewError] = useState<string | null>(null);
@@ -189,9 +199,7 @@ function StaffTable({ onInvited }: { onInvited: (invited: InvitedStaffMember) =>
   const renew = access.inviteStaff.useMutation({
     onSuccess: async ({ body }) => {
       setRenewError(null);
-      onInvited(body);
-      showStatusMessage(`New invitation link for ${body.staff.name}: hand it over; the earlier one no longer works.`, STAFF_PATH);
-      await queryClient.invalidateQueries({ queryKey: accessQueryKeys.staff });
+      await invitationSent(body, `New invitation link for ${body.staff.name}: hand it over; the earlier one no longer works.`);
     },
     onError: (error) => setRenewError(`No new link was made. ${errorBodyOf(error)?.issues?.[0]?.message ?? describeFailure(error)}`),
   });
