@@ -1,6 +1,7 @@
 /**
  * Production logs are written in batches (ops/logger.ts, docs/decisions/030-batched-logs-and-one-response-listener.md):
- * a SIGKILL loses at most the batch, fewer than LOG_BATCH_BYTES bytes of request lines;
+ * a SIGKILL loses at most the batch, fewer than LOG_BATCH_BYTES bytes of request lines, and the lines of
+ * requests whose answer was sent but whose end the process had not yet handled;
  * a SIGTERM, and a quiet second, lose none.
  */
 import { describe, expect, it } from "vitest";
@@ -37,7 +38,7 @@ function requestLines(running: ApiProcess, ids: string[]): Map<string, string> {
 }
 
 describe("request log lines when the process is stopped", () => {
-  it(`a SIGKILL loses fewer than ${LOG_BATCH_BYTES} bytes of request lines, the newest ones`, async () => {
+  it(`a SIGKILL loses fewer than ${LOG_BATCH_BYTES} bytes of request lines and the request in flight, the newest ones`, async () => {
     const running = await api.start({ LOG_LEVEL: "info" });
     const ids = await sendRequests(running);
     expect((await running.stop("SIGKILL")).signal).toBe("SIGKILL");
@@ -46,7 +47,9 @@ describe("request log lines when the process is stopped", () => {
     // What was lost is the batch: the last lines, never one from the middle.
     expect(lost).toEqual(ids.slice(ids.length - lost.length));
     const shortest = Math.min(...[...written.values()].map((line) => Buffer.byteLength(line) + 1));
-    const bound = Math.floor((LOG_BATCH_BYTES - 1) / shortest);
+    // The batch, and the line of the last request: it is written when its response finishes, so a kill
+    // sent as soon as the client has the answer can come before that (one request at a time here).
+    const bound = Math.floor((LOG_BATCH_BYTES - 1) / shortest) + 1;
     expect(lost.length, `${lost.length} of ${REQUESTS} lost, a line at least ${shortest} bytes`).toBeLessThanOrEqual(bound);
   });
 
