@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import { ACCESS_OPENAPI_PATH, apiDocs, OPENAPI_PATH } from "./http/api-docs.js";
 import { requireApiKey } from "./access/api-key-check.js";
 import { IssuedKeys } from "./access/issued-keys.js";
+import { ConfiguredKeys, endRotatedKeySessions } from "./access/configured-keys.js";
 import { keyUseRecorder } from "./access/key-use.js";
 import { createAccessRouter } from "./access/access-router.js";
 import { API_PREFIX, contractRoutes } from "./http/contract-routes.js";
@@ -95,6 +96,16 @@ export function createApp({
     runInBackground: database.inBackground,
     onRefreshFailed: (error) => logger.warn({ err: error }, "issued keys: refresh failed; retrying at the next request"),
   });
+  // Both reads run as background work, so that closing the database waits for them.
+  const configuredKeys = new ConfiguredKeys(config.apiKeys, {
+    keyFingerprintSalt: () => database.inBackground(() => database.access.keyFingerprintSalt()),
+  });
+  // Sessions of keys rotated out of API_KEYS end at start: refused here at once (by fingerprint), and on
+  // every other replica within 2 s of this write. A failed write leaves them refused here all the same.
+  database.inBackground(() => endRotatedKeySessions(configuredKeys, database.access, now)).then(
+    (ended) => ended > 0 && logger.info({ ended }, "ended the browser sessions of configured keys no longer in API_KEYS"),
+    (error: unknown) => logger.warn({ err: error }, "could not end the browser sessions of configured keys no longer in API_KEYS"),
+  );
   const recordKeyUse = keyUseRecorder({
     repository: database.access,
     runInBackground: database.inBackground,
@@ -125,7 +136,7 @@ export function createApp({
   // mounted at them: a mount rewrites req.url and req.baseUrl on the way in and back, per request.
   app.use(
     onlyUnder(underApi, requireApiKey({
-      apiKeys: config.apiKeys,
+      configuredKeys,
       authFailures: abuseLimits.authFailures,
       requestsPerKey: abuseLimits.requestsPerKey,
       onRejected: metrics.limitRejected,
@@ -141,11 +152,12 @@ export function createApp({
   const sessions = new StaffSessions({
     repository: database.staff,
     issuedKeys,
-    configuredKeys: config.apiKeys.length,
+    configuredKeys,
     adminOrigin: config.adminOrigin,
     idleMs: config.sessions.idleMs,
     maxMs: config.sessions.maxMs,
     authFailures: abuseLimits.authFailures,
+    sessionTokens: abuseLimits.sessionTokens,
     onRejected: metrics.limitRejected,
     now,
   });
@@ -156,7 +168,15 @@ export function createApp({
       : undefined;
   const staffHandlers = {
     ...createStaffHandlers({ sessions, issuedKeys, adminOrigin: config.adminOrigin }),
-    ...createSsoHandlers({ sessions, issuedKeys, adminOrigin: config.adminOrigin, singleSignOn }),
+    ...createSsoHandlers({
+      sessions,
+      issuedKeys,
+      adminOrigin: config.adminOrigin,
+      singleSignOn,
+      authFailures: abuseLimits.authFailures,
+      signInStarts: abuseLimits.signInStarts,
+      onRejected: metrics.limitRejected,
+    }),
     // The passkey ceremonies, laid over the staff router's placeholders (docs/decisions/027-passkeys.md).
     ...createPasskeyHandlers({
       sessions,

@@ -10,7 +10,8 @@
  * audited with the actor "Operator command". Running API processes pick up a
  * new or revoked key within 2 seconds.
  */
-import { KeyIdParams, NewApiKey, type ApiKey } from "@petstore/contract";
+import { KeyIdParams, LIST_KEYS_MAX, NewApiKey, type ApiKey } from "@petstore/contract";
+import type { AccessRepository } from "./access/access-repository.js";
 import { parseArgs } from "node:util";
 import { OPERATOR_CONTEXT } from "./activity/audit-event.js";
 import { issueKey } from "./access/issue-key.js";
@@ -55,13 +56,13 @@ async function run(argv: string[]): Promise<void> {
       const { name, scope, expiresAt } = input.data;
       const issued = await issueKey(
         database.access,
-        { name, scope, expiresAt: expiresAt ? new Date(expiresAt) : null, createdBy: null },
+        { name, scope, expiresAt: expiresAt ? new Date(expiresAt) : null, createdBy: null, createdByStaffId: null },
         OPERATOR_CONTEXT,
       );
       process.stderr.write(`Created ${describe(issued.key)}.\nIts secret follows, shown this once: store it now.\n`);
       process.stdout.write(`${issued.secret}\n`);
     } else if (command === "list") {
-      const keys = await database.access.listKeys();
+      const keys = await allKeys(database.access);
       if (keys.length === 0) process.stdout.write("No issued keys.\n");
       for (const key of keys) {
         process.stdout.write(
@@ -84,3 +85,13 @@ run(process.argv.slice(2)).catch((error: unknown) => {
   process.stderr.write(`${error instanceof UsageError || error instanceof ConfigError ? error.message : error instanceof Error ? `keys: ${error.message}` : String(error)}\n`);
   process.exitCode = 1;
 });
+
+/** Every issued key, newest first, read a page at a time (listKeys has no cap but its page size). */
+async function allKeys(access: AccessRepository): Promise<ApiKey[]> {
+  const keys: ApiKey[] = [];
+  for (;;) {
+    const page = await access.listKeys({ take: LIST_KEYS_MAX, before: keys.at(-1)?.id });
+    keys.push(...page);
+    if (page.length < LIST_KEYS_MAX) return keys;
+  }
+}

@@ -6,6 +6,7 @@ import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { API_ROOT } from "./base/env.js";
 import { bearer, createTestApp, TEST_PROVIDERS, type TestApp } from "./test/test-app.js";
+import { ConfiguredKeys } from "./access/configured-keys.js";
 import { IssuedKeys } from "./access/issued-keys.js";
 import { unlimited } from "./access/rate-limit.js";
 import { StaffSessions } from "./staff/sessions.js";
@@ -44,7 +45,7 @@ describe.each(TEST_PROVIDERS)("the staff operator command on %s (built)", (provi
     const sessions = new StaffSessions({
       repository: t.database.staff,
       issuedKeys: new IssuedKeys({ repository: t.database.access }),
-      configuredKeys: 1,
+      configuredKeys: new ConfiguredKeys(t.config.apiKeys, t.database.access),
       adminOrigin: t.config.adminOrigin,
       idleMs: t.config.sessions.idleMs,
       maxMs: t.config.sessions.maxMs,

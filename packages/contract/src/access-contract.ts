@@ -6,6 +6,7 @@ import {
   CreatedApiKey,
   KeyIdParams,
   ListAuditEventsQuery,
+  ListKeysQuery,
   NewApiKey,
   RevokeKeyBody,
   Session,
@@ -26,6 +27,7 @@ import {
 import { ErrorBody } from "./schemas.js";
 import {
   Account,
+  DisableStaffBody,
   EmptyBody,
   Invitation,
   InvitationLookup,
@@ -73,10 +75,14 @@ export const accessContract = c.router(
     listKeys: {
       method: "GET",
       path: "/keys",
+      query: ListKeysQuery,
       metadata: { credential: "bearer", scope: "admin", tag: "keys" } satisfies RouteMetadata,
       summary: "List issued keys",
-      description: "Every issued key, newest first, revoked and expired ones included. Never a secret. Configured keys (API_KEYS) are not listed.",
-      responses: { 200: ApiKeys, 401: ErrorBody, 403: ErrorBody },
+      description:
+        "Issued keys, newest first, revoked and expired ones included, `limit` a page (default and most 1000). Never a secret. " +
+        "Configured keys (API_KEYS) are not listed. `createdByStaffId` lists only the keys that person created. " +
+        'A page that may have more carries `Link: <...?after=ID...>; rel="next"`.',
+      responses: { 200: ApiKeys, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
     },
     createKey: {
       method: "POST",
@@ -204,8 +210,10 @@ export const accessContract = c.router(
       body: RevokeKeyBody,
       metadata: { credential: "bearer", scope: "admin", tag: "webhooks" } satisfies RouteMetadata,
       summary: "Resend a delivery",
-      description: "A new attempt, now, with the same `webhook-id`, whatever the delivery's status.",
-      responses: { 202: Delivery, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody },
+      description:
+        "A new attempt, now, with the same `webhook-id`, whatever the delivery's status. " +
+        "While an attempt of this delivery is being sent: 409 `CONFLICT` (one attempt at a time per delivery).",
+      responses: { 202: Delivery, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody },
     },
     listStaff: {
       method: "GET",
@@ -245,12 +253,13 @@ export const accessContract = c.router(
       path: "/staff/:staffId/disable",
       contentType: "application/json",
       pathParams: StaffIdParams,
-      body: EmptyBody,
+      body: DisableStaffBody,
       metadata: { credential: "bearer", scope: "admin", tag: "staff" } satisfies RouteMetadata,
       summary: "Disable a person",
       description:
         "Disables the person: their sessions and tokens end at once on this API process and within 2 seconds on every other, and they cannot sign in again. " +
-        "Disabling a disabled person answers them again, unchanged.",
+        "`revokeKeys: true` also revokes every active key they created, in the same transaction, each with a `key.revoked` event (default false: their keys keep working). " +
+        "Disabling a disabled person answers them again, unchanged (and revokes their keys if asked).",
       responses: { 200: StaffMember, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody },
     },
     endSession: {
@@ -332,8 +341,9 @@ export const accessContract = c.router(
       summary: "A token for this browser session",
       description:
         "With the session cookie and an `Origin` header equal to the admin app's origin: a bearer token valid 10 minutes, of the person's role now " +
-        "(a key's session: the key's scope). No `Origin`, or another one: 403. No session, or an ended or expired one: 401.",
-      responses: { 201: SessionToken, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody },
+        "(a key's session: the key's scope). No `Origin`, or another one: 403. No session, or an ended or expired one: 401. " +
+        'At most TOKENS_PER_SESSION_PER_MIN tokens a minute per session (default 30; `RateLimit` fields `"session-tokens"`), then 429 with `Retry-After`.',
+      responses: { 201: SessionToken, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 429: ErrorBody },
     },
     signOut: {
       method: "POST",

@@ -50,6 +50,7 @@ const EXAMPLE_KEY = {
   prefix: "psk_Vq3x9TbZ",
   createdAt: "2026-11-24T09:30:00.000Z",
   createdBy: "Configured key 1",
+  createdByStaffId: null,
   lastUsedAt: "2026-11-24T10:02:11.000Z",
   lastDeprecatedUseAt: null,
   expiresAt: "2027-06-30T00:00:00.000Z",
@@ -59,7 +60,7 @@ const EXAMPLE_EVENT = {
   id: 1042,
   at: "2026-11-24T09:30:00.000Z",
   action: "key.created",
-  actor: { keyId: "configured-1", staffId: null, name: "Configured key 1" },
+  actor: { keyId: "configured-3f9a0c1b2d4e", staffId: null, name: "Configured key 1" },
   target: { type: "key", id: 7, label: "Front desk" },
   detail: null,
   requestId: "0b6f7c1e-3f1a-4d8e-9a55-2c1d7e9b4f10",
@@ -203,6 +204,21 @@ const WORDS: DocumentWords = {
       schema: { type: "integer", format: "int64", minimum: 1, maximum: MAX_ID },
       example: 1042,
     },
+    "listKeys query:limit": {
+      description: `Maximum number of keys to return (a page; the newest first).`,
+      schema: { type: "integer", format: "int32", minimum: 1, maximum: LIST_KEYS_MAX, default: LIST_KEYS_MAX },
+      example: 100,
+    },
+    "listKeys query:after": {
+      description: "Continue the list after (older than) this key id; the `Link` header of a page that has more carries it.",
+      schema: { type: "integer", format: "int64", minimum: 1, maximum: MAX_ID },
+      example: 1042,
+    },
+    "query:createdByStaffId": {
+      description: "Only the keys this person created (through their session), revoked ones included.",
+      schema: { type: "integer", format: "int64", minimum: 1, maximum: MAX_ID },
+      example: 4,
+    },
     "query:action": { description: "Only events of this action.", schema: { type: "string", enum: [...AUDIT_ACTIONS] }, example: "key.revoked" },
     "query:targetType": { description: "Only events about a pet, or about a key.", schema: { type: "string", enum: ["pet", "key"] }, example: "pet" },
     "query:targetId": {
@@ -278,7 +294,7 @@ const WORDS: DocumentWords = {
   },
   operationResponses: {
     getSession: { "200": { description: "The key this request was made with." } },
-    listKeys: { "200": { description: `Every issued key, newest first (the ${LIST_KEYS_MAX} newest), revoked and expired ones included.` } },
+    listKeys: { "200": { description: "A page of issued keys, newest first, at most `limit` of them, revoked and expired ones included." } },
     createKey: { "201": { description: "The key, and its secret: shown this once, never again." } },
     revokeKey: { "200": { description: "The revoked key; revoking it again answers the same `revokedAt`." } },
     listAuditEvents: { "200": { description: "A page of events, newest first, at most `limit` of them." } },
@@ -290,7 +306,13 @@ const WORDS: DocumentWords = {
     rotateWebhookSecret: { "200": { description: "The endpoint and its new secret; the old one signs too for 24 hours." } },
     sendTestEvent: { "202": { description: "The test delivery, queued: it is sent at once." } },
     listDeliveries: { "200": { description: "A page of the endpoint's deliveries, newest first, at most `limit` of them." } },
-    resendDelivery: { "202": { description: "The delivery, pending again: a new attempt is made at once, with the same `webhook-id`." } },
+    resendDelivery: {
+      "202": { description: "The delivery, pending again: a new attempt is made at once, with the same `webhook-id`." },
+      "409": {
+        description: "An attempt of this delivery is being sent now: one attempt at a time per delivery. Resend once it has ended.",
+        example: errorExample(409, "CONFLICT", "Delivery 211 is being sent now: resend it once this attempt has ended."),
+      },
+    },
     listStaff: { "200": { description: "Every staff member, newest first." } },
     inviteStaff: { "201": { description: "The person, and their invitation link: shown this once, never again." } },
     changeStaffRole: { "200": { description: "The person with their new role." } },
@@ -393,7 +415,7 @@ const WORDS: DocumentWords = {
   },
   commonHeaders: TRANSPORT_COMMON_HEADERS,
   statusHeaders: { ...TRANSPORT_STATUS_HEADERS, "401": ["WWW-Authenticate"], "403": ["WWW-Authenticate"] },
-  operationHeaders: { listAuditEvents: { "200": ["Link"] }, listDeliveries: { "200": ["Link"] } },
+  operationHeaders: { listKeys: { "200": ["Link"] }, listAuditEvents: { "200": ["Link"] }, listDeliveries: { "200": ["Link"] } },
 };
 
 /**

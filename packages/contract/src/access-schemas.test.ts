@@ -51,6 +51,7 @@ describe("access schemas", () => {
     prefix: "psk_Vq3x9T-_",
     createdAt: "2026-11-24T09:30:00.000Z",
     createdBy: "Configured key 1",
+    createdByStaffId: null,
     lastUsedAt: null,
     lastDeprecatedUseAt: null,
     expiresAt: null,
@@ -60,7 +61,7 @@ describe("access schemas", () => {
     id: 1,
     at: "2026-11-24T09:30:00.000Z",
     action: "key.created",
-    actor: { keyId: "configured-1", staffId: null, name: "Configured key 1" },
+    actor: { keyId: "configured-3f9a0c1b2d4e", staffId: null, name: "Configured key 1" },
     target: { type: "key", id: 7, label: "Front desk" },
     detail: null,
     requestId: "0b6f7c1e-3f1a-4d8e-9a55-2c1d7e9b4f10",
@@ -68,15 +69,15 @@ describe("access schemas", () => {
   };
 
   it("Session, ApiKey and AuditEvent: ids, prefixes, request ids and addresses as the API writes them", () => {
-    for (const keyId of ["7", "123456789", "configured-1", "configured-12"]) expect(Session.safeParse({ keyId, staffId: null, name: "A", scope: "read", expiresAt: null }).success, keyId).toBe(true);
-    for (const keyId of ["", "0", "07", "operator", "configured-0", "configured-", "Configured-1", "7 ", "key-7"]) {
+    for (const keyId of ["7", "123456789", "configured-3f9a0c1b2d4e", "configured-000000000000"]) expect(Session.safeParse({ keyId, staffId: null, name: "A", scope: "read", expiresAt: null }).success, keyId).toBe(true);
+    for (const keyId of ["", "0", "07", "operator", "configured-1", "configured-0", "configured-", "Configured-1", "configured-3F9A0C1B2D4E", "configured-3f9a0c1b2d4", "configured-3f9a0c1b2d4e0", "7 ", "key-7"]) {
       expect(Session.safeParse({ keyId, staffId: null, name: "A", scope: "read", expiresAt: null }).success, keyId).toBe(false);
     }
     expect(ApiKey.safeParse(key).success).toBe(true);
     for (const prefix of ["psk_Vq3x9Tb", "psk_Vq3x9TbZ0", "PSK_Vq3x9TbZ", "psk_Vq3x9Tb=", "xxxxVq3x9TbZ"]) expect(ApiKey.safeParse({ ...key, prefix }).success, prefix).toBe(false);
     for (const createdBy of ["Configured key 1", "Front desk", null]) expect(ApiKey.safeParse({ ...key, createdBy }).success).toBe(true);
     expect(AuditEvent.safeParse(event).success).toBe(true);
-    for (const keyId of ["operator", "7", "configured-2"]) expect(AuditEvent.safeParse({ ...event, actor: { keyId, staffId: null, name: "Operator command" } }).success, keyId).toBe(true);
+    for (const keyId of ["operator", "7", "configured-3f9a0c1b2d4e"]) expect(AuditEvent.safeParse({ ...event, actor: { keyId, staffId: null, name: "Operator command" } }).success, keyId).toBe(true);
     expect(AuditEvent.safeParse({ ...event, actor: { keyId: "someone", staffId: null, name: "x" } }).success).toBe(false);
     for (const clientAddress of ["203.0.113.7", "::1", "::ffff:127.0.0.1", "2001:db8::7", "fe80::1%eth0", "fe80::1%a:b", null]) {
       expect(AuditEvent.safeParse({ ...event, clientAddress }).success, String(clientAddress)).toBe(true);

@@ -20,9 +20,14 @@ export const DATE_TIME_MAX_LENGTH = 40;
 const dateTime = z.string().max(DATE_TIME_MAX_LENGTH).datetime({ offset: true });
 /** An issued key's id in decimal, or `configured-N` for the N-th key of API_KEYS. */
 const SESSION_KEY_ID_MAX_LENGTH = 32;
-const SessionKeyId = z.string().max(SESSION_KEY_ID_MAX_LENGTH).regex(/^(?:[1-9][0-9]*|configured-[1-9][0-9]*)$/);
+/**
+ * A configured key is named by its fingerprint's first 12 hex digits (HMAC-SHA256 of the key under the
+ * deployment's salt), never by its position in API_KEYS, which changes when keys are rotated.
+ */
+const CONFIGURED_KEY_ID = "configured-[0-9a-f]{12}";
+const SessionKeyId = z.string().max(SESSION_KEY_ID_MAX_LENGTH).regex(new RegExp(`^(?:[1-9][0-9]*|${CONFIGURED_KEY_ID})$`));
 /** Who made a change: a key's id as in a Session, or `operator` for the operator command. */
-const ActorKeyId = z.string().max(SESSION_KEY_ID_MAX_LENGTH).regex(/^(?:[1-9][0-9]*|configured-[1-9][0-9]*|operator)$/);
+const ActorKeyId = z.string().max(SESSION_KEY_ID_MAX_LENGTH).regex(new RegExp(`^(?:[1-9][0-9]*|${CONFIGURED_KEY_ID}|operator)$`));
 /**
  * A key's or a pet's name as shown (an issued key's, `Configured key N`, `Operator command`, a pet's):
  * the characters of every stored name (`NAME_PATTERN`).
@@ -65,6 +70,8 @@ export const ApiKey = z.object({
   createdAt: dateTime,
   /** The name of the key that created it; null when the operator command did. */
   createdBy: KeyLabel.nullable(),
+  /** The person whose session created it (disabling them can revoke it); null for a key, a key's session or the operator command. */
+  createdByStaffId: positiveSafeInteger("createdByStaffId").nullable(),
   /** Written at first use, then at most once a minute per key and API process. */
   lastUsedAt: dateTime.nullable(),
   /** The last call of a deprecated operation (`getPet`) with this key, written like `lastUsedAt`. */
@@ -99,8 +106,8 @@ export const CreatedApiKey = z.object({
 export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
 
 /**
- * Who is calling. A key: `keyId` is an issued key's id in decimal, or `configured-N` for the N-th key of
- * API_KEYS, and `staffId` is null. A person (a session token bought with their cookie): `staffId` is theirs
+ * Who is calling. A key: `keyId` is an issued key's id in decimal, or `configured-<12 hex>` for a key of
+ * API_KEYS (its fingerprint's first 12 hex digits), and `staffId` is null. A person (a session token bought with their cookie): `staffId` is theirs
  * and `keyId` null. A key's browser session: its key's `keyId`. `name` is what the admin app's header shows
  * (`Signed in as <name> (<scope>)`): the person's or the key's name.
  */
@@ -120,6 +127,23 @@ export const KeyIdParams = z.object({
 
 /** revokeKey takes no body; an empty JSON object is accepted too. */
 export const RevokeKeyBody = z.object({}).strip().optional();
+
+/**
+ * listKeys' query: newest first, `limit` keys a page (default and most LIST_KEYS_MAX), `after` the last id of
+ * the page before (a page that may have more carries `Link rel="next"`), optionally only the keys a person created.
+ */
+export const ListKeysQuery = z
+  .object({
+    limit: decimalInteger(
+      "limit",
+      z.number().int().min(1, "limit must be at least 1").max(LIST_KEYS_MAX, `limit must be at most ${LIST_KEYS_MAX}`),
+    ).default(String(LIST_KEYS_MAX)),
+    after: decimalInteger("after", z.number().int().min(1, "after must be at least 1").max(MAX_ID, `after must be at most ${MAX_ID}`)).optional(),
+    createdByStaffId: decimalInteger("createdByStaffId", positiveSafeInteger("createdByStaffId")).optional(),
+  })
+  .strip();
+export type ListKeysQueryInput = z.input<typeof ListKeysQuery>;
+export type ListKeysQuery = z.output<typeof ListKeysQuery>;
 
 export const AuditAction = z
   .enum([

@@ -288,7 +288,8 @@ function describeOperation(
     parameters: operation.parameters?.map((parameter) => {
       // ts-rest keys headers lower-case, as Node delivers them; documents spell them as the RFCs do.
       const name = parameter.in === "header" ? headerDisplayName(parameter.name) : parameter.name;
-      const documented = words.parameters[`${parameter.in}:${name}`];
+      // An operation's own words first (`listKeys query:limit`), where a name means something else there.
+      const documented = words.parameters[`${operationId} ${parameter.in}:${name}`] ?? words.parameters[`${parameter.in}:${name}`];
       if (!documented) throw new Error(`${operationId} ${parameter.in} ${name}: no description; add one to the document's words`);
       return {
         ...parameter,

@@ -163,6 +163,8 @@ export const ErrorCode = z
   "IDEMPOTENCY_KEY_IN_USE",
   // A valid key whose scope does not cover the operation (staff access).
   "FORBIDDEN",
+  // The request conflicts with the resource's state: a webhook delivery being sent when it is resent.
+  "CONFLICT",
 ])
   .describe("Machine-readable error code.");
 export type ErrorCode = z.infer<typeof ErrorCode>;

@@ -85,6 +85,16 @@ export type StaffRoleChange = z.infer<typeof StaffRoleChange>;
 /** A body-less POST; an empty JSON object is accepted too. */
 export const EmptyBody = z.object({}).strip().optional();
 
+/** disableStaff's optional body: `revokeKeys` also revokes the active keys the person created, in the same transaction. */
+export const DisableStaffBody = z
+  .object({
+    revokeKeys: z.boolean({ invalid_type_error: "revokeKeys must be true or false" }).optional(),
+  })
+  .strip()
+  .optional()
+  .describe("Optional: `revokeKeys` (default false) also revokes every active key the person created, each with a `key.revoked` event.");
+export type DisableStaffBody = z.infer<typeof DisableStaffBody>;
+
 /** A person's passkey as listed: never its public key or credential id. */
 export const Passkey = z
   .object({
@@ -222,6 +232,11 @@ export const SIGN_IN_ERROR_PARAM = "error";
 export const SIGN_IN_ERRORS = {
   /** No value of the role claim is in OIDC_ROLE_MAP. */
   "no-role": "Your account has no role in this store.",
+  /**
+   * The verified email belongs to a person who has signed in here before, by another way: single sign-on
+   * does not join them (it would hand their account to whoever controls that email at the provider).
+   */
+  "account-exists": "An account with this email already exists. Sign in with your passkey.",
   /** The person is disabled here. */
   disabled: "Your account is disabled. Ask an admin of this store.",
   /** The identity provider gave no email address. */

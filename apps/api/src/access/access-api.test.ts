@@ -30,7 +30,7 @@ import { openDatabase, type Database } from "../database.js";
 import { sqliteFilePath } from "../base/database-url.js";
 import { createLogger } from "../ops/logger.js";
 import { expectError } from "../test/expect-error.js";
-import { bearer, createTestApp, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
+import { bearer, configuredKeyIdOn, createTestApp, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
 import type { OperationDispatch } from "../http/operation-dispatch.js";
 
 const sha256 = (value: string) => createHash("sha256").update(value, "utf8").digest("hex");
@@ -149,7 +149,8 @@ describe.each(TEST_PROVIDERS)("staff access on %s", (provider) => {
     const session = await api().get("/admin/v1/session").set("Authorization", `Bearer ${secret}`).expect(200);
     expect(session.body).toEqual({ keyId: String(key.id), staffId: null, name: "write key", scope: "write", expiresAt: null });
     const configured = await api().get("/admin/v1/session").set("Authorization", asAdmin).expect(200);
-    expect(configured.body).toEqual({ keyId: "configured-1", staffId: null, name: "Configured key 1", scope: "admin", expiresAt: null });
+    // A configured key is named by its fingerprint under the deployment's salt, not by its position in API_KEYS.
+    expect(configured.body).toEqual({ keyId: await configuredKeyIdOn(t.database), staffId: null, name: "Configured key 1", scope: "admin", expiresAt: null });
   });
 
   it("enforces every operation's scope for every scope (403 FORBIDDEN, insufficient_scope), derived from both contracts", async () => {
@@ -369,8 +370,9 @@ describe.each(TEST_PROVIDERS)("staff access on %s", (provider) => {
       requestId: created.headers["x-request-id"],
       clientAddress: expect.stringMatching(/127\.0\.0\.1/),
     });
-    expect(tom).toMatchObject({ actor: { keyId: "configured-1", name: "Configured key 1" }, requestId: plain.headers["x-request-id"] });
-    expect(revoked).toMatchObject({ actor: { keyId: "configured-1" }, target: { type: "key", id: key.id } });
+    const configuredId = await configuredKeyIdOn(t.database);
+    expect(tom).toMatchObject({ actor: { keyId: configuredId, name: "Configured key 1" }, requestId: plain.headers["x-request-id"] });
+    expect(revoked).toMatchObject({ actor: { keyId: configuredId }, target: { type: "key", id: key.id } });
 
     expect((await events("?action=pet.created")).map((event) => event.target.label)).toEqual(["Tom", "Rex"]);
     expect((await events(`?targetType=pet&targetId=${created.body.id}`)).map((event) => event.target.label)).toEqual(["Rex"]);
@@ -398,12 +400,12 @@ describe.each(TEST_PROVIDERS)("staff access on %s", (provider) => {
     expect(await runSql(t.config.databaseUrl, `SELECT "scope" FROM "IdempotencyRecord"`)).toEqual([]);
   });
 
-  it("idempotency records are scoped by the caller (configured-N, key-<id>), never by a key or its digest", async () => {
+  it("idempotency records are scoped by the caller (configured-<fingerprint>, key-<id>), never by a key or its digest", async () => {
     const { key, secret } = await issue("write");
     await api().post("/v1/pets").set("Authorization", asAdmin).set("Idempotency-Key", "scoped-1").send({ name: "Rex", categoryId: 1 }).expect(201);
     await api().post("/v1/pets").set("Authorization", `Bearer ${secret}`).set("Idempotency-Key", "scoped-1").send({ name: "Max", categoryId: 1 }).expect(201);
     const scopes = (await runSql<{ scope: string }>(t.config.databaseUrl, `SELECT "scope" FROM "IdempotencyRecord"`)).map((row) => row.scope);
-    expect(scopes.sort()).toEqual(["configured-1", `key-${key.id}`].sort());
+    expect(scopes.sort()).toEqual([await configuredKeyIdOn(t.database), `key-${key.id}`].sort());
     for (const scope of scopes) expect(scope).not.toMatch(/^[0-9a-f]{64}$/);
     const stored = JSON.stringify(await runSql(t.config.databaseUrl, `SELECT * FROM "IdempotencyRecord"`));
     const configuredKey = asAdmin.slice("Bearer ".length);

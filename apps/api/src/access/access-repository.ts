@@ -1,4 +1,4 @@
-import type { ApiKey, Scope } from "@petstore/contract";
+import type { ApiKey, ListKeysQuery, Scope } from "@petstore/contract";
 import type { AuditContext } from "../activity/audit-event.js";
 
 /**
@@ -34,6 +34,8 @@ export interface NewKeyRecord {
   expiresAt: Date | null;
   /** The creating key's name; null for the operator command. */
   createdBy: string | null;
+  /** The person whose session token made it; null for a key, a key's session or the operator command. */
+  createdByStaffId: number | null;
 }
 
 export type KeyUseField = "lastUsedAt" | "lastDeprecatedUseAt";
@@ -52,8 +54,13 @@ export interface AccessRepository {
   activeKeys(): Promise<ActiveKey[]>;
   /** The usable key or session token with this secret digest, read now: for one the set does not hold yet. */
   findActiveKey(secretDigest: string): Promise<ActiveKey | undefined>;
-  /** The LIST_KEYS_MAX newest keys, newest first. */
-  listKeys(): Promise<ApiKey[]>;
+  /**
+   * Keys newest first: `take` of them with an id below `before` (none: from the newest), only those a
+   * person created when `createdByStaffId` is set.
+   */
+  listKeys(page: KeyPage): Promise<ApiKey[]>;
+  /** One key by its id, revoked and expired ones included; null when there is none. */
+  getKey(id: number): Promise<ApiKey | null>;
   /** Stores the key and its `key.created` event in one transaction. */
   createKey(key: NewKeyRecord, audit: AuditContext): Promise<ApiKey>;
   /**
@@ -61,8 +68,25 @@ export interface AccessRepository {
    * started with it; a key already revoked is answered as it is, with no second event. Null: no such key.
    */
   revokeKey(id: number, audit: AuditContext): Promise<ApiKey | null>;
+  /**
+   * The salt of configured keys' fingerprints (64 hex digits), made by the first process to ask and the
+   * same for every replica after (configured-keys.ts).
+   */
+  keyFingerprintSalt(): Promise<string>;
+  /**
+   * Ends every browser session started with a configured key whose id (`configured-<fingerprint>`) is not
+   * in `keep`: the keys a process starts without. Answers how many ended.
+   */
+  endConfiguredKeySessionsExcept(keep: readonly string[], at: Date): Promise<number>;
   /** Records a use of the key (lastUsedAt or lastDeprecatedUseAt). */
   recordKeyUse(id: number, field: KeyUseField, at: Date): Promise<void>;
+}
+
+/** Which keys listKeys reads. */
+export interface KeyPage {
+  take: number;
+  before?: number | undefined;
+  createdByStaffId?: ListKeysQuery["createdByStaffId"];
 }
 
 /** An ApiKey row as both databases return it. */
@@ -73,6 +97,7 @@ export interface ApiKeyRow {
   prefix: string;
   createdAt: Date | string;
   createdBy: string | null;
+  createdByStaffId: number | bigint | null;
   lastUsedAt: Date | string | null;
   lastDeprecatedUseAt: Date | string | null;
   expiresAt: Date | string | null;
@@ -89,6 +114,7 @@ export function toApiKey(row: ApiKeyRow): ApiKey {
     prefix: row.prefix,
     createdAt: new Date(row.createdAt).toISOString(),
     createdBy: row.createdBy,
+    createdByStaffId: row.createdByStaffId === null ? null : Number(row.createdByStaffId),
     lastUsedAt: iso(row.lastUsedAt),
     lastDeprecatedUseAt: iso(row.lastDeprecatedUseAt),
     expiresAt: iso(row.expiresAt),

@@ -8,6 +8,7 @@ import { matchedRoute } from "../http/matched-route.js";
 import { requestLogging } from "../ops/request-logging.js";
 import { freshDatabase, TEST_KEY } from "../test/test-app.js";
 import { requireApiKey } from "./api-key-check.js";
+import { ConfiguredKeys } from "./configured-keys.js";
 import { IssuedKeys } from "./issued-keys.js";
 import { issueKey } from "./issue-key.js";
 import { unlimited } from "./rate-limit.js";
@@ -18,13 +19,13 @@ describe("requireApiKey mounted without matchRoutes before it (a wiring fault)",
     const database = await openDatabase({ url: testDatabase.url, poolSize: 1 });
     try {
       const operator = { actor: { staffId: null, keyId: "operator", name: "Operator command" }, requestId: null, clientAddress: null };
-      const { secret } = await issueKey(database.access, { name: "Front desk", scope: "read", expiresAt: null, createdBy: null }, operator);
+      const { secret } = await issueKey(database.access, { name: "Front desk", scope: "read", expiresAt: null, createdBy: null, createdByStaffId: null }, operator);
       const lines: string[] = [];
       const app = express();
       app.use(requestLogging(app, pino({ level: "error" }, { write: (line: string) => void lines.push(line) })));
       app.use(
         requireApiKey({
-          apiKeys: [TEST_KEY],
+          configuredKeys: new ConfiguredKeys([TEST_KEY], database.access),
           authFailures: unlimited,
           requestsPerKey: unlimited,
           // Never read yet: the first request waits for the set (the asynchronous branch), the second finds it fresh.
@@ -54,12 +55,12 @@ describe("requireApiKey given an operation missing from the scope table (a wirin
     const database = await openDatabase({ url: testDatabase.url, poolSize: 1 });
     try {
       const operator = { actor: { staffId: null, keyId: "operator", name: "Operator command" }, requestId: null, clientAddress: null };
-      const issue = (scope: "read" | "admin") => issueKey(database.access, { name: scope, scope, expiresAt: null, createdBy: null }, operator);
+      const issue = (scope: "read" | "admin") => issueKey(database.access, { name: scope, scope, expiresAt: null, createdBy: null, createdByStaffId: null }, operator);
       const [reader, admin] = [await issue("read"), await issue("admin")];
       const app = express();
       app.use(
         requireApiKey({
-          apiKeys: [TEST_KEY],
+          configuredKeys: new ConfiguredKeys([TEST_KEY], database.access),
           authFailures: unlimited,
           requestsPerKey: unlimited,
           issuedKeys: new IssuedKeys({ repository: database.access }),

@@ -19,14 +19,16 @@ import { rateLimited, refuseCredential } from "./credential-failures.js";
 import type { IssuedKeys } from "./issued-keys.js";
 import type { RecordKeyUse } from "./key-use.js";
 import type { ActiveKey, TokenHolder } from "./access-repository.js";
+import { isConfiguredKeyId, type ConfiguredKeys } from "./configured-keys.js";
 import { unlimited, type LimitCount, type LimitName, type RequestLimiter } from "./rate-limit.js";
 import { RateLimitFields } from "./rate-limit-headers.js";
 
 export interface ApiKeyCheckOptions {
-  apiKeys: readonly string[];
+  /** API_KEYS, and the callers they are, named by their fingerprints (configured-keys.ts). */
+  configuredKeys: ConfiguredKeys;
   /** Counts missing or invalid keys per client address; over its limit the address's further failures get 429. */
   authFailures: RequestLimiter;
-  /** Counts requests per API key (by the caller's storeKey: `configured-N`, `key-<id>`). */
+  /** Counts requests per API key (by the caller's storeKey: `configured-<fingerprint>`, `key-<id>`, `staff-<id>`). */
   requestsPerKey: RequestLimiter;
   /** Called for each 429, with the limit that refused (a metric's hook). */
   onRejected?: (limit: LimitName) => void;
@@ -77,20 +79,25 @@ function issuedCaller(key: ActiveKey): Caller {
 /**
  * The caller of a session token: the person (`staff-<id>`), or the key whose browser session it is
  * (its key's own storeKey), so idempotency records and limits follow the caller across token renewals.
+ * Undefined for a configured key's session whose key this process does not hold (rotated out of API_KEYS):
+ * its tokens are refused here at once, whatever the database says.
  */
-function tokenCaller(key: ActiveKey, token: TokenHolder): Caller {
+function tokenCaller(key: ActiveKey, token: TokenHolder, configuredKeys: ConfiguredKeys): Caller | undefined {
   const common = { name: key.name, scope: key.scope, expiresAt: key.expiresAt, sessionId: token.sessionId };
   if (token.staffId !== null) {
     return { ...common, storeKey: `staff-${token.staffId}`, keyId: null, staffId: token.staffId, issuedKeyId: undefined, actor: { keyId: null, staffId: token.staffId, name: key.name } };
   }
   const keyId = token.keyId ?? "unknown";
-  const isConfigured = keyId.startsWith("configured-");
+  if (isConfiguredKeyId(keyId)) {
+    const configured = configuredKeys.byKeyId(keyId);
+    return configured && { ...configured, scope: key.scope, expiresAt: key.expiresAt, sessionId: token.sessionId };
+  }
   return {
     ...common,
-    storeKey: isConfigured ? keyId : `key-${keyId}`,
+    storeKey: `key-${keyId}`,
     keyId,
     staffId: null,
-    issuedKeyId: isConfigured ? undefined : Number(keyId),
+    issuedKeyId: Number(keyId),
     actor: { keyId, staffId: null, name: key.name },
   };
 }
@@ -116,7 +123,7 @@ function wrongCredential(operation: string, needs: "personToken" | "key"): HttpE
  * NAT, someone else's guessing must not lock a real client out.
  */
 export function requireApiKey({
-  apiKeys,
+  configuredKeys,
   authFailures,
   requestsPerKey,
   onRejected,
@@ -124,33 +131,24 @@ export function requireApiKey({
   recordKeyUse,
   operationOf,
 }: ApiKeyCheckOptions): RequestHandler {
-  const matchKey = secretMatcher(apiKeys);
+  const matchKey = secretMatcher(configuredKeys.apiKeys);
   const perKey = new RateLimitFields("per-key", requestsPerKey);
-  // Made once. Counters and records are keyed by the caller, never a secret or its digest: a dump of Redis
-  // or the database gives nothing to crack a weak configured key offline with.
-  const configured: Caller[] = apiKeys.map((_key, index) => {
-    const keyId = `configured-${index + 1}`;
-    const name = `Configured key ${index + 1}`;
-    return {
-      storeKey: keyId,
-      keyId,
-      staffId: null,
-      name,
-      scope: "admin",
-      expiresAt: null,
-      issuedKeyId: undefined,
-      sessionId: undefined,
-      actor: { keyId, staffId: null, name },
-    };
-  });
+  // Counters and records are keyed by the caller, never a secret or its digest: a dump of Redis or the
+  // database gives nothing to crack a weak configured key offline with (configured-keys.ts).
   const issuedCallers = new WeakMap<ActiveKey, Caller>();
-  const callerOf = (key: ActiveKey): Caller => {
+  const callerOf = (key: ActiveKey): Caller | undefined => {
     let found = issuedCallers.get(key);
     if (!found) {
-      found = key.token ? tokenCaller(key, key.token) : issuedCaller(key);
-      issuedCallers.set(key, found);
+      found = key.token ? tokenCaller(key, key.token, configuredKeys) : issuedCaller(key);
+      if (found) issuedCallers.set(key, found);
     }
     return found;
+  };
+
+  /** callerOf, once the configured keys' ids are known. */
+  const callerOfSoon = async (key: ActiveKey): Promise<Caller | undefined> => {
+    await configuredKeys.ready();
+    return callerOf(key);
   };
 
   /** The 403 of an operation the caller's scope or credential does not cover, else undefined (and the key's use is recorded). */
@@ -228,8 +226,12 @@ export function requireApiKey({
       .then(async (count) => {
         if (!count.allowed) return refuse(req, res, next, header, token, count);
         const found = await issued.lookUp(digest);
-        if (found) admit(callerOf(found), res, next);
-        else refuse(req, res, next, header, token, count);
+        const foundCaller = found && (await callerOfSoon(found));
+        if (!foundCaller) return refuse(req, res, next, header, token, count);
+        // Found: not a failure. The unit goes back, so a token bought on another replica a moment ago is
+        // not refused because others at the same address spent the budget.
+        await authFailures.refund(req.ip ?? "unknown");
+        admit(foundCaller, res, next);
       })
       .catch(next);
   };
@@ -244,14 +246,25 @@ export function requireApiKey({
     if (token === undefined) return refuse(req, res, next, header, token);
     const tokenDigest = secretDigest(token);
     const keyIndex = matchKey(tokenDigest);
-    if (keyIndex !== -1) return admit(configured[keyIndex] as Caller, res, next);
+    if (keyIndex !== -1) {
+      const configured = configuredKeys.callers();
+      if (configured) return admit(configured[keyIndex] as Caller, res, next);
+      // Only until the fingerprint salt is first read (the process's first requests).
+      return void configuredKeys.ready().then((callers) => admit(callers[keyIndex] as Caller, res, next), next);
+    }
     if (!issuedKeys || !(token.startsWith(ISSUED_KEY_PREFIX) || token.startsWith(SESSION_TOKEN_PREFIX))) return refuse(req, res, next, header, token);
     const digest = tokenDigest.toString("hex");
     const wellFormed = ISSUED_KEY_SECRET.test(token) || SESSION_TOKEN_SECRET.test(token);
     const checkIssued = () => {
       const key = issuedKeys.find(digest);
-      if (key) admit(callerOf(key), res, next);
-      else if (wellFormed && header !== undefined) lookUpThenRefuse(req, res, next, header, token, digest, issuedKeys);
+      if (key) {
+        const found = callerOf(key);
+        if (found) return admit(found, res, next);
+        // A configured key's session token: its key may be one of ours whose salt is not read yet.
+        if (configuredKeys.callers()) return refuse(req, res, next, header, token);
+        return void callerOfSoon(key).then((soon) => (soon ? admit(soon, res, next) : refuse(req, res, next, header, token)), next);
+      }
+      if (wellFormed && header !== undefined) lookUpThenRefuse(req, res, next, header, token, digest, issuedKeys);
       else refuse(req, res, next, header, token);
     };
     const pending = issuedKeys.whenFresh();

@@ -14,6 +14,8 @@ export interface IssueKeyRequest {
   scope: Scope;
   expiresAt: Date | null;
   createdBy: string | null;
+  /** The person whose session token asks for it; null for a key, a key's session or the operator command. */
+  createdByStaffId: number | null;
 }
 
 export interface IssuedKey {

@@ -1,5 +1,7 @@
-import { LIST_KEYS_MAX } from "@petstore/contract";
+import { randomBytes } from "node:crypto";
+import type { ApiKey } from "@petstore/contract";
 import { Prisma, type PrismaClient } from "../generated/pg/client.js";
+import type { AuditContext } from "../activity/audit-event.js";
 import { recordActivity } from "../activity/prisma-activity-log.js";
 import { toApiKey, type AccessRepository, type ActiveKey } from "./access-repository.js";
 
@@ -41,19 +43,37 @@ const keyColumns = {
   prefix: true,
   createdAt: true,
   createdBy: true,
+  createdByStaffId: true,
   lastUsedAt: true,
   lastDeprecatedUseAt: true,
   expiresAt: true,
   revokedAt: true,
 } as const;
 
+type TransactionClient = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
+
+/**
+ * Revokes one key inside the caller's transaction (revokeKey's, or disabling the person who made it):
+ * its revokedAt, `key.revoked`, and the end of the browser sessions started with it (their tokens with
+ * them). Null, and nothing written, when the key is revoked already or unknown.
+ */
+export async function revokeKeyIn(tx: TransactionClient, id: number, at: Date, audit: AuditContext): Promise<ApiKey | null> {
+  // The row lock makes a concurrent second revoke wait, then find it revoked: one event, one revokedAt.
+  const { count } = await tx.apiKey.updateMany({ where: { id: BigInt(id), revokedAt: null }, data: { revokedAt: at } });
+  if (count !== 1) return null;
+  const key = toApiKey(await tx.apiKey.findUniqueOrThrow({ select: keyColumns, where: { id: BigInt(id) } }));
+  await recordActivity(tx, at, "key.revoked", { type: "key", id: key.id, label: key.name }, audit, key);
+  await tx.staffSession.updateMany({ where: { keyId: String(key.id), endedAt: null }, data: { endedAt: at } });
+  return key;
+}
+
 /** Issued keys on PostgreSQL, through Prisma's generated client. */
 export function createPrismaAccessRepository(prisma: PrismaClient): AccessRepository {
   return {
     async keysVersion() {
+      // Keys created or revoked, sessions ended, people disabled; not session tokens bought (see the SQLite one).
       const [row] = await prisma.$queryRaw<Array<{ version: string }>>`
         SELECT count(*)::text || ':' || coalesce(max("id"), 0)::text || ':' || count("revokedAt")::text
-          || ':' || (SELECT count(*)::text || '.' || coalesce(max("id"), 0)::text FROM "SessionToken")
           || ':' || (SELECT count("endedAt")::text FROM "StaffSession")
           || ':' || (SELECT count("disabledAt")::text FROM "StaffMember") AS "version" FROM "ApiKey"`;
       return row?.version ?? "";
@@ -74,32 +94,43 @@ export function createPrismaAccessRepository(prisma: PrismaClient): AccessReposi
       const [token] = await prisma.$queryRaw<TokenRow[]>(activeTokens(new Date(), Prisma.sql`AND "t"."digest" = ${secretDigest}`));
       return token ? toActiveToken(token) : undefined;
     },
-    async listKeys() {
-      return (await prisma.apiKey.findMany({ select: keyColumns, orderBy: { id: "desc" }, take: LIST_KEYS_MAX })).map(toApiKey);
+    async listKeys({ take, before, createdByStaffId }) {
+      const where = {
+        ...(before === undefined ? {} : { id: { lt: BigInt(before) } }),
+        ...(createdByStaffId === undefined ? {} : { createdByStaffId: BigInt(createdByStaffId) }),
+      };
+      return (await prisma.apiKey.findMany({ select: keyColumns, where, orderBy: { id: "desc" }, take })).map(toApiKey);
+    },
+    async getKey(id) {
+      const row = await prisma.apiKey.findUnique({ select: keyColumns, where: { id: BigInt(id) } });
+      return row ? toApiKey(row) : null;
     },
     async createKey(key, audit) {
       return prisma.$transaction(async (tx) => {
         const now = new Date();
-        const created = toApiKey(await tx.apiKey.create({ select: keyColumns, data: { ...key, createdAt: now } }));
+        const created = toApiKey(await tx.apiKey.create({ select: keyColumns, data: { ...key, createdByStaffId: key.createdByStaffId === null ? null : BigInt(key.createdByStaffId), createdAt: now } }));
         await recordActivity(tx, now, "key.created", { type: "key", id: created.id, label: created.name }, audit, created);
         return created;
       });
     },
     async revokeKey(id, audit) {
       return prisma.$transaction(async (tx) => {
-        const now = new Date();
-        // The row lock makes a concurrent second revoke wait, then find it revoked: one event, one revokedAt.
-        const { count } = await tx.apiKey.updateMany({ where: { id: BigInt(id), revokedAt: null }, data: { revokedAt: now } });
+        const revoked = await revokeKeyIn(tx, id, new Date(), audit);
+        if (revoked) return revoked;
         const row = await tx.apiKey.findUnique({ select: keyColumns, where: { id: BigInt(id) } });
-        if (!row) return null;
-        const key = toApiKey(row);
-        if (count === 1) {
-          await recordActivity(tx, now, "key.revoked", { type: "key", id: key.id, label: key.name }, audit, key);
-          // The key's browser sessions end with it (their tokens with them).
-          await tx.staffSession.updateMany({ where: { keyId: String(key.id), endedAt: null }, data: { endedAt: now } });
-        }
-        return key;
+        return row ? toApiKey(row) : null;
       });
+    },
+    async keyFingerprintSalt() {
+      await prisma.keyFingerprintSalt.createMany({ data: [{ id: 1, salt: randomBytes(32).toString("hex") }], skipDuplicates: true });
+      return (await prisma.keyFingerprintSalt.findUniqueOrThrow({ where: { id: 1 } })).salt;
+    },
+    async endConfiguredKeySessionsExcept(keep, at) {
+      const { count } = await prisma.staffSession.updateMany({
+        where: { keyId: { startsWith: "configured-", notIn: [...keep] }, endedAt: null },
+        data: { endedAt: at },
+      });
+      return count;
     },
     async recordKeyUse(id, field, at) {
       await prisma.apiKey.updateMany({ where: { id: BigInt(id) }, data: { [field]: at } });

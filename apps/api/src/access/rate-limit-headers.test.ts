@@ -3,7 +3,7 @@ import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { expectError } from "../test/expect-error.js";
 import { REDIS_TEST_URL, redisUnavailable, requireOrSkip } from "../test/redis-server.js";
-import { bearer, startsAppsClosedAfterEach, type TestApp } from "../test/test-app.js";
+import { bearer, startsAppsClosedAfterEach } from "../test/test-app.js";
 import { RateLimitFields } from "./rate-limit-headers.js";
 
 const start = startsAppsClosedAfterEach();
@@ -89,7 +89,9 @@ describe.runIf(sharedRedis)("RateLimit with REDIS_URL", () => {
   it("reports the budget that replicas share", async () => {
     const prefix = `petstore-test:${randomUUID()}`;
     const env = { REDIS_URL: REDIS_TEST_URL, RATE_LIMIT_PER_MIN: "5" };
-    const [a, b] = [await start(env, prefix), await start(env, prefix)] as [TestApp, TestApp];
+    // Replicas share the database too: a configured key's caller id is its fingerprint under the deployment's salt.
+    const a = await start(env, prefix);
+    const b = await start({ ...env, DATABASE_URL: a.config.databaseUrl }, prefix);
     const remaining = [];
     for (const app of [a.app, b.app, a.app]) {
       remaining.push(parseRateLimit((await request(app).get("/v1/pets").set("Authorization", bearer()).expect(200)).headers["ratelimit"]).r);

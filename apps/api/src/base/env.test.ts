@@ -48,6 +48,12 @@ describe("readConfig", () => {
     expect(config.corsOrigins).toEqual(["http://a.test", "http://b.test:5173"]);
   });
 
+  it("CORS_ORIGIN: the Vite dev server's origins by default in development only; production allows none unless named", () => {
+    expect(readConfig({}).corsOrigins).toEqual(["http://127.0.0.1:5173", "http://localhost:5173"]);
+    expect(readConfig({ NODE_ENV: "production", API_KEYS: STRONG_KEY }).corsOrigins).toEqual([]);
+    expect(readConfig({ NODE_ENV: "production", API_KEYS: STRONG_KEY, CORS_ORIGIN: "https://shop.example.com" }).corsOrigins).toEqual(["https://shop.example.com"]);
+  });
+
   it("refuses to start in production without keys", () => {
     expect(() => readConfig({ NODE_ENV: "production" })).toThrow(/API_KEYS is required in production/);
     expect(readConfig({ NODE_ENV: "production", API_KEYS: STRONG_KEY }).apiKeys).toEqual([STRONG_KEY]);

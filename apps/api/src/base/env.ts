@@ -22,6 +22,8 @@ export const WORKSPACE_WEB_DIST_DIR = path.join(API_ROOT, "..", "web", "dist");
 export const DEV_API_KEY = "dev-petstore-key";
 /** The admin app's origin in development: the Vite dev server, which proxies `/v1` and `/admin` to the API. */
 export const DEV_ADMIN_ORIGIN = "http://localhost:5173";
+/** The Vite dev server's origins: cross-origin browser clients allowed in development and tests only. */
+const DEV_CORS_ORIGINS = ["http://127.0.0.1:5173", "http://localhost:5173"];
 /** A production key must be at least this long: a short key can be guessed even under the auth-failure limit. */
 export const MIN_PRODUCTION_KEY_LENGTH = 32;
 
@@ -117,13 +119,13 @@ const EnvSchema = z
       .transform(Number)
       .default("60000"),
     DATABASE_POOL_SIZE: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("10"),
-    CORS_ORIGIN: commaList
-      .pipe(z.array(z.string().url("must be a comma-separated list of origins like http://127.0.0.1:5173")))
-      .default("http://127.0.0.1:5173,http://localhost:5173"),
+    // No default here: the development default must not open a production API to a local page (see corsOrigins).
+    CORS_ORIGIN: commaList.pipe(z.array(z.string().url("must be a comma-separated list of origins like http://127.0.0.1:5173"))).optional(),
     METRICS_TOKEN: z.string().optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
     RATE_LIMIT_PER_MIN: nonNegativeInt(1200),
     AUTH_FAILURES_PER_MIN: nonNegativeInt(60),
+    TOKENS_PER_SESSION_PER_MIN: nonNegativeInt(30),
     TRUST_PROXY: trustProxy,
     REDIS_URL: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://").optional(),
     SQLITE_BUSY_TIMEOUT_MS: nonNegativeInt(5000),
@@ -147,6 +149,7 @@ const EnvSchema = z
     WEBHOOK_ALLOW_HTTP: trueOrFalse,
     WEBHOOK_ALLOW_PRIVATE: trueOrFalse,
     WEBHOOK_POLL_MS: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("500"),
+    WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("4"),
     // Single sign-on (OpenID Connect): on when the first three are set, off when none is.
     OIDC_ISSUER: z
       .string()
@@ -290,12 +293,15 @@ const EnvSchema = z
         : env.DATABASE_URL,
       databasePoolSize: env.DATABASE_POOL_SIZE,
       databaseStartupTimeoutMs: env.DATABASE_STARTUP_TIMEOUT_MS,
-      corsOrigins: env.CORS_ORIGIN,
+      // Production: only the origins the operator names (none: no cross-origin browser client at all).
+      corsOrigins: env.CORS_ORIGIN ?? (production ? [] : DEV_CORS_ORIGINS),
       /** Bearer token for GET /metrics; unset, /metrics is 404. */
       metricsToken: env.METRICS_TOKEN,
       logLevel: env.LOG_LEVEL ?? (production ? "info" : env.NODE_ENV === "test" ? "silent" : "debug"),
       rateLimitPerMinute: env.RATE_LIMIT_PER_MIN,
       authFailuresPerMinute: env.AUTH_FAILURES_PER_MIN,
+      /** Session tokens one browser session may buy per minute (POST /session/token); 0: not counted. */
+      tokensPerSessionPerMinute: env.TOKENS_PER_SESSION_PER_MIN,
       trustProxy: env.TRUST_PROXY,
       redisUrl: env.REDIS_URL,
       sqliteBusyTimeoutMs: env.SQLITE_BUSY_TIMEOUT_MS,
@@ -340,6 +346,8 @@ const EnvSchema = z
         allowPrivate: env.WEBHOOK_ALLOW_PRIVATE ? env.WEBHOOK_ALLOW_PRIVATE === "true" : env.NODE_ENV === "development",
         /** How often each process looks for due deliveries. */
         pollMs: env.WEBHOOK_POLL_MS,
+        /** One endpoint's sends at once per process: a slow receiver holds no more than this many of the sender's slots. */
+        maxInFlightPerEndpoint: env.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
       },
       /** OpenID Connect sign-in for staff; undefined: off (the sign-in page offers no button). */
       singleSignOn,

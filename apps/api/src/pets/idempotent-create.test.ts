@@ -7,11 +7,11 @@ import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
 import { sqliteFilePath, type DatabaseProvider } from "../base/database-url.js";
 import { expectError } from "../test/expect-error.js";
-import { bearer, createTestApp, SECOND_TEST_KEY, TEST_KEY, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
+import { bearer, configuredKeyIdOn, createTestApp, SECOND_TEST_KEY, TEST_KEY, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
 import { fingerprintOf, idempotencyLockId } from "./idempotent-create.js";
 
-/** The idempotency scope of TEST_KEY, the first of API_KEYS in the test app: its caller, never its digest. */
-const TEST_KEY_SCOPE = "configured-1";
+/** The idempotency scope of TEST_KEY in a test app: its caller (`configured-<fingerprint>`), never its digest. */
+const testKeyScope = (t: TestApp) => configuredKeyIdOn(t.database);
 
 describe("fingerprintOf", () => {
   it("is the same for the same pet whatever the key order, and differs for another pet", () => {
@@ -183,7 +183,7 @@ describe.each(TEST_PROVIDERS)("Idempotency-Key on createPet, %s", (provider) => 
       await holder.connect();
       try {
         // What a create of this key on another replica holds until it commits.
-        await holder.query("SELECT pg_advisory_lock($1::bigint)", [idempotencyLockId(TEST_KEY_SCOPE, "busy").toString()]);
+        await holder.query("SELECT pg_advisory_lock($1::bigint)", [idempotencyLockId(await testKeyScope(t), "busy").toString()]);
         const response = await createPet({ name: "Rex", categoryId: 1 }, "busy");
         const error = expectError(response, 409, "IDEMPOTENCY_KEY_IN_USE");
         expect(response.headers["retry-after"]).toBe("1");
@@ -226,7 +226,7 @@ describe.each(TEST_PROVIDERS)("Idempotency-Key on createPet, %s", (provider) => 
           workerData: {
             sqlitePath: createRequire(import.meta.url).resolve("better-sqlite3"),
             file: sqliteFilePath(t.config.databaseUrl),
-            scope: TEST_KEY_SCOPE,
+            scope: await testKeyScope(t),
             fingerprint: fingerprintOf({ name: "Rex", categoryId: 1 }),
             pet,
             location,

@@ -2,9 +2,11 @@ import { SESSION_TOKEN_PREFIX, SESSION_TOKEN_TTL_SECONDS, type Scope, type Sessi
 import type { Request, Response } from "express";
 import { secretDigest } from "../access/bearer.js";
 import type { Caller } from "../access/caller.js";
-import { refuseCredential } from "../access/credential-failures.js";
+import { rateLimited, refuseCredential } from "../access/credential-failures.js";
+import { isConfiguredKeyId, type ConfiguredKeys } from "../access/configured-keys.js";
 import type { IssuedKeys } from "../access/issued-keys.js";
-import type { LimitName, RequestLimiter } from "../access/rate-limit.js";
+import { unlimited, type LimitName, type RequestLimiter } from "../access/rate-limit.js";
+import { RateLimitFields } from "../access/rate-limit-headers.js";
 import type { AuditContext } from "../activity/audit-event.js";
 import { HttpError } from "../base/http-error.js";
 import { browserLabel, clearSessionCookie, newSecret, sessionCookieOf, setSessionCookie } from "./session-cookie.js";
@@ -15,8 +17,8 @@ const digestOf = (secret: string) => secretDigest(secret).toString("hex");
 export interface StaffSessionsOptions {
   repository: StaffRepository;
   issuedKeys: IssuedKeys;
-  /** How many keys API_KEYS holds: a key session of `configured-N` beyond them has lost its key. */
-  configuredKeys: number;
+  /** API_KEYS as callers: a key session of a configured key this process does not hold has lost its key. */
+  configuredKeys: ConfiguredKeys;
   /** The admin app's origin (Config.adminOrigin); undefined: the request's own scheme and host. */
   adminOrigin: string | undefined;
   /** Config.sessions. */
@@ -24,6 +26,8 @@ export interface StaffSessionsOptions {
   maxMs: number;
   /** The client address's failure budget, which the sign-in endpoints share. */
   authFailures: RequestLimiter;
+  /** Tokens bought per session (AbuseLimits.sessionTokens, TOKENS_PER_SESSION_PER_MIN); not given: not counted. */
+  sessionTokens?: RequestLimiter | undefined;
   onRejected?: ((limit: LimitName) => void) | undefined;
   /** The wall clock (ms since the epoch); tests move it. */
   now?: () => number;
@@ -106,7 +110,7 @@ export class StaffSessions {
     const session = await this.start(req, res, { staffId: null, keyId: key.keyId, endsBy: key.expiresAt }, {
       action: "key.signed_in",
       detail: null,
-      target: { type: "key", id: keyNumber(key.keyId), label: key.name },
+      target: { type: "key", id: this.keyTargetId(key.keyId), label: key.name },
       audit,
     });
     return { keyId: key.keyId, staffId: null, name: key.name, scope: key.scope, expiresAt: session.expiresAt.toISOString() };
@@ -155,16 +159,22 @@ export class StaffSessions {
       if (!staff || staff.disabledAt !== null) return { refused: "This account is disabled." };
       return { session, staff };
     }
+    // keyScope reads the configured keys' ids, known once the fingerprint salt is read.
+    await this.options.configuredKeys.ready();
     if (!this.keyScope(session.keyId)) return { refused: "The key this session was started with has been revoked or has expired." };
     return { session, staff: null };
   }
 
-  /** A key session's key: its scope and expiry now, or undefined when it is revoked, expired or gone from API_KEYS. */
+  /**
+   * A key session's key: its scope and expiry now, or undefined when it is revoked, expired or not in this
+   * process's API_KEYS (a configured key is known by its fingerprint, so a rotated-out key's sessions end
+   * here, whatever position the new keys take). Call after `configuredKeys.ready()` (live() does).
+   */
   private keyScope(keyId: string | null): { scope: Scope; expiresAt: Date | null; name: string } | undefined {
     if (keyId === null) return undefined;
-    if (keyId.startsWith("configured-")) {
-      const n = Number(keyId.slice("configured-".length));
-      return n >= 1 && n <= this.options.configuredKeys ? { scope: "admin", expiresAt: null, name: `Configured key ${n}` } : undefined;
+    if (isConfiguredKeyId(keyId)) {
+      const configured = this.options.configuredKeys.byKeyId(keyId);
+      return configured && { scope: "admin", expiresAt: null, name: configured.name };
     }
     const key = this.issuedKeys.keyById(Number(keyId));
     return key && { scope: key.scope, expiresAt: key.expiresAt, name: key.name };
@@ -174,11 +184,24 @@ export class StaffSessions {
    * A bearer token for the request's session (POST /session/token): `pst_` and 43 base64url characters,
    * valid SESSION_TOKEN_TTL_SECONDS (never past the session's end, nor its key's), of the person's role
    * now (a key session: the key's scope now). Moves the session's idle clock. Usable at once here, and
-   * on other API processes at once too (they look an unknown token up).
+   * on other API processes at once too (they look an unknown token up; a token bought moves no process's
+   * key-set version, so none of them reloads every key for it). At most TOKENS_PER_SESSION_PER_MIN a
+   * minute per session: every answer carries the `"session-tokens"` RateLimit fields (set on `res`),
+   * past the budget a 429 before anything is stored.
    */
-  async mintToken(live: { session: SessionRecord; staff: StaffMember | null }): Promise<{ token: string; expiresAt: string }> {
-    const now = this.now();
+  async mintToken(live: { session: SessionRecord; staff: StaffMember | null }, res?: Response): Promise<{ token: string; expiresAt: string }> {
     const { session, staff } = live;
+    const budget = this.options.sessionTokens ?? unlimited;
+    if (budget !== unlimited) {
+      const count = await budget.count(`session-${session.id}`);
+      const fields = new RateLimitFields("session-tokens", budget);
+      if (!count.allowed) {
+        this.options.onRejected?.("session_tokens");
+        throw rateLimited(count.resetSeconds, "Too many tokens bought for this session").withHeaders(fields.headers(count));
+      }
+      if (res) fields.set(res, count);
+    }
+    const now = this.now();
     const key = staff ? undefined : this.keyScope(session.keyId);
     const scope = staff ? staff.role : key!.scope;
     const ends = [now + SESSION_TOKEN_TTL_SECONDS * 1000, session.expiresAt.getTime(), now + this.options.idleMs];
@@ -196,6 +219,11 @@ export class StaffSessions {
       token: { sessionId: session.id, staffId: session.staffId, keyId: session.keyId },
     });
     return { token, expiresAt: expiresAt.toISOString() };
+  }
+
+  /** A key's id as an event's target id: an issued key's number, or a configured key's position in API_KEYS (0: not ours). */
+  keyTargetId(keyId: string): number {
+    return isConfiguredKeyId(keyId) ? (this.options.configuredKeys.positionOf(keyId) ?? 0) : Number(keyId);
   }
 
   /** Ends the session of a cookie value, if any, here and (within 2 s) everywhere. */
@@ -218,5 +246,4 @@ export class StaffSessions {
   }
 }
 
-/** A key's id as an event's target id: an issued key's number, or N of `configured-N`. */
-const keyNumber = (keyId: string): number => Number(keyId.startsWith("configured-") ? keyId.slice("configured-".length) : keyId);
+

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, inject } from "vitest";
 import { createApp, type AppDeps } from "../app.js";
-import { openDatabase } from "../database.js";
+import { openDatabase, type Database } from "../database.js";
+import { configuredKeyId } from "../access/configured-keys.js";
 import type { DatabaseProvider } from "../base/database-url.js";
 import { readConfig } from "../base/env.js";
 import { createLogger } from "../ops/logger.js";
@@ -100,4 +101,9 @@ export function startsAppsClosedAfterEach(): (env: Record<string, string>, redis
     running.push(t);
     return t;
   };
+}
+
+/** The caller id of a configured key on a database (`configured-<fingerprint>`, under that deployment's salt). */
+export async function configuredKeyIdOn(database: Pick<Database, "access">, key = TEST_KEY): Promise<string> {
+  return configuredKeyId(await database.access.keyFingerprintSalt(), key);
 }

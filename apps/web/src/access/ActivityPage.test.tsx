@@ -10,7 +10,7 @@ function auditEvent(id: number, action: AuditEvent["action"], target: AuditEvent
     id,
     at: `2026-11-24T10:${String(id).padStart(2, "0")}:00.000Z`,
     action,
-    actor: { keyId: "configured-1", staffId: null, name: "Configured key 1" },
+    actor: { keyId: "configured-3f9a0c1b2d4e", staffId: null, name: "Configured key 1" },
     detail: null,
     target,
     requestId: `request-${id}`,
