@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import type { LimitCount, RequestLimiter } from "./rate-limit.js";
 
 /** The policies as the header fields name them. */
-export type RateLimitPolicyName = "per-key" | "auth-failures" | "sign-in-starts";
+export type RateLimitPolicyName = "per-key" | "auth-failures" | "sign-in-starts" | "session-tokens";
 
 /**
  * The `RateLimit-Policy` and `RateLimit` header fields of the IETF httpapi

@@ -9,9 +9,10 @@ import { sendError } from "../http/errors.js";
 import { RateLimiterMemory, type RateLimiterRes } from "rate-limiter-flexible";
 import { createAbuseLimits, InProcessWindows, memoryLimiter, unlimited, type LimitCount, type LimitName } from "./rate-limit.js";
 import { startApiProcess, waitUntilReady, type ApiProcess } from "../test/api-process.js";
+import { ConfiguredKeys } from "./configured-keys.js";
 import { expectError } from "../test/expect-error.js";
 import { OwnRedisServer, REDIS_TEST_URL, redisServerMissing, redisUnavailable, requireOrSkip } from "../test/redis-server.js";
-import { bearer, freshDatabase, SECOND_TEST_KEY, startsAppsClosedAfterEach, TEST_KEY, type TestApp, type TestDatabase } from "../test/test-app.js";
+import { bearer, configuredKeyIdOn, freshDatabase, SECOND_TEST_KEY, startsAppsClosedAfterEach, TEST_KEY, type TestApp, type TestDatabase } from "../test/test-app.js";
 
 const sha256 = (value: string) => createHash("sha256").update(value, "utf8").digest("hex");
 const get = (app: TestApp["app"], authorization?: string) => {
@@ -96,7 +97,7 @@ describe("requireApiKey reports each 429 with the limit that refused (a metric's
     const app = express();
     app.use(
       requireApiKey({
-        apiKeys: [TEST_KEY],
+        configuredKeys: new ConfiguredKeys([TEST_KEY], { keyFingerprintSalt: async () => "00".repeat(32) }),
         requestsPerKey: memoryLimiter(1),
         authFailures: memoryLimiter(1),
         onRejected: (limit) => rejected.push(limit),
@@ -110,6 +111,42 @@ describe("requireApiKey reports each 429 with the limit that refused (a metric's
     expectError(await get(app, "Bearer guess"), 401, "UNAUTHORIZED");
     expectError(await get(app, "Bearer guess"), 429, "RATE_LIMITED");
     expect(rejected).toEqual(["requests_per_key", "auth_failures"]);
+  });
+});
+
+describe("per-address budgets: an IPv6 client counts per /64, an IPv4-mapped one as its IPv4 address", () => {
+  const silent = pino({ level: "silent" });
+
+  it("every per-address limiter (failures, sign-in starts) shares one count across a /64, and apart from the next /64", async () => {
+    const limits = createAbuseLimits({ requestsPerMinute: 0, authFailuresPerMinute: 2, logger: silent });
+    for (const limiter of [limits.authFailures, limits.signInStarts]) {
+      expect(await limiter.count("2001:db8:1:2::1")).toMatchObject({ allowed: true, remaining: 1 });
+      expect(await limiter.count("2001:db8:1:2:ffff:ffff:ffff:fffe")).toMatchObject({ allowed: true, remaining: 0 });
+      expect(await limiter.count("2001:0db8:0001:0002:abcd::9")).toMatchObject({ allowed: false });
+      // The next /64 is another client.
+      expect(await limiter.count("2001:db8:1:3::1")).toMatchObject({ allowed: true, remaining: 1 });
+      // An IPv4 client is one address, however it is written.
+      expect(await limiter.count("192.0.2.7")).toMatchObject({ allowed: true, remaining: 1 });
+      expect(await limiter.count("::ffff:192.0.2.7")).toMatchObject({ allowed: true, remaining: 0 });
+      expect(await limiter.count("::ffff:c000:207")).toMatchObject({ allowed: false });
+      expect(await limiter.count("192.0.2.8")).toMatchObject({ allowed: true, remaining: 1 });
+    }
+  });
+
+  it("on the app, behind a trusted proxy: a /64's wrong keys share the failure budget, and its passkey sign-ins the starts budget", async () => {
+    const { app } = await start({ TRUST_PROXY: "loopback", AUTH_FAILURES_PER_MIN: "2" });
+    const guess = (address: string) => get(app, "Bearer guess").set("X-Forwarded-For", address);
+    expectError(await guess("2001:db8:aa:1::1"), 401, "UNAUTHORIZED");
+    expectError(await guess("2001:db8:aa:1:9::2"), 401, "UNAUTHORIZED");
+    expectError(await guess("2001:db8:aa:1:ffff::3"), 429, "RATE_LIMITED");
+    expectError(await guess("2001:db8:aa:2::1"), 401, "UNAUTHORIZED");
+    expectError(await guess("198.51.100.4"), 401, "UNAUTHORIZED");
+    expectError(await guess("::ffff:198.51.100.4"), 401, "UNAUTHORIZED");
+    expectError(await guess("198.51.100.4"), 429, "RATE_LIMITED");
+    const startSignIn = (address: string) => request(app).post("/admin/v1/passkeys/authentication/options").set("X-Forwarded-For", address).send({});
+    await startSignIn("2001:db8:bb:1::1").expect(200);
+    await startSignIn("2001:db8:bb:1::2").expect(200);
+    expectError(await startSignIn("2001:db8:bb:1:1:1:1:1"), 429, "RATE_LIMITED");
   });
 });
 
@@ -153,7 +190,9 @@ describe.runIf(sharedRedis)("REDIS_URL: replicas share one budget", () => {
   it("two apps on one Redis spend one per-key budget and one per-address failure budget", async () => {
     const prefix = `petstore-test:${randomUUID()}`;
     const env = { REDIS_URL: REDIS_TEST_URL, RATE_LIMIT_PER_MIN: "4", AUTH_FAILURES_PER_MIN: "3" };
-    const [a, b] = [await start(env, prefix), await start(env, prefix)] as [TestApp, TestApp];
+    // Replicas share the database too: a configured key's caller id is its fingerprint under the deployment's salt.
+    const a = await start(env, prefix);
+    const b = await start({ ...env, DATABASE_URL: a.config.databaseUrl }, prefix);
     for (const app of [a.app, b.app, a.app, b.app]) await get(app, bearer()).expect(200);
     expectError(await get(a.app, bearer()), 429, "RATE_LIMITED");
     expectError(await get(b.app, bearer()), 429, "RATE_LIMITED");
@@ -167,9 +206,9 @@ describe.runIf(sharedRedis)("REDIS_URL: replicas share one budget", () => {
     expect(Number(blocked.headers["retry-after"])).toBeLessThanOrEqual(60);
   });
 
-  it("counters are keyed by the caller (configured-N, key-<id>), never a key or its digest, and by address", async () => {
+  it("counters are keyed by the caller (configured-<fingerprint>, key-<id>), never a key or its digest, and by address", async () => {
     const prefix = `petstore-test:${randomUUID()}`;
-    const { app } = await start({ REDIS_URL: REDIS_TEST_URL, RATE_LIMIT_PER_MIN: "100", AUTH_FAILURES_PER_MIN: "100" }, prefix);
+    const { app, database } = await start({ REDIS_URL: REDIS_TEST_URL, RATE_LIMIT_PER_MIN: "100", AUTH_FAILURES_PER_MIN: "100" }, prefix);
     const issued = await request(app).post("/admin/v1/keys").set("Authorization", bearer()).send({ name: "Till", scope: "read" }).expect(201);
     const { id, secret } = { id: issued.body.key.id as number, secret: issued.body.secret as string };
     await get(app, bearer(SECOND_TEST_KEY)).expect(200);
@@ -178,8 +217,8 @@ describe.runIf(sharedRedis)("REDIS_URL: replicas share one budget", () => {
     const keys = (await redis.keys(`${prefix}:*`)).sort();
     expect(keys).toEqual(
       [
-        `${prefix}:requests_per_key:configured-1`,
-        `${prefix}:requests_per_key:configured-2`,
+        `${prefix}:requests_per_key:${await configuredKeyIdOn(database)}`,
+        `${prefix}:requests_per_key:${await configuredKeyIdOn(database, SECOND_TEST_KEY)}`,
         `${prefix}:requests_per_key:key-${id}`,
         expect.stringMatching(new RegExp(`^${prefix}:auth_failures:(::ffff:)?127\\.0\\.0\\.1$`)),
       ].sort(),
@@ -190,6 +229,24 @@ describe.runIf(sharedRedis)("REDIS_URL: replicas share one budget", () => {
     }
     expect(await redis.ttl(keys[0] as string)).toBeLessThanOrEqual(60);
     await redis.del(...keys);
+  });
+
+  it("an IPv6 client's failures are one counter per /64 in Redis, an IPv4-mapped one its IPv4 address's", async () => {
+    const prefix = `petstore-test:${randomUUID()}`;
+    const limits = createAbuseLimits({ requestsPerMinute: 0, authFailuresPerMinute: 3, redisUrl: REDIS_TEST_URL, keyPrefix: prefix, logger: pino({ level: "silent" }) });
+    try {
+      await limits.whenReady();
+      await limits.authFailures.count("2001:db8:1:2::1");
+      await limits.authFailures.count("2001:db8:1:2:aaaa::2");
+      expect(await limits.authFailures.count("2001:db8:1:2:bbbb::3")).toMatchObject({ allowed: true, remaining: 0 });
+      expect(await limits.authFailures.count("2001:db8:1:2:cccc::4")).toMatchObject({ allowed: false });
+      await limits.authFailures.count("::ffff:203.0.113.9");
+      await limits.authFailures.count("203.0.113.9");
+      expect((await redis.keys(`${prefix}:*`)).sort()).toEqual([`${prefix}:auth_failures:2001:db8:1:2::/64`, `${prefix}:auth_failures:203.0.113.9`].sort());
+      await redis.del(...(await redis.keys(`${prefix}:*`)));
+    } finally {
+      await limits.close();
+    }
   });
 });
 
@@ -207,7 +264,9 @@ describe.runIf(ownRedis)("Redis stopped mid-run, then back", () => {
   it("no 5xx while it is down: counting falls back per process with one warning; shared counting resumes when it is back", async () => {
     const env = { REDIS_URL: server.url, RATE_LIMIT_PER_MIN: "1000", AUTH_FAILURES_PER_MIN: "3" };
     const prefix = `petstore-test:${randomUUID()}`;
-    const [a, b] = [await start(env, prefix), await start(env, prefix)] as [TestApp, TestApp];
+    // Replicas share the database too: a configured key's caller id is its fingerprint under the deployment's salt.
+    const a = await start(env, prefix);
+    const b = await start({ ...env, DATABASE_URL: a.config.databaseUrl }, prefix);
     const warnings = (t: TestApp) => t.logs.filter((line) => line.includes("Redis unreachable"));
     const recoveries = (t: TestApp) => t.logs.filter((line) => line.includes("Redis reachable again"));
 
@@ -244,12 +303,13 @@ describe.runIf(ownRedis)("two built replicas (NODE_ENV=production) with one REDI
   let replicas: ApiProcess[] = [];
   beforeAll(async () => {
     server = await OwnRedisServer.start();
-    databases = await Promise.all([freshDatabase(), freshDatabase()]);
+    // One database, as replicas have: a configured key's caller id is its fingerprint under the deployment's salt.
+    databases = [await freshDatabase()];
     replicas = await Promise.all(
-      databases.map((database) =>
+      [0, 1].map(() =>
         startApiProcess({
           API_KEYS: TEST_KEY,
-          DATABASE_URL: database.url,
+          DATABASE_URL: databases[0]!.url,
           REDIS_URL: server.url,
           RATE_LIMIT_PER_MIN: "4",
           AUTH_FAILURES_PER_MIN: "2",

@@ -1,10 +1,12 @@
+import { isIP } from "node:net";
 import { Redis } from "ioredis";
+import ipaddr from "ipaddr.js";
 import type { Logger } from "pino";
 import type { Config } from "../base/env.js";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 
 /** The abuse limits, as a metric would label them. */
-export type LimitName = "requests_per_key" | "auth_failures" | "sign_in_starts";
+export type LimitName = "requests_per_key" | "auth_failures" | "sign_in_starts" | "session_tokens";
 
 export type LimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -31,6 +33,11 @@ export interface RequestLimiter {
    * spends no promise on it), absent where a count is a round trip (Redis).
    */
   countNow?(key: string): LimitCount;
+  /**
+   * Gives one event of `key` back (an event counted before the work it bounds, which turned out not
+   * to be what the budget counts: a sign-in that completed). Never rejects; best effort.
+   */
+  refund(key: string): Promise<void>;
 }
 
 const WINDOW_SECONDS = 60;
@@ -44,6 +51,7 @@ export const unlimited: RequestLimiter = {
   consume: () => ALLOWED_NOW,
   count: () => Promise.resolve({ allowed: true, remaining: Number.MAX_SAFE_INTEGER, resetSeconds: 0 }),
   countNow: () => ({ allowed: true, remaining: Number.MAX_SAFE_INTEGER, resetSeconds: 0 }),
+  refund: () => Promise.resolve(),
 };
 
 /** What rate-limiter-flexible answered (resolved or rejected with), as a count. */
@@ -57,8 +65,44 @@ const toDecision = (count: LimitCount): LimitDecision =>
   count.allowed ? ALLOWED : { allowed: false, retryAfterSeconds: count.resetSeconds };
 
 /** A limiter whose `consume` is its `count` without the numbers. */
-function limiter(quota: number, count: (key: string) => Promise<LimitCount>): RequestLimiter {
-  return { quota, windowSeconds: WINDOW_SECONDS, count, consume: (key) => count(key).then(toDecision) };
+function limiter(quota: number, count: (key: string) => Promise<LimitCount>, refund: (key: string) => Promise<void>): RequestLimiter {
+  return { quota, windowSeconds: WINDOW_SECONDS, count, consume: (key) => count(key).then(toDecision), refund };
+}
+
+/**
+ * The counter key of a client address: an IPv4 address as it is; an IPv4-mapped IPv6 address
+ * (`::ffff:192.0.2.7`, what a dual-stack socket reports for an IPv4 client) as its IPv4 address; any
+ * other IPv6 address as its /64 (`2001:db8:1:2::/64`), since one subscriber is given a whole /64
+ * and picks addresses in it at will: per address, a /64 would have 2^64 budgets. Anything else
+ * (`unknown`) as it is.
+ */
+export function addressCounterKey(address: string): string {
+  if (isIP(address) !== 6) return address;
+  let parsed: ipaddr.IPv6;
+  try {
+    parsed = ipaddr.IPv6.parse(address);
+  } catch {
+    return address;
+  }
+  if (parsed.isIPv4MappedAddress()) return parsed.toIPv4Address().toString();
+  return `${new ipaddr.IPv6([...parsed.parts.slice(0, 4), 0, 0, 0, 0]).toString()}/64`;
+}
+
+/**
+ * A limiter keyed by client address: the one place an address becomes a counter key (every budget
+ * per address goes through here: failures, sign-in starts), normalised by addressCounterKey.
+ */
+function perAddress(limiter: RequestLimiter): RequestLimiter {
+  if (limiter === unlimited) return unlimited;
+  const { countNow } = limiter;
+  return {
+    quota: limiter.quota,
+    windowSeconds: limiter.windowSeconds,
+    consume: (address) => limiter.consume(addressCounterKey(address)),
+    count: (address) => limiter.count(addressCounterKey(address)),
+    refund: (address) => limiter.refund(addressCounterKey(address)),
+    ...(countNow ? { countNow: (address: string) => countNow(addressCounterKey(address)) } : {}),
+  };
 }
 
 interface CountWindow {
@@ -101,6 +145,12 @@ export class InProcessWindows {
     return { allowed, remaining: allowed ? this.quota - window.events : 0, resetSeconds: allowed ? Math.max(0, seconds) : Math.max(1, seconds) };
   }
 
+  /** Gives one event of the key's current window back (none below 0; an ended window is left alone). */
+  refund(key: string): void {
+    const window = this.windows.get(key);
+    if (window !== undefined && window.endsAt > this.now() && window.events > 0) window.events -= 1;
+  }
+
   /** How many keys are held (tests: the sweep bounds it). */
   get size(): number {
     return this.windows.size;
@@ -117,7 +167,8 @@ export function memoryLimiter(perMinute: number): RequestLimiter {
   if (perMinute === 0) return unlimited;
   const windows = new InProcessWindows(perMinute, WINDOW_SECONDS);
   const countNow = (key: string) => windows.count(key);
-  return { ...limiter(perMinute, (key) => Promise.resolve(countNow(key))), countNow };
+  const refund = (key: string) => Promise.resolve(windows.refund(key));
+  return { ...limiter(perMinute, (key) => Promise.resolve(countNow(key)), refund), countNow };
 }
 
 /**
@@ -210,6 +261,14 @@ function redisLimiter(store: SharedCounterStore, keyPrefix: string, perMinute: n
   });
   const fallback = new InProcessWindows(perMinute, WINDOW_SECONDS);
   const fromFallback = (key: string) => fallback.count(key);
+  const refund = (key: string): Promise<void> =>
+    shared.reward(key, 1).then(
+      () => store.answered(),
+      (error: unknown) => {
+        store.fellBack(error);
+        fallback.refund(key);
+      },
+    );
   return limiter(perMinute, (key) =>
     shared.consume(key).then(
       (result) => {
@@ -225,19 +284,24 @@ function redisLimiter(store: SharedCounterStore, keyPrefix: string, perMinute: n
         return fromFallback(key);
       },
     ),
+    refund,
   );
 }
 
 export interface AbuseLimits {
   /** Keyed by the caller (`configured-N`, `key-<id>`: access/caller.ts), never a key or its digest. */
   requestsPerKey: RequestLimiter;
-  /** Keyed by client address. */
+  /** Keyed by client address (an IPv6 client by its /64: addressCounterKey). */
   authFailures: RequestLimiter;
   /**
-   * Passkey sign-ins started (each stores a one-time challenge, with no credential yet to check),
-   * keyed by client address; the same budget per minute as authFailures.
+   * Sign-ins started, keyed by client address (as authFailures): a passkey sign-in's or an invitation's
+   * passkey options (each stores a one-time challenge, with no credential yet checked) and single
+   * sign-on's start (each seals a new flow, whose callback costs a call to the provider); the same
+   * budget per minute as authFailures.
    */
   signInStarts: RequestLimiter;
+  /** Session tokens bought per browser session (`session-<id>`): TOKENS_PER_SESSION_PER_MIN. */
+  sessionTokens: RequestLimiter;
   /** Resolves once the shared store (if any) is connected, or after a short wait. */
   whenReady(): Promise<void>;
   close(): Promise<void>;
@@ -246,6 +310,8 @@ export interface AbuseLimits {
 export interface AbuseLimitsOptions {
   requestsPerMinute: number;
   authFailuresPerMinute: number;
+  /** Session tokens per browser session per minute; 0 or absent: not counted. */
+  tokensPerSessionPerMinute?: number;
   /** Set: counters live in Redis and replicas share them. Unset: each process counts its own. */
   redisUrl?: string | undefined;
   /** Namespace of the counters in Redis. */
@@ -259,16 +325,18 @@ export interface AbuseLimitsOptions {
 export function createAbuseLimits({
   requestsPerMinute,
   authFailuresPerMinute,
+  tokensPerSessionPerMinute = 0,
   redisUrl,
   keyPrefix = "petstore",
   logger,
   onStoreFallback,
 }: AbuseLimitsOptions): AbuseLimits {
-  if (!redisUrl || (requestsPerMinute === 0 && authFailuresPerMinute === 0)) {
+  if (!redisUrl || (requestsPerMinute === 0 && authFailuresPerMinute === 0 && tokensPerSessionPerMinute === 0)) {
     return {
       requestsPerKey: memoryLimiter(requestsPerMinute),
-      authFailures: memoryLimiter(authFailuresPerMinute),
-      signInStarts: memoryLimiter(authFailuresPerMinute),
+      authFailures: perAddress(memoryLimiter(authFailuresPerMinute)),
+      signInStarts: perAddress(memoryLimiter(authFailuresPerMinute)),
+      sessionTokens: memoryLimiter(tokensPerSessionPerMinute),
       whenReady: async () => {},
       close: async () => {},
     };
@@ -276,22 +344,24 @@ export function createAbuseLimits({
   const store = new SharedCounterStore(redisUrl, logger, onStoreFallback);
   return {
     requestsPerKey: redisLimiter(store, `${keyPrefix}:requests_per_key`, requestsPerMinute),
-    authFailures: redisLimiter(store, `${keyPrefix}:auth_failures`, authFailuresPerMinute),
-    signInStarts: redisLimiter(store, `${keyPrefix}:sign_in_starts`, authFailuresPerMinute),
+    authFailures: perAddress(redisLimiter(store, `${keyPrefix}:auth_failures`, authFailuresPerMinute)),
+    signInStarts: perAddress(redisLimiter(store, `${keyPrefix}:sign_in_starts`, authFailuresPerMinute)),
+    sessionTokens: redisLimiter(store, `${keyPrefix}:session_tokens`, tokensPerSessionPerMinute),
     whenReady: () => store.whenReady(),
     close: () => store.close(),
   };
 }
 
-/** The abuse limits the configuration asks for (RATE_LIMIT_PER_MIN, AUTH_FAILURES_PER_MIN, REDIS_URL). */
+/** The abuse limits the configuration asks for (RATE_LIMIT_PER_MIN, AUTH_FAILURES_PER_MIN, TOKENS_PER_SESSION_PER_MIN, REDIS_URL). */
 export function abuseLimitsFromConfig(
-  config: Pick<Config, "rateLimitPerMinute" | "authFailuresPerMinute" | "redisUrl">,
+  config: Pick<Config, "rateLimitPerMinute" | "authFailuresPerMinute" | "tokensPerSessionPerMinute" | "redisUrl">,
   logger: Logger,
   extra: Pick<AbuseLimitsOptions, "keyPrefix" | "onStoreFallback"> = {},
 ): AbuseLimits {
   return createAbuseLimits({
     requestsPerMinute: config.rateLimitPerMinute,
     authFailuresPerMinute: config.authFailuresPerMinute,
+    tokensPerSessionPerMinute: config.tokensPerSessionPerMinute,
     redisUrl: config.redisUrl,
     logger,
     ...extra,

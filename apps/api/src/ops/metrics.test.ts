@@ -38,6 +38,8 @@ it("limiterStoreFellBack and limitRejected move their counters (present at 0 bef
   expect(before.get("petstore_limiter_store_fallbacks_total")).toBe(0);
   expect(before.get('petstore_limit_rejections_total{limit="requests_per_key"}')).toBe(0);
   expect(before.get('petstore_limit_rejections_total{limit="auth_failures"}')).toBe(0);
+  expect(before.get('petstore_limit_rejections_total{limit="sign_in_starts"}')).toBe(0);
+  expect(before.get('petstore_limit_rejections_total{limit="session_tokens"}')).toBe(0);
   metrics.limiterStoreFellBack();
   metrics.limiterStoreFellBack();
   metrics.limitRejected("auth_failures");

@@ -316,7 +316,8 @@ describe.each(TEST_PROVIDERS)("passkey ceremonies on %s", (provider) => {
   });
 
   it("a sign-in started within the budget still completes: the started ceremonies are not refused afterwards", async () => {
-    await start({ AUTH_FAILURES_PER_MIN: "1" });
+    // 2: the invitation's options spend one start of the address too.
+    await start({ AUTH_FAILURES_PER_MIN: "2" });
     const phone = new SoftwareAuthenticator(ORIGIN);
     const invited = await invite();
     await accept(invited.token, phone.register(await invitationOptions(invited.token))).expect(201);
@@ -324,6 +325,36 @@ describe.each(TEST_PROVIDERS)("passkey ceremonies on %s", (provider) => {
     expectError(await api().post("/admin/v1/passkeys/authentication/options").send({}), 429, "RATE_LIMITED");
     const signedIn = await signIn(phone.authenticate(started)).expect(200);
     expect(hasSessionCookie(signedIn)).toBe(true);
+  });
+
+  it("an invitation's passkey options spend the address's sign-in starts budget: past it a 429, before a challenge is stored", async () => {
+    await start({ AUTH_FAILURES_PER_MIN: "2" });
+    const invited = await invite();
+    let saved = 0;
+    const save = t.database.passkeyChallenges.save.bind(t.database.passkeyChallenges);
+    t.database.passkeyChallenges.save = (challenge) => {
+      saved += 1;
+      return save(challenge);
+    };
+    const options = () => api().post("/admin/v1/passkeys/registration/options").send({ invitationToken: invited.token });
+    const handedOut: RegistrationOptionsLike[] = [];
+    for (const left of [1, 0]) {
+      const answer = await options().expect(200);
+      expect(answer.headers["ratelimit-policy"]).toBe('"sign-in-starts";q=2;w=60');
+      expect(answer.headers["ratelimit"]).toMatch(new RegExp(`^"sign-in-starts";r=${left};t=\\d+$`));
+      handedOut.push(answer.body as RegistrationOptionsLike);
+    }
+    expect(saved).toBe(2);
+    const limited = await options();
+    expectError(limited, 429, "RATE_LIMITED");
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+    expect(limited.headers["ratelimit-policy"]).toBe('"sign-in-starts";q=2;w=60');
+    expect(saved).toBe(2);
+    // One budget with the passkey sign-ins started from the address.
+    expectError(await api().post("/admin/v1/passkeys/authentication/options").send({}), 429, "RATE_LIMITED");
+    // A ceremony started within the budget still completes.
+    const phone = new SoftwareAuthenticator(ORIGIN);
+    await accept(invited.token, phone.register(handedOut[1]!)).expect(201);
   });
 
   it("a signed-in person adds a passkey (their others excluded), names it, and may remove any but the last", async () => {

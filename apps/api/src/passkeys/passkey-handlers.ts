@@ -46,9 +46,10 @@ export interface PasskeyHandlerDeps {
   /** Config.adminOrigin: the relying party; undefined: passkeys are off. */
   adminOrigin: string | undefined;
   /**
-   * Passkey sign-ins started per client address (AbuseLimits.signInStarts): each start stores a
-   * challenge before any credential is checked, so without a budget one address could make the API
-   * write at its full rate. Not given: nothing is counted.
+   * Sign-ins started per client address (AbuseLimits.signInStarts): a passkey sign-in's options and an
+   * invitation's each store a challenge before any credential is checked (a valid invitation token
+   * stores one at every call), so without a budget one address could make the API write at its full
+   * rate. Not given: nothing is counted.
    */
   signInStarts?: RequestLimiter;
   /** Called with "sign_in_starts" for each start refused (a metric's hook). */
@@ -96,12 +97,12 @@ export function createPasskeyHandlers({ sessions, challenges, adminOrigin, signI
    * Spends one start of the address's budget: within it the answer reports what is left (`RateLimit`),
    * past it the 429 (with Retry-After and the same fields).
    */
-  const countSignInStart = async (req: Request, res: Response): Promise<void> => {
+  const countSignInStart = async (req: Request, res: Response, what = "passkey sign-ins started"): Promise<void> => {
     if (signInStarts === unlimited) return;
     const count = await signInStarts.count(req.ip ?? "unknown");
     if (count.allowed) return startFields.set(res, count);
     onRejected?.("sign_in_starts");
-    throw rateLimited(count.resetSeconds, "Too many passkey sign-ins started from this address").withHeaders(startFields.headers(count));
+    throw rateLimited(count.resetSeconds, `Too many ${what} from this address`).withHeaders(startFields.headers(count));
   };
   const rp = relyingPartyOf(adminOrigin);
   const relyingParty = (): RelyingParty => {
@@ -206,8 +207,10 @@ export function createPasskeyHandlers({ sessions, challenges, adminOrigin, signI
   const json = (options: object): Record<string, unknown> => ({ ...options });
 
   return {
-    invitationPasskeyOptions: async ({ body, req }) => {
+    invitationPasskeyOptions: async ({ body, req, res }) => {
       const party = relyingParty();
+      // A start like a sign-in's, counted before the invitation is read: a valid token stores a challenge at every call.
+      await countSignInStart(req, res, "passkeys started from invitations");
       const digest = tokenDigest(body.invitationToken);
       const found = await repository.findInvitation(digest, new Date(sessions.now()));
       if (!found) throw await sessions.failure(req, () => new HttpError(404, "NOT_FOUND", INVITATION_GONE));

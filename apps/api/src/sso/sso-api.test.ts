@@ -257,8 +257,8 @@ describe.each(TEST_PROVIDERS)("single sign-on through the API on %s", (provider)
     };
     const request = { requestId: null, clientAddress: null };
     const outcomes = await Promise.all(Array.from({ length: 6 }, () => t.database.staff.findOrCreateForSso(identity, new Date(), request)));
-    expect(new Set(outcomes.map((outcome) => outcome.staff.id)).size).toBe(1);
-    expect(outcomes.filter((outcome) => outcome.how === "created")).toHaveLength(1);
+    expect(new Set(outcomes.map((outcome) => ("staff" in outcome ? outcome.staff.id : outcome.refused))).size).toBe(1);
+    expect(outcomes.filter((outcome) => "how" in outcome && outcome.how === "created")).toHaveLength(1);
     expect(await staff()).toHaveLength(1);
   });
 
@@ -295,7 +295,81 @@ describe.each(TEST_PROVIDERS)("single sign-on through the API on %s", (provider)
     expect(fourth.headers["retry-after"]).toMatch(/^[1-9][0-9]*$/);
     expect(await staff()).toEqual([]);
     const refusals = t.logs.filter((line) => line.includes("single sign-on refused")).map((line) => JSON.parse(line) as { sso: { reason: string } });
-    expect(refusals.map((line) => line.sso.reason)).toEqual(["state-mismatch", "state-mismatch", "flow-missing", "state-mismatch"]);
+    // Past the budget the callback is not looked at (nor its code redeemed): refused as over the budget.
+    expect(refusals.map((line) => line.sso.reason)).toEqual(["state-mismatch", "state-mismatch", "flow-missing", "over-budget"]);
+  });
+
+  /** The provider's token endpoint, as its discovery document names it. */
+  async function tokenEndpoint(): Promise<string> {
+    const discovery = await idp.fetch(new URL("/.well-known/openid-configuration", idp.issuer));
+    return ((await discovery.json()) as { token_endpoint: string }).token_endpoint;
+  }
+  /** An app whose requests to the provider's token endpoint are counted (they carry the client secret). */
+  async function startCountingTokenCalls(env: Record<string, string>) {
+    const endpoint = await tokenEndpoint();
+    const calls: string[] = [];
+    const fetch: typeof idp.fetch = (url, init) => {
+      if (new URL(url).href === endpoint) calls.push(new URL(url).href);
+      return idp.fetch(url, init);
+    };
+    t = await createTestApp(env, provider, undefined, undefined, fetch);
+    running.push(() => t.close());
+    return calls;
+  }
+
+  it("checks the address's failure budget before the provider's token endpoint: past it, no request reaches the provider, even all at once", async () => {
+    const calls = await startCountingTokenCalls(ssoEnv({ AUTH_FAILURES_PER_MIN: "2" }));
+    // A flow of the attacker's own (its state matches), and made-up codes: each would be redeemed with the client secret.
+    const { location, flow } = await startFlow();
+    const back = await idp.signIn(location, "alice@example.test");
+    const guess = (i: number) => {
+      const url = new URL(back);
+      url.searchParams.set("code", `guessed-code-${i}`);
+      return url;
+    };
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => callback(guess(i), flow)));
+    expect(calls).toHaveLength(2);
+    const codes = answers.map((answer) => new URL(answer.headers["location"] as string).searchParams.get("error")).sort();
+    expect(codes).toEqual(["failed", "failed", "too-many", "too-many", "too-many", "too-many"]);
+    for (const answer of answers.filter((candidate) => String(candidate.headers["location"]).endsWith("too-many"))) {
+      refusedWith(answer, "too-many");
+      expect(Number(answer.headers["retry-after"])).toBeGreaterThan(0);
+    }
+    // One after another, and the genuine code too: past the budget nothing is redeemed.
+    for (let i = 6; i < 9; i++) refusedWith(await callback(guess(i), flow), "too-many");
+    refusedWith(await callback(back, flow), "too-many");
+    expect(calls).toHaveLength(2);
+    expect(await staff()).toEqual([]);
+  });
+
+  it("a sign-in that completes gives its unit of the failure budget back: only refusals spend it", async () => {
+    const calls = await startCountingTokenCalls(ssoEnv({ AUTH_FAILURES_PER_MIN: "2" }));
+    await signIn("alice@example.test");
+    const bob = await signIn("bob@example.test");
+    expect(bob.answer.headers["location"]).toBe(`${ORIGIN}/`);
+    const replayed = await callback(bob.back, bob.flow);
+    refusedWith(replayed, "failed");
+    expect(replayed.headers["ratelimit"]).toMatch(/^"auth-failures";r=1;t=\d+$/);
+    refusedWith(await callback(bob.back, bob.flow), "failed");
+    refusedWith(await callback(bob.back, bob.flow), "too-many");
+    expect(calls).toHaveLength(4);
+  });
+
+  it("/sso/start is counted per address, in the sign-in starts budget: past it the sign-in page says too-many, and no flow starts", async () => {
+    await start(ssoEnv({ AUTH_FAILURES_PER_MIN: "2" }));
+    for (const left of [1, 0]) {
+      const { started, location } = await startFlow();
+      expect(location.origin).toBe(idp.issuer);
+      expect(started.headers["ratelimit-policy"]).toBe('"sign-in-starts";q=2;w=60');
+      expect(started.headers["ratelimit"]).toMatch(new RegExp(`^"sign-in-starts";r=${left};t=\\d+$`));
+    }
+    const limited = await api().get("/admin/v1/sso/start").expect(302);
+    expect(limited.headers["location"]).toBe(`${ORIGIN}/sign-in?error=too-many`);
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+    expect(limited.headers["ratelimit"]).toMatch(/^"sign-in-starts";r=0;t=\d+$/);
+    expect(cookieValue(limited, FLOW_COOKIE_NAME)).toBeUndefined();
+    // One budget with the passkey sign-ins started from the address.
+    expectError(await api().post("/admin/v1/passkeys/authentication/options").send({}), 429, "RATE_LIMITED");
   });
 
   it("says so when the person cancels at the provider", async () => {
