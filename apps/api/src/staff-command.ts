@@ -73,9 +73,9 @@ async function run(argv: string[]): Promise<void> {
     } else {
       const id = StaffIdParams.safeParse({ staffId: parsed.positionals[0] ?? "" });
       if (!id.success) throw new UsageError(`ID must be a staff member's id (decimal digits).\n${USAGE}`);
-      const staff = await database.staff.disableStaff(id.data.staffId, OPERATOR_CONTEXT);
-      if (!staff) throw new UsageError(`No staff member has id ${id.data.staffId}.`);
-      process.stdout.write(`Disabled ${describe(staff)}.\n`);
+      const disabled = await database.staff.disableStaff(id.data.staffId, OPERATOR_CONTEXT);
+      if (!disabled) throw new UsageError(`No staff member has id ${id.data.staffId}.`);
+      process.stdout.write(`Disabled ${describe(disabled.staff)}.\n`);
     }
   } finally {
     await database.close();

@@ -1,7 +1,17 @@
 import { LIST_STAFF_MAX, type StaffMember } from "@petstore/contract";
 import type { PrismaClient } from "../generated/pg/client.js";
 import { recordActivity } from "../activity/prisma-activity-log.js";
-import { toPasskey, toPasskeyRecord, toSessionRecord, toStaffMember, type SsoOutcome, type StaffRepository } from "./staff-repository.js";
+import { revokeKeyIn } from "../access/prisma-access-repository.js";
+import {
+  toPasskey,
+  toPasskeyRecord,
+  toSessionRecord,
+  toStaffMember,
+  type DisabledStaff,
+  type SsoOutcome,
+  type SsoRefusal,
+  type StaffRepository,
+} from "./staff-repository.js";
 
 const staffColumns = { id: true, email: true, name: true, role: true, createdAt: true, createdBy: true, lastSignInAt: true, disabledAt: true } as const;
 
@@ -10,12 +20,16 @@ const NOT_ACCEPTED = Symbol("invitation not accepted");
 
 /** Staff, invitations, passkeys, sessions and tokens on PostgreSQL, through Prisma's generated client. */
 export function createPrismaStaffRepository(prisma: PrismaClient): StaffRepository {
-  function ssoInTransaction(...[identity, now, request]: Parameters<StaffRepository["findOrCreateForSso"]>): Promise<SsoOutcome> {
-    return prisma.$transaction(async (tx): Promise<SsoOutcome> => {
+  function ssoInTransaction(...[identity, now, request]: Parameters<StaffRepository["findOrCreateForSso"]>): Promise<SsoOutcome | SsoRefusal> {
+    return prisma.$transaction(async (tx): Promise<SsoOutcome | SsoRefusal> => {
       const settle = async (row: { id: bigint; role: string; disabledAt: Date | null }, how: SsoOutcome["how"]): Promise<SsoOutcome> => {
         const read = () => tx.staffMember.findUniqueOrThrow({ select: staffColumns, where: { id: row.id } });
         if (row.disabledAt !== null) return { staff: toStaffMember(await read()), how, roleChanged: false };
-        if (how === "joined") await tx.staffMember.update({ where: { id: row.id }, data: { oidcIssuer: identity.issuer, oidcSubject: identity.subject } });
+        if (how === "joined") {
+          await tx.staffMember.update({ where: { id: row.id }, data: { oidcIssuer: identity.issuer, oidcSubject: identity.subject } });
+          // Joined: the link they were sent is no way in any more.
+          await tx.invitation.updateMany({ where: { staffId: row.id, usedAt: null }, data: { usedAt: now } });
+        }
         if (row.role === identity.role) return { staff: toStaffMember(await read()), how, roleChanged: false };
         const staff = toStaffMember(await tx.staffMember.update({ select: staffColumns, where: { id: row.id }, data: { role: identity.role } }));
         const audit = { actor: { keyId: null, staffId: staff.id, name: staff.name }, ...request };
@@ -23,13 +37,22 @@ export function createPrismaStaffRepository(prisma: PrismaClient): StaffReposito
         await tx.staffSession.updateMany({ where: { staffId: row.id, endedAt: null }, data: { endedAt: now } });
         return { staff, how, roleChanged: true };
       };
-      const select = { id: true, role: true, disabledAt: true, oidcIssuer: true } as const;
+      const select = { id: true, role: true, disabledAt: true, oidcIssuer: true, oidcSubject: true, lastSignInAt: true } as const;
       const tied = await tx.staffMember.findFirst({ select, where: { oidcIssuer: identity.issuer, oidcSubject: identity.subject } });
       if (tied) return settle(tied, "tied");
       const email = identity.email.toLowerCase();
-      const holder = await tx.staffMember.findUnique({ select, where: { email } });
-      // Only a verified email joins, and only a person tied to no identity yet: never another identity's person.
-      if (holder && identity.emailVerified && holder.oidcIssuer === null) return settle(holder, "joined");
+      // Locked: a passkey sign-in or an invitation's acceptance of this person waits for the decision.
+      const [locked] = await tx.$queryRaw<Array<{ id: bigint }>>`SELECT "id" FROM "StaffMember" WHERE "email" = ${email} FOR UPDATE`;
+      const holder = locked ? await tx.staffMember.findUnique({ select, where: { id: locked.id } }) : null;
+      // Tied to this very identity by a first sign-in that committed since the look-up above (two at once).
+      if (holder && holder.oidcIssuer === identity.issuer && holder.oidcSubject === identity.subject) return settle(holder, "tied");
+      if (holder && identity.emailVerified) {
+        // A verified email joins only a person who is invited and nothing more: never signed in, no passkey,
+        // no identity. Anyone else's account is not handed to whoever holds that email at the provider.
+        const passkey = await tx.passkey.findFirst({ select: { id: true }, where: { staffId: holder.id } });
+        if (holder.oidcIssuer === null && holder.lastSignInAt === null && !passkey) return settle(holder, "joined");
+        return { refused: "account-exists", staffId: Number(holder.id) };
+      }
       const staff = await tx.staffMember.create({
         select: staffColumns,
         data: {
@@ -79,7 +102,8 @@ export function createPrismaStaffRepository(prisma: PrismaClient): StaffReposito
     async findInvitation(tokenDigest, now) {
       const row = await prisma.invitation.findFirst({ where: { tokenDigest, usedAt: null, expiresAt: { gt: now } } });
       if (!row) return null;
-      const staff = await prisma.staffMember.findFirst({ select: staffColumns, where: { id: row.staffId, disabledAt: null } });
+      // Signed in already: their invitations ended then (one left open is refused like a used one).
+      const staff = await prisma.staffMember.findFirst({ select: staffColumns, where: { id: row.staffId, disabledAt: null, lastSignInAt: null } });
       return staff ? { staff: toStaffMember(staff), expiresAt: row.expiresAt } : null;
     },
     async useInvitation(tokenDigest, now) {
@@ -88,7 +112,7 @@ export function createPrismaStaffRepository(prisma: PrismaClient): StaffReposito
         if (!row) return null;
         const { count } = await tx.invitation.updateMany({ where: { tokenDigest, usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
         if (count !== 1) return null;
-        const staff = await tx.staffMember.findFirst({ select: staffColumns, where: { id: row.staffId, disabledAt: null } });
+        const staff = await tx.staffMember.findFirst({ select: staffColumns, where: { id: row.staffId, disabledAt: null, lastSignInAt: null } });
         if (!staff) return null;
         await tx.invitation.updateMany({ where: { staffId: row.staffId, usedAt: null }, data: { usedAt: now } });
         return toStaffMember(staff);
@@ -106,8 +130,8 @@ export function createPrismaStaffRepository(prisma: PrismaClient): StaffReposito
         return staff;
       });
     },
-    async disableStaff(id, audit) {
-      return prisma.$transaction(async (tx) => {
+    async disableStaff(id, audit, options) {
+      return prisma.$transaction(async (tx): Promise<DisabledStaff | null> => {
         const now = new Date();
         const { count } = await tx.staffMember.updateMany({ where: { id: BigInt(id), disabledAt: null }, data: { disabledAt: now } });
         const row = await tx.staffMember.findUnique({ select: staffColumns, where: { id: BigInt(id) } });
@@ -118,7 +142,16 @@ export function createPrismaStaffRepository(prisma: PrismaClient): StaffReposito
           await tx.staffSession.updateMany({ where: { staffId: BigInt(id), endedAt: null }, data: { endedAt: now } });
           await tx.invitation.updateMany({ where: { staffId: BigInt(id), usedAt: null }, data: { usedAt: now } });
         }
-        return staff;
+        const revokedKeys = [];
+        if (options?.revokeKeys === true) {
+          // Their keys, as revokeKey revokes each (key.revoked, the key's sessions ended), in this transaction.
+          const keys = await tx.apiKey.findMany({ select: { id: true }, where: { createdByStaffId: BigInt(id), revokedAt: null }, orderBy: { id: "asc" } });
+          for (const key of keys) {
+            const revoked = await revokeKeyIn(tx, Number(key.id), now, audit);
+            if (revoked) revokedKeys.push(revoked);
+          }
+        }
+        return { staff, revokedKeys };
       });
     },
     async findOrCreateForSso(identity, now, request) {
@@ -144,7 +177,12 @@ export function createPrismaStaffRepository(prisma: PrismaClient): StaffReposito
             userAgent: session.userAgent,
           },
         });
-        if (session.staffId !== null) await tx.staffMember.update({ where: { id: BigInt(session.staffId) }, data: { lastSignInAt: session.createdAt } });
+        if (session.staffId !== null) {
+          const staffId = BigInt(session.staffId);
+          await tx.staffMember.update({ where: { id: staffId }, data: { lastSignInAt: session.createdAt } });
+          // A first sign-in, by any means, ends the person's open invitations.
+          await tx.invitation.updateMany({ where: { staffId, usedAt: null }, data: { usedAt: session.createdAt } });
+        }
         await recordActivity(tx, session.createdAt, signIn.action, { ...signIn.target, detail: signIn.detail }, signIn.audit);
         return toSessionRecord(row);
       });
@@ -236,9 +274,11 @@ export function createPrismaStaffRepository(prisma: PrismaClient): StaffReposito
         return await prisma.$transaction(async (tx) => {
           // Thrown, not returned: the transaction rolls back, and the invitation stays unused.
           const staffId = BigInt(passkey.staffId);
+          // The person locked first, as a single sign-on join locks them: of the two, one finds the other done.
+          await tx.$queryRaw`SELECT "id" FROM "StaffMember" WHERE "id" = ${staffId} FOR UPDATE`;
           const { count } = await tx.invitation.updateMany({ where: { tokenDigest, staffId, usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
           if (count !== 1) throw NOT_ACCEPTED;
-          const staff = await tx.staffMember.findFirst({ select: staffColumns, where: { id: staffId, disabledAt: null } });
+          const staff = await tx.staffMember.findFirst({ select: staffColumns, where: { id: staffId, disabledAt: null, lastSignInAt: null } });
           if (!staff) throw NOT_ACCEPTED;
           await tx.invitation.updateMany({ where: { staffId, usedAt: null }, data: { usedAt: now } });
           await tx.passkey.create({

@@ -2,6 +2,7 @@ import type Sqlite from "better-sqlite3";
 import { LIST_STAFF_MAX, type StaffMember } from "@petstore/contract";
 import { sqliteTimestamp as timestamp } from "../data/sqlite-timestamp.js";
 import { sqliteActivityWriter } from "../activity/sqlite-activity-log.js";
+import { sqliteKeyRevoker } from "../access/sqlite-access-repository.js";
 import {
   toPasskey,
   toPasskeyRecord,
@@ -10,8 +11,10 @@ import {
   type PasskeyRow,
   type SessionRow,
   type SsoOutcome,
+  type SsoRefusal,
   type StaffRepository,
   type StaffRow,
+  type DisabledStaff,
 } from "./staff-repository.js";
 
 const STAFF_COLUMNS = `"id", "email", "name", "role", "createdAt", "createdBy", "lastSignInAt", "disabledAt"`;
@@ -43,8 +46,8 @@ export function createSqliteStaffRepository(db: Sqlite.Database): StaffRepositor
     async changeRole(id, role, audit) {
       return s().changeRole.immediate(id, role, audit);
     },
-    async disableStaff(id, audit) {
-      return s().disable.immediate(id, audit);
+    async disableStaff(id, audit, options) {
+      return s().disable.immediate(id, audit, options?.revokeKeys === true);
     },
     async findOrCreateForSso(identity, now, request) {
       return s().sso.immediate(identity, now, request);
@@ -137,7 +140,7 @@ function prepare(db: Sqlite.Database) {
   const invitation = db.prepare<[string, string], StaffRow & { invitationExpiresAt: string }>(
     `SELECT ${STAFF_COLUMNS.split(", ").map((column) => `"m".${column}`).join(", ")}, "i"."expiresAt" AS "invitationExpiresAt"
      FROM "Invitation" AS "i" JOIN "StaffMember" AS "m" ON "m"."id" = "i"."staffId"
-     WHERE "i"."tokenDigest" = ? AND "i"."usedAt" IS NULL AND "i"."expiresAt" > ? AND "m"."disabledAt" IS NULL`,
+     WHERE "i"."tokenDigest" = ? AND "i"."usedAt" IS NULL AND "i"."expiresAt" > ? AND "m"."disabledAt" IS NULL AND "m"."lastSignInAt" IS NULL`,
   );
   const markInvitationUsed = db.prepare<[string, string, string], { staffId: number }>(
     `UPDATE "Invitation" SET "usedAt" = ? WHERE "tokenDigest" = ? AND "usedAt" IS NULL AND "expiresAt" > ? RETURNING "staffId"`,
@@ -171,6 +174,8 @@ function prepare(db: Sqlite.Database) {
   const holderByEmail = db.prepare<[string], StaffRow & { tied: number }>(
     `SELECT ${STAFF_COLUMNS}, "oidcIssuer" IS NOT NULL AS "tied" FROM "StaffMember" WHERE "email" = ?`,
   );
+  const revokeKey = sqliteKeyRevoker(db);
+  const activeKeysBy = db.prepare<[number], { id: number }>(`SELECT "id" FROM "ApiKey" WHERE "createdByStaffId" = ? AND "revokedAt" IS NULL ORDER BY "id"`);
   const insertSsoStaff = db.prepare<[string, string, string, string, string, string], StaffRow>(
     `INSERT INTO "StaffMember" ("email", "name", "role", "createdAt", "oidcIssuer", "oidcSubject") VALUES (?, ?, ?, ?, ?, ?) RETURNING ${STAFF_COLUMNS}`,
   );
@@ -205,7 +210,8 @@ function prepare(db: Sqlite.Database) {
       const used = markInvitationUsed.get(timestamp(now), tokenDigest, timestamp(now));
       if (!used) return null;
       const row = staffById.get(used.staffId);
-      if (!row || row.disabledAt !== null) return null;
+      // Signed in already: their invitations ended then (one left open is refused like a used one).
+      if (!row || row.disabledAt !== null || row.lastSignInAt !== null) return null;
       // One link at a time: any other open invitation of theirs ends too.
       endOpenInvitations.run(timestamp(now), used.staffId);
       return toStaffMember(row);
@@ -220,25 +226,35 @@ function prepare(db: Sqlite.Database) {
       endSessionsOf.run(timestamp(now), id);
       return staff;
     }),
-    disable: db.transaction((id: number, audit: Parameters<Repo["disableStaff"]>[1]): StaffMember | null => {
+    disable: db.transaction((id: number, audit: Parameters<Repo["disableStaff"]>[1], revokeKeys: boolean): DisabledStaff | null => {
       const now = new Date();
       const disabled = setDisabled.get(timestamp(now), id);
-      if (!disabled) {
+      let staff: StaffMember;
+      if (disabled) {
+        staff = toStaffMember(disabled);
+        recordEvent(now, "staff.disabled", { type: "staff", id, label: staff.name }, audit);
+        endSessionsOf.run(timestamp(now), id);
+        endOpenInvitations.run(timestamp(now), id);
+      } else {
         const existing = staffById.get(id);
-        return existing ? toStaffMember(existing) : null;
+        if (!existing) return null;
+        staff = toStaffMember(existing);
       }
-      const staff = toStaffMember(disabled);
-      recordEvent(now, "staff.disabled", { type: "staff", id, label: staff.name }, audit);
-      endSessionsOf.run(timestamp(now), id);
-      endOpenInvitations.run(timestamp(now), id);
-      return staff;
+      // Their keys, as revokeKey revokes each (key.revoked, the key's sessions ended), in this transaction.
+      const revokedKeys = revokeKeys ? activeKeysBy.all(id).flatMap(({ id: keyId }) => revokeKey(keyId, now, audit) ?? []) : [];
+      return { staff, revokedKeys };
     }),
     sso: db.transaction(
-      (identity: Parameters<Repo["findOrCreateForSso"]>[0], now: Date, request: Parameters<Repo["findOrCreateForSso"]>[2]): SsoOutcome => {
+      (identity: Parameters<Repo["findOrCreateForSso"]>[0], now: Date, request: Parameters<Repo["findOrCreateForSso"]>[2]): SsoOutcome | SsoRefusal => {
         const settle = (row: StaffRow, how: SsoOutcome["how"]): SsoOutcome => {
           if (row.disabledAt !== null) return { staff: toStaffMember(row), how, roleChanged: false };
           const id = Number(row.id);
-          const tied = how === "joined" ? tieOidc.get(identity.issuer, identity.subject, id)! : row;
+          let tied = row;
+          if (how === "joined") {
+            tied = tieOidc.get(identity.issuer, identity.subject, id)!;
+            // Joined: the link they were sent is no way in any more.
+            endOpenInvitations.run(timestamp(now), id);
+          }
           if (tied.role === identity.role) return { staff: toStaffMember(tied), how, roleChanged: false };
           const staff = toStaffMember(setRole.get(identity.role, id)!);
           const audit = { actor: { keyId: null, staffId: id, name: staff.name }, ...request };
@@ -250,8 +266,12 @@ function prepare(db: Sqlite.Database) {
         if (tied) return settle(tied, "tied");
         const email = identity.email.toLowerCase();
         const holder = holderByEmail.get(email);
-        // Only a verified email joins, and only a person tied to no identity yet: never another identity's person.
-        if (holder && identity.emailVerified && !holder.tied) return settle(holder, "joined");
+        if (holder && identity.emailVerified) {
+          // A verified email joins only a person who is invited and nothing more: never signed in, no passkey,
+          // no identity. Anyone else's account is not handed to whoever holds that email at the provider.
+          if (!holder.tied && holder.lastSignInAt === null && !hasPasskey.get(Number(holder.id))) return settle(holder, "joined");
+          return { refused: "account-exists", staffId: Number(holder.id) };
+        }
         const created = insertSsoStaff.get(holder ? identity.fallbackEmail : email, identity.name, identity.role, timestamp(now), identity.issuer, identity.subject)!;
         return { staff: toStaffMember(created), how: "created", roleChanged: false };
       },
@@ -259,7 +279,11 @@ function prepare(db: Sqlite.Database) {
     createSession: db.transaction((session: Parameters<Repo["createSession"]>[0], signIn: Parameters<Repo["createSession"]>[1]) => {
       const at = timestamp(session.createdAt);
       const row = insertSession.get(session.digest, session.staffId, session.keyId, at, at, timestamp(session.expiresAt), session.userAgent)!;
-      if (session.staffId !== null) signedIn.run(at, session.staffId);
+      if (session.staffId !== null) {
+        signedIn.run(at, session.staffId);
+        // A first sign-in, by any means, ends the person's open invitations.
+        endOpenInvitations.run(at, session.staffId);
+      }
       recordEvent(session.createdAt, signIn.action, { ...signIn.target, detail: signIn.detail }, signIn.audit);
       return toSessionRecord(row);
     }),
@@ -318,7 +342,7 @@ function prepare(db: Sqlite.Database) {
         const used = markInvitationUsed.get(timestamp(now), tokenDigest, timestamp(now));
         if (!used || Number(used.staffId) !== passkey.staffId) throw NOT_ACCEPTED;
         const row = staffById.get(passkey.staffId);
-        if (!row || row.disabledAt !== null) throw NOT_ACCEPTED;
+        if (!row || row.disabledAt !== null || row.lastSignInAt !== null) throw NOT_ACCEPTED;
         endOpenInvitations.run(timestamp(now), passkey.staffId);
         insertPasskey.run(
           passkey.staffId,

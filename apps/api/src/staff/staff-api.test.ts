@@ -3,56 +3,30 @@ import {
   AuditEvents,
   CreatedApiKey,
   InvitedStaffMember,
+  SESSION_COOKIE_NAME,
   Session,
   SessionToken,
   StaffMembers,
   type StaffMember,
   type StaffRole,
 } from "@petstore/contract";
-import express from "express";
+import type express from "express";
 import request from "supertest";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../app.js";
-import { IssuedKeys } from "../access/issued-keys.js";
-import { unlimited } from "../access/rate-limit.js";
 import { openDatabase, type Database } from "../database.js";
 import { createLogger } from "../ops/logger.js";
 import { expectError } from "../test/expect-error.js";
 import { movableClock, sessionCookieHeader as cookieHeader, sessionCookieOf as cookieOf } from "../test/session-cookies.js";
+import { startOidcProvider, TEST_ROLE_MAP, type TestOidcProvider } from "../test/oidc-provider.js";
+import { SoftwareAuthenticator, type RegistrationOptionsLike } from "../test/software-authenticator.js";
+import { signInApp } from "../test/sign-in-app.js";
 import { bearer, createTestApp, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
-import { StaffSessions } from "./sessions.js";
+import { FLOW_COOKIE_NAME } from "../sso/single-sign-on.js";
 
 const ORIGIN = "http://localhost:5173";
 const asAdmin = bearer();
 
-/**
- * Signs people in as the passkey and single sign-on ceremonies will: through `StaffSessions.startStaffSession`,
- * on a small app of its own over the test app's database (the ceremonies are not built yet).
- */
-function signInApp(t: TestApp, now?: () => number) {
-  const issuedKeys = new IssuedKeys({ repository: t.database.access });
-  const sessions = new StaffSessions({
-    repository: t.database.staff,
-    issuedKeys,
-    configuredKeys: t.config.apiKeys.length,
-    adminOrigin: t.config.adminOrigin,
-    idleMs: t.config.sessions.idleMs,
-    maxMs: t.config.sessions.maxMs,
-    authFailures: unlimited,
-    ...(now ? { now } : {}),
-  });
-  const app = express();
-  app.post("/sign-in/:staffId", (req, res, next) => {
-    t.database.staff
-      .getStaff(Number(req.params["staffId"]))
-      .then((staff) => sessions.startStaffSession(req, res, staff!, "passkey"))
-      .then((body) => res.status(201).json(body), next);
-  });
-  app.use((error: { status?: number; message: string }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    res.status(error.status ?? 500).json({ message: error.message });
-  });
-  return app;
-}
 
 
 describe.each(TEST_PROVIDERS)("staff sign-in on %s", (provider) => {
@@ -266,6 +240,41 @@ describe.each(TEST_PROVIDERS)("staff sign-in on %s", (provider) => {
     expectError(await api().post("/admin/v1/staff/999999/disable").set("Authorization", asAdmin), 404, "NOT_FOUND");
   });
 
+  it("disableStaff { revokeKeys: true } revokes the keys the person made, at once, each with key.revoked; their keys listed by createdByStaffId", async () => {
+    await start();
+    const { staff } = await invite("admin");
+    const personToken = await token(await signIn(staff));
+    const made = async (name: string, auth: string) =>
+      CreatedApiKey.parse((await api().post("/admin/v1/keys").set("Authorization", auth).send({ name, scope: "write" }).expect(201)).body);
+    const tills = [await made("Till 1", `Bearer ${personToken}`), await made("Till 2", `Bearer ${personToken}`)];
+    const byKey = await made("Back office", asAdmin);
+    for (const key of [...tills, byKey]) await api().get("/v1/pets").set("Authorization", `Bearer ${key.secret}`).expect(200);
+    const listed = await api().get(`/admin/v1/keys?createdByStaffId=${staff.id}`).set("Authorization", asAdmin).expect(200);
+    expect((listed.body as Array<{ id: number }>).map((key) => key.id)).toEqual([tills[1]!.key.id, tills[0]!.key.id]);
+
+    const disabled = await api().post(`/admin/v1/staff/${staff.id}/disable`).set("Authorization", asAdmin).send({ revokeKeys: true }).expect(200);
+    expect(disabled.body).toMatchObject({ id: staff.id, disabledAt: expect.any(String) });
+    for (const key of tills) expectError(await api().get("/v1/pets").set("Authorization", `Bearer ${key.secret}`), 401, "UNAUTHORIZED");
+    await api().get("/v1/pets").set("Authorization", `Bearer ${byKey.secret}`).expect(200);
+    const revoked = (await events()).filter((event) => event.action === "key.revoked");
+    expect(revoked.map((event) => event.target.id).sort()).toEqual(tills.map((key) => key.key.id).sort());
+    expect(revoked.every((event) => event.actor.name === "Configured key 1" && event.at === disabled.body.disabledAt)).toBe(true);
+    const after = await api().get(`/admin/v1/keys?createdByStaffId=${staff.id}`).set("Authorization", asAdmin).expect(200);
+    expect((after.body as Array<{ revokedAt: string | null }>).map((key) => key.revokedAt)).toEqual([disabled.body.disabledAt, disabled.body.disabledAt]);
+  });
+
+  it("disableStaff without revokeKeys (or false) leaves the person's keys working; a revokeKeys that is not a boolean is 400", async () => {
+    await start();
+    const { staff } = await invite("admin");
+    const personToken = await token(await signIn(staff));
+    const till = CreatedApiKey.parse((await api().post("/admin/v1/keys").set("Authorization", `Bearer ${personToken}`).send({ name: "Till", scope: "read" }).expect(201)).body);
+    expectError(await api().post(`/admin/v1/staff/${staff.id}/disable`).set("Authorization", asAdmin).send({ revokeKeys: "yes" }), 400, "VALIDATION_ERROR");
+    await api().post(`/admin/v1/staff/${staff.id}/disable`).set("Authorization", asAdmin).send({ revokeKeys: false }).expect(200);
+    await api().post(`/admin/v1/staff/${staff.id}/disable`).set("Authorization", asAdmin).expect(200);
+    await api().get("/v1/pets").set("Authorization", `Bearer ${till.secret}`).expect(200);
+    expect((await events()).filter((event) => event.action === "key.revoked")).toEqual([]);
+  });
+
   it("an admin ends one session: its tokens are refused at once, the person's other session goes on", async () => {
     await start();
     const { staff } = await invite("read");
@@ -398,5 +407,128 @@ describe.each(TEST_PROVIDERS)("staff sessions across two replicas on %s", (provi
       if (status === 200) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(status).toBe(401);
+  });
+
+  it("keys revoked by disabling their maker are refused on the other replica within 2 s", async () => {
+    t = await createTestApp({}, provider);
+    const database = await openDatabase({ url: t.config.databaseUrl, poolSize: 2 });
+    other = { app: createApp({ config: t.config, logger: createLogger(t.config, { write: () => {} }), database }), database };
+    const invited = InvitedStaffMember.parse(
+      (await request(t.app).post("/admin/v1/staff").set("Authorization", asAdmin).send({ email: "kim@example.com", name: "Kim", role: "admin" }).expect(201)).body,
+    );
+    const cookie = cookieOf(await request(signInApp(t)).post(`/sign-in/${invited.staff.id}`).expect(201));
+    const minted = SessionToken.parse((await request(t.app).post("/admin/v1/session/token").set("Cookie", cookieHeader(cookie)).set("Origin", ORIGIN).expect(201)).body);
+    const till = CreatedApiKey.parse(
+      (await request(t.app).post("/admin/v1/keys").set("Authorization", `Bearer ${minted.token}`).send({ name: "Till", scope: "read" }).expect(201)).body,
+    );
+    // The other replica holds the key before the disable.
+    await request(other.app).get("/v1/pets").set("Authorization", `Bearer ${till.secret}`).expect(200);
+    await request(t.app).post(`/admin/v1/staff/${invited.staff.id}/disable`).set("Authorization", asAdmin).send({ revokeKeys: true }).expect(200);
+    const disabledAt = Date.now();
+    let status = 200;
+    while (Date.now() < disabledAt + 2_000 && status === 200) {
+      status = (await request(other.app).get("/v1/pets").set("Authorization", `Bearer ${till.secret}`)).status;
+      if (status === 200) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(status).toBe(401);
+  });
+});
+
+describe.each(TEST_PROVIDERS)("invitations and single sign-on joining on %s", (provider) => {
+  const CALLBACK = `${ORIGIN}/admin/v1/sso/callback`;
+  let idp: TestOidcProvider;
+  let t: TestApp;
+  beforeAll(async () => {
+    idp = await startOidcProvider({ redirectUris: [CALLBACK] });
+  });
+  afterAll(async () => {
+    await idp?.close();
+  });
+  afterEach(async () => {
+    await t?.close();
+  });
+  async function start() {
+    t = await createTestApp(
+      {
+        ADMIN_ORIGIN: ORIGIN,
+        OIDC_ISSUER: idp.issuer,
+        OIDC_CLIENT_ID: idp.clientId,
+        OIDC_CLIENT_SECRET: idp.clientSecret,
+        OIDC_ROLE_MAP: TEST_ROLE_MAP,
+        OIDC_SCOPES: "groups",
+      },
+      provider,
+      undefined,
+      undefined,
+      idp.fetch,
+    );
+  }
+  const api = () => request(t.app);
+  const setCookies = (response: request.Response): string[] => ([] as string[]).concat(response.headers["set-cookie"] ?? []);
+  const hasSessionCookie = (response: request.Response) => setCookies(response).some((line) => line.startsWith(`${SESSION_COOKIE_NAME}=`) && !line.includes("Max-Age=0"));
+
+  /** The whole single sign-on round trip as `email` (a test account of the provider): the callback's answer. */
+  async function ssoSignIn(email: string) {
+    const started = await api().get("/admin/v1/sso/start").expect(302);
+    const flowLine = setCookies(started).find((line) => line.startsWith(`${FLOW_COOKIE_NAME}=`))!;
+    const flow = flowLine.slice(FLOW_COOKIE_NAME.length + 1).split(";")[0]!;
+    const back = await idp.signIn(new URL(started.headers["location"] as string), email);
+    return api().get(`${back.pathname}${back.search}`).set("Cookie", `${FLOW_COOKIE_NAME}=${flow}`).expect(302);
+  }
+  async function invite(email: string, name: string, role: StaffRole) {
+    const invited = InvitedStaffMember.parse((await api().post("/admin/v1/staff").set("Authorization", asAdmin).send({ email, name, role }).expect(201)).body);
+    return { ...invited, token: invited.invitationUrl.split("#")[1]! };
+  }
+  const registrationOptions = (invitationToken: string) => api().post("/admin/v1/passkeys/registration/options").send({ invitationToken });
+  const acceptInvitation = (invitationToken: string, response: unknown) => api().post("/admin/v1/passkeys/registration").send({ invitationToken, response });
+  const staffList = async () => StaffMembers.parse((await api().get("/admin/v1/staff").set("Authorization", asAdmin).expect(200)).body);
+
+  it("invite, sign in with single sign-on as the invited email, then the same link registers a passkey: refused, the link is dead", async () => {
+    await start();
+    const invited = await invite("alice@example.test", "Alice", "read");
+    // The attacker asks for the ceremony's options while the link is still open, then the person signs in with single sign-on.
+    const early = (await registrationOptions(invited.token).expect(200)).body as RegistrationOptionsLike;
+    const joined = await ssoSignIn("alice@example.test");
+    expect(joined.headers["location"]).toBe(`${ORIGIN}/`);
+    expect(hasSessionCookie(joined)).toBe(true);
+    // The link is used up: its page, new options and the passkey made from the early options are all refused.
+    expectError(await api().post("/admin/v1/invitations/lookup").send({ token: invited.token }), 404, "NOT_FOUND");
+    expectError(await registrationOptions(invited.token), 404, "NOT_FOUND");
+    const authenticator = new SoftwareAuthenticator(ORIGIN);
+    const accepted = await acceptInvitation(invited.token, authenticator.register(early));
+    expectError(accepted, 404, "NOT_FOUND");
+    expect(hasSessionCookie(accepted)).toBe(false);
+    const events = AuditEvents.parse((await api().get("/admin/v1/audit-events").set("Authorization", asAdmin).expect(200)).body);
+    expect(events.filter((event) => event.action === "passkey.added")).toEqual([]);
+    // No passkey sign-in either: the credential was never stored.
+    const signInOptions = (await api().post("/admin/v1/passkeys/authentication/options").send({}).expect(200)).body;
+    expectError(await api().post("/admin/v1/passkeys/authentication").send({ response: authenticator.authenticate(signInOptions) }), 401, "UNAUTHORIZED");
+  });
+
+  it("an admin who has signed in with a passkey, then a single sign-on identity with the same verified email: refused, account-exists", async () => {
+    await start();
+    const invited = await invite("bob@example.test", "Bob the Admin", "admin");
+    const authenticator = new SoftwareAuthenticator(ORIGIN);
+    const options = (await registrationOptions(invited.token).expect(200)).body as RegistrationOptionsLike;
+    const onboarded = await acceptInvitation(invited.token, authenticator.register(options)).expect(201);
+    const adminCookie = cookieOf(onboarded);
+    const before = (await staffList()).find((member) => member.id === invited.staff.id)!;
+    expect(before).toMatchObject({ role: "admin", lastSignInAt: expect.any(String) });
+
+    const refused = await ssoSignIn("bob@example.test");
+    expect(refused.headers["location"]).toBe(`${ORIGIN}/sign-in?error=account-exists`);
+    expect(hasSessionCookie(refused)).toBe(false);
+    // Nothing of the admin changed (the provider maps Bob to write), and nobody was made.
+    expect(await staffList()).toEqual([before]);
+    // Refused again: the refusal tied nothing.
+    expect((await ssoSignIn("bob@example.test")).headers["location"]).toBe(`${ORIGIN}/sign-in?error=account-exists`);
+    // The admin's own session goes on, as admin.
+    const adminToken = SessionToken.parse((await api().post("/admin/v1/session/token").set("Cookie", cookieHeader(adminCookie)).set("Origin", ORIGIN).expect(201)).body);
+    expect(Session.parse((await api().get("/admin/v1/session").set("Authorization", `Bearer ${adminToken.token}`).expect(200)).body)).toMatchObject({
+      staffId: invited.staff.id,
+      scope: "admin",
+    });
+    const events = AuditEvents.parse((await api().get("/admin/v1/audit-events").set("Authorization", asAdmin).expect(200)).body);
+    expect(events.filter((event) => event.action === "staff.signed_in").map((event) => event.detail)).toEqual(["passkey"]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Passkey, Scope, StaffMember, StaffRole } from "@petstore/contract";
+import type { ApiKey, Passkey, Scope, StaffMember, StaffRole } from "@petstore/contract";
 import type { AuditContext } from "../activity/audit-event.js";
 
 /** A browser session as stored: never its cookie, only the cookie's SHA-256 (not even that leaves here). */
@@ -70,8 +70,9 @@ export interface SsoIdentity {
 export interface SsoOutcome {
   staff: StaffMember;
   /**
-   * `tied`: the person with this issuer and subject; `joined`: a person with this email, verified at the
-   * provider, who had no single sign-on identity yet (an invited person), now tied to this one; `created`: a new person.
+   * `tied`: the person with this issuer and subject; `joined`: an invited person with this email, verified at
+   * the provider, who had never signed in, held no passkey and had no single sign-on identity yet, now tied
+   * to this one (their open invitations ended); `created`: a new person.
    */
   how: "tied" | "joined" | "created";
   /**
@@ -79,6 +80,23 @@ export interface SsoOutcome {
    * role) is recorded and their open sessions end, in the same transaction, as when an admin changes it.
    */
   roleChanged: boolean;
+}
+
+/**
+ * A single sign-on refused: the verified email is a person's who has signed in here before (or holds a
+ * passkey, or another identity), so joining would hand their account to whoever holds that email at the
+ * provider. Nothing was changed. The sign-in page's code `account-exists`.
+ */
+export interface SsoRefusal {
+  refused: "account-exists";
+  /** The person the email is (for the log). */
+  staffId: number;
+}
+
+/** What disableStaff did: the person, and the keys it revoked (with `revokeKeys`; else none). */
+export interface DisabledStaff {
+  staff: StaffMember;
+  revokedKeys: ApiKey[];
 }
 
 /**
@@ -100,27 +118,39 @@ export interface StaffRepository {
     invitation: { tokenDigest: string; createdAt: Date; expiresAt: Date },
     audit: AuditContext,
   ): Promise<StaffMember | "email-taken">;
-  /** The person an unused, unexpired invitation is for (never a disabled person), or null. */
+  /**
+   * The person an unused, unexpired invitation is for, or null: never a disabled person, nor one who has
+   * signed in (their invitations end at the first sign-in; one left open is refused like a used one).
+   */
   findInvitation(tokenDigest: string, now: Date): Promise<{ staff: StaffMember; expiresAt: Date } | null>;
-  /** Uses the invitation up (once: a second use finds nothing): its person, or null. */
+  /** Uses the invitation up (once: a second use finds nothing): its person, or null (as findInvitation refuses). */
   useInvitation(tokenDigest: string, now: Date): Promise<StaffMember | null>;
   /**
    * Sets the role and ends the person's sessions, with `staff.role_changed` (detail: the new role) when it
    * changed, in one transaction. Null: no such person.
    */
   changeRole(id: number, role: StaffRole, audit: AuditContext): Promise<StaffMember | null>;
-  /** Disables the person and ends their sessions, with `staff.disabled`; a disabled person is answered unchanged. */
-  disableStaff(id: number, audit: AuditContext): Promise<StaffMember | null>;
   /**
-   * Single sign-on: the person tied to this issuer and subject; else, when the email is verified, the
-   * person with this email if they are tied to no identity yet (then tied to this one); else a new person
-   * (with `fallbackEmail` when the email is taken). The role becomes the identity provider's. A disabled
-   * person is answered as they are, nothing changed (the caller refuses them). `request` is the sign-in's,
-   * for the `staff.role_changed` event (the actor is the person).
+   * Disables the person and ends their sessions, with `staff.disabled`; a disabled person is answered unchanged.
+   * With `revokeKeys`, in the same transaction, every key they made (`createdByStaffId`) that is not revoked
+   * is revoked as revokeKey does (`key.revoked` each, their browser sessions ended), disabled already or not.
+   * Null: no such person.
    */
-  findOrCreateForSso(identity: SsoIdentity, now: Date, request: Pick<AuditContext, "requestId" | "clientAddress">): Promise<SsoOutcome>;
+  disableStaff(id: number, audit: AuditContext, options?: { revokeKeys?: boolean | undefined }): Promise<DisabledStaff | null>;
+  /**
+   * Single sign-on: the person tied to this issuer and subject; else, when the email is verified and is a
+   * person's: that person joined (tied to this identity, their open invitations ended) when they are only
+   * invited (never signed in, no passkey, no identity), else refused (`account-exists`, nothing changed);
+   * else a new person (with `fallbackEmail` when an unverified email is taken). The role becomes the
+   * identity provider's. A disabled person is answered as they are, nothing changed (the caller refuses
+   * them). `request` is the sign-in's, for the `staff.role_changed` event (the actor is the person).
+   */
+  findOrCreateForSso(identity: SsoIdentity, now: Date, request: Pick<AuditContext, "requestId" | "clientAddress">): Promise<SsoOutcome | SsoRefusal>;
 
-  /** Stores a new session and its sign-in event (and a person's lastSignInAt), in one transaction. */
+  /**
+   * Stores a new session and its sign-in event, in one transaction; for a person also their lastSignInAt,
+   * and the end of their open invitations (a first sign-in by any means ends them).
+   */
   createSession(session: NewSession, signIn: SignInEvent): Promise<SessionRecord>;
   /** The session whose cookie has this digest, ended or not, or null. */
   findSession(digest: string): Promise<SessionRecord | null>;
@@ -147,8 +177,8 @@ export interface StaffRepository {
   /**
    * An invitation's passkey, in one transaction: uses the invitation up (as useInvitation does) when it is
    * `passkey.staffId`'s, and stores the passkey with `passkey.added`. The person; null when the invitation
-   * is used, expired, unknown or another person's, or the person is disabled: then nothing changes, so a
-   * failed ceremony never leaves a used invitation and no passkey.
+   * is used, expired, unknown or another person's, or the person is disabled or has signed in: then nothing
+   * changes, so a failed ceremony never leaves a used invitation and no passkey.
    */
   acceptInvitation(tokenDigest: string, passkey: NewPasskey, now: Date, audit: AuditContext): Promise<StaffMember | null>;
   /** The credential ids and transports of a person's passkeys, oldest first: a registration's excludeCredentials. */

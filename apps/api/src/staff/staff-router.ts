@@ -84,10 +84,13 @@ export function createStaffHandlers({ sessions, issuedKeys, adminOrigin }: Staff
       return { status: 200, body: staff };
     },
 
-    disableStaff: async ({ params, req, res }) => {
-      const staff = await repository.disableStaff(params.staffId, audit(req, res));
-      if (!staff) return notFound(`No staff member has id ${params.staffId}.`);
+    disableStaff: async ({ params, body, req, res }) => {
+      const disabled = await repository.disableStaff(params.staffId, audit(req, res), { revokeKeys: body?.revokeKeys === true });
+      if (!disabled) return notFound(`No staff member has id ${params.staffId}.`);
+      const { staff, revokedKeys } = disabled;
       issuedKeys.endedSessions({ staffId: staff.id });
+      // Refused here at once (with their keys' sessions), on other processes within 2 s.
+      for (const key of revokedKeys) issuedKeys.revoked(key.id);
       return { status: 200, body: staff };
     },
 
@@ -97,7 +100,7 @@ export function createStaffHandlers({ sessions, issuedKeys, adminOrigin }: Staff
       const staff = found.staffId === null ? null : await repository.getStaff(found.staffId);
       const target = staff
         ? { type: "staff" as const, id: staff.id, label: staff.name }
-        : { type: "key" as const, id: Number((found.keyId ?? "0").replace("configured-", "")), label: found.keyId ?? "key" };
+        : { type: "key" as const, id: found.keyId === null ? 0 : sessions.keyTargetId(found.keyId), label: found.keyId ?? "key" };
       const ended = await repository.endSession(found.id, audit(req, res), target);
       issuedKeys.endedSessions({ sessionId: found.id });
       return { status: 200, body: summary(ended ?? found, caller(res).sessionId) };
@@ -132,19 +135,20 @@ export function createStaffHandlers({ sessions, issuedKeys, adminOrigin }: Staff
       return { status: 204, body: undefined };
     },
 
-    createSessionToken: async ({ req }) => {
+    createSessionToken: async ({ req, res }) => {
       const refusal = sessions.originRefusal(req);
       if (refusal) throw refusal;
       const live = await sessions.live(req);
       if ("refused" in live) throw await sessions.failure(req, () => new HttpError(401, "UNAUTHORIZED", live.refused));
-      return { status: 201, body: await sessions.mintToken(live) };
+      return { status: 201, body: await sessions.mintToken(live, res) };
     },
 
     signOut: async ({ req, res }) => {
       const refusal = sessions.originRefusal(req);
       if (refusal) throw refusal;
       if (await sessions.signOut(req, res)) return { status: 204, body: undefined };
-      return { status: 401, body: toErrorBody(401, "UNAUTHORIZED", "This browser had no session, or it had ended already.") };
+      // No cookie, or one of no live session: a failure like a token request's (each unknown cookie cost a read).
+      throw await sessions.failure(req, () => new HttpError(401, "UNAUTHORIZED", "This browser had no session, or it had ended already."));
     },
 
     startKeySession: async ({ req, res }) => ({ status: 201, body: await sessions.startKeySession(req, res, caller(res), audit(req, res)) }),

@@ -18,10 +18,15 @@ import styles from "./KeysPage.module.css";
 
 export const SELF_REVOKED_MESSAGE = "You revoked the key you were signed in with. Sign in with another key.";
 
-/** The issued keys, newest first, each active one with its Revoke button. */
+/**
+ * The issued keys, newest first, each active one with its Revoke button; a key whose creator (a person,
+ * from the staff list) is disabled says so, since disabling them may have left it working.
+ */
 export function KeyTable() {
   const access = useAccessClient();
   const keysQuery = access.listKeys.useQuery({ queryKey: accessQueryKeys.keys });
+  // Only to mark keys by creator: the table does not wait for it, nor fail with it.
+  const staffQuery = access.listStaff.useQuery({ queryKey: accessQueryKeys.staff });
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const tableRef = useRef<HTMLTableElement>(null);
 
@@ -39,6 +44,7 @@ export function KeyTable() {
   }
 
   const now = Date.now();
+  const disabledStaff = new Set((staffQuery.data?.body ?? []).filter((member) => member.disabledAt !== null).map((member) => member.id));
   return (
     <>
       <div className={table.scroller}>
@@ -81,7 +87,12 @@ export function KeyTable() {
                   <td>
                     <When at={key.lastDeprecatedUseAt} />
                   </td>
-                  <td>{status}</td>
+                  <td>
+                    {status}
+                    {key.createdByStaffId !== null && disabledStaff.has(key.createdByStaffId) && (
+                      <span className={styles.flag}>Creator disabled</span>
+                    )}
+                  </td>
                   <td>
                     {status === "active" && (
                       // The visible word starts the name (WCAG 2.5.3); the key's name tells the rows' buttons apart.

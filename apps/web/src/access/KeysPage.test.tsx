@@ -1,6 +1,7 @@
-import type { ApiKey } from "@petstore/contract";
+import type { ApiKey, StaffMember } from "@petstore/contract";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { staffMember } from "../test/fake-staff-api.js";
 import { jsonResponse, renderApp, testSession } from "../test/render-app.js";
 import { SELF_REVOKED_MESSAGE } from "./KeyTable.js";
 
@@ -15,6 +16,7 @@ function issuedKey(id: number, name: string, changes: Partial<ApiKey> = {}): Api
     prefix: `psk_${String(id).padStart(8, "x")}`,
     createdAt: "2026-11-20T09:00:00.000Z",
     createdBy: "Configured key 1",
+    createdByStaffId: null,
     lastUsedAt: null,
     lastDeprecatedUseAt: null,
     expiresAt: null,
@@ -23,12 +25,16 @@ function issuedKey(id: number, name: string, changes: Partial<ApiKey> = {}): Api
   };
 }
 
-/** The access API's key operations over an in-memory list, as the server answers them; anything else is an empty list. */
-function keysApi(initial: ApiKey[]) {
+/**
+ * The access API's key operations over an in-memory list, as the server answers them, and listStaff
+ * over `staff`; anything else is an empty list.
+ */
+function keysApi(initial: ApiKey[], staff: StaffMember[] = []) {
   const keys = [...initial];
   const handler = async (request: Request) => {
     const { pathname } = new URL(request.url);
     if (request.method === "GET" && pathname === "/admin/v1/keys") return jsonResponse(200, keys);
+    if (request.method === "GET" && pathname === "/admin/v1/staff") return jsonResponse(200, staff);
     if (request.method === "POST" && pathname === "/admin/v1/keys") {
       const body = (await request.json()) as { name: string; scope: ApiKey["scope"]; expiresAt?: string };
       const key = issuedKey(100 + keys.length, body.name, { scope: body.scope, expiresAt: body.expiresAt ?? null });
@@ -90,6 +96,24 @@ describe("the Keys page", () => {
     expect(screen.getAllByRole("button", { name: /^Revoke / }).map((button) => button.getAttribute("aria-label"))).toEqual([
       "Revoke Front desk",
     ]);
+  });
+
+  it("marks the keys whose creator is disabled", async () => {
+    const { handler } = keysApi(
+      [
+        issuedKey(4, "Till", { createdBy: "Leaver", createdByStaffId: 2 }),
+        issuedKey(3, "Old till", { createdBy: "Leaver", createdByStaffId: 2, revokedAt: "2026-11-25T10:00:00.000Z" }),
+        issuedKey(2, "Intake", { createdBy: "Sam Rivera", createdByStaffId: 5 }),
+        issuedKey(1, "Front desk"),
+      ],
+      [staffMember(5, "Sam Rivera"), staffMember(2, "Leaver", { disabledAt: "2026-11-25T10:00:00.000Z" })],
+    );
+    renderApp("/keys", handler, { session: ADMIN });
+    await screen.findByRole("table", { name: "Keys" });
+    await waitFor(() => expect(cellTexts(keyRow("Till"))[6]).toBe("activeCreator disabled"));
+    expect(cellTexts(keyRow("Old till"))[6]).toBe("revokedCreator disabled");
+    expect(cellTexts(keyRow("Intake"))[6]).toBe("active");
+    expect(cellTexts(keyRow("Front desk"))[6]).toBe("active");
   });
 
   it("checks the new key with the contract, beside each field, and sends nothing", async () => {

@@ -32,6 +32,8 @@ export function useAccessClient(): AccessClient {
 export const accessQueryKeys = {
   all: ["access"] as const,
   keys: ["access", "keys"] as const,
+  /** The keys one person made (listKeys with createdByStaffId). */
+  keysBy: (staffId: number) => ["access", "keys", "by", staffId] as const,
   events: ["access", "events"] as const,
   eventPage: (action: AuditAction | undefined, after: number | undefined) =>
     ["access", "events", "page", action ?? "all", after ?? 0] as const,

@@ -59,6 +59,7 @@ describe("sign-in", () => {
   it.each([
     ["no-role", NO_ROLE_MESSAGE],
     ["disabled", "Your account is disabled. Ask an admin of this store."],
+    ["account-exists", "An account with this email already exists. Sign in with your passkey."],
     ["state-mismatch", SSO_RETRY_MESSAGE],
     ["toString", SSO_RETRY_MESSAGE],
     ["Your bank needs you to call 0800 000 000", SSO_RETRY_MESSAGE],

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { INVITATION_URL, staffApi, staffMember } from "../test/fake-staff-api.js";
+import { apiKey, INVITATION_URL, staffApi, staffMember } from "../test/fake-staff-api.js";
 import { personSession, renderApp, testSession } from "../test/render-app.js";
 import { OWN_ACCESS_CHANGED_MESSAGE } from "./StaffPage.js";
 
@@ -142,10 +142,57 @@ describe("the Staff page", () => {
     expect(requests.filter((request) => request.method === "POST")).toEqual([]);
 
     await user.click(screen.getByRole("button", { name: "Disable Sam Rivera" }));
+    expect(await within(screen.getByRole("alertdialog")).findByText("Sam Rivera has made no key that is still active.")).toBeInTheDocument();
     await user.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Disable" }));
     await waitFor(() => expect(cellTexts(personRow("Sam Rivera"))[3]).toBe("disabled"));
     expect(screen.queryByRole("button", { name: "Disable Sam Rivera" })).not.toBeInTheDocument();
     expect(screen.getByRole("status")).toHaveTextContent("Disabled Sam Rivera.");
+  });
+
+  it("the Disable dialog lists the person's active keys with Also revoke their keys checked, and sends revokeKeys", async () => {
+    const { handler, keys } = staffApi({
+      staff: [staffMember(3, "Kim Lee"), staffMember(2, "Sam Rivera")],
+      keys: [
+        apiKey(14, "Kim's till", { createdByStaffId: 3 }),
+        apiKey(13, "Till 2", { createdByStaffId: 2, scope: "write" }),
+        apiKey(12, "Till 1", { createdByStaffId: 2, expiresAt: "2031-01-01T00:00:00.000Z" }),
+        apiKey(11, "Old till", { createdByStaffId: 2, revokedAt: "2026-11-21T09:00:00.000Z" }),
+        apiKey(10, "Lapsed", { createdByStaffId: 2, expiresAt: "2026-01-01T00:00:00.000Z" }),
+      ],
+    });
+    const { user, requests } = renderApp("/staff", handler, { session: ADMIN });
+    await user.click(await screen.findByRole("button", { name: "Disable Sam Rivera" }));
+    const dialog = screen.getByRole("alertdialog", { name: "Disable Sam Rivera?" });
+    const list = await within(dialog).findByRole("list", { name: "Active keys Sam Rivera made" });
+    expect(within(list).getAllByRole("listitem").map((item) => item.textContent)).toEqual(["Till 2 (write, psk_xxxxxx13)", "Till 1 (read, psk_xxxxxx12)"]);
+    const listed = requests.find((request) => new URL(request.url).pathname === "/admin/v1/keys");
+    expect(new URL(listed!.url).searchParams.get("createdByStaffId")).toBe("2");
+    const revokeToo = within(dialog).getByRole("checkbox", { name: "Also revoke their keys" });
+    expect(revokeToo).toBeChecked();
+
+    await user.click(within(dialog).getByRole("button", { name: "Disable" }));
+    await waitFor(() => expect(cellTexts(personRow("Sam Rivera"))[3]).toBe("disabled"));
+    const post = requests.find((request) => request.method === "POST");
+    expect(new URL(post!.url).pathname).toBe("/admin/v1/staff/2/disable");
+    expect(await post!.json()).toEqual({ revokeKeys: true });
+    expect(screen.getByRole("status")).toHaveTextContent("Disabled Sam Rivera and revoked their keys.");
+    expect(keys.filter((key) => key.revokedAt === "2026-11-25T10:00:00.000Z").map((key) => key.name)).toEqual(["Till 2", "Till 1", "Lapsed"]);
+    expect(keys.find((key) => key.name === "Kim's till")?.revokedAt).toBeNull();
+  });
+
+  it("unchecking Also revoke their keys disables the person and leaves their keys working, and says so", async () => {
+    const { handler, keys } = staffApi({ staff: [staffMember(2, "Sam Rivera")], keys: [apiKey(12, "Till 1", { createdByStaffId: 2 })] });
+    const { user, requests } = renderApp("/staff", handler, { session: ADMIN });
+    await user.click(await screen.findByRole("button", { name: "Disable Sam Rivera" }));
+    const dialog = screen.getByRole("alertdialog", { name: "Disable Sam Rivera?" });
+    await within(dialog).findByRole("list", { name: "Active keys Sam Rivera made" });
+    await user.click(within(dialog).getByRole("checkbox", { name: "Also revoke their keys" }));
+    expect(within(dialog).getByRole("checkbox", { name: "Also revoke their keys" })).not.toBeChecked();
+    await user.click(within(dialog).getByRole("button", { name: "Disable" }));
+    await waitFor(() => expect(cellTexts(personRow("Sam Rivera"))[3]).toBe("disabled"));
+    expect(await requests.find((request) => request.method === "POST")!.json()).toEqual({ revokeKeys: false });
+    expect(screen.getByRole("status")).toHaveTextContent("Disabled Sam Rivera. Their 1 key still works.");
+    expect(keys[0]!.revokedAt).toBeNull();
   });
 
   it("an admin who disables themselves is signed out, and told why", async () => {

@@ -3,6 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState, type FormEvent } from "react";
 import { accessQueryKeys, useAccessClient } from "../api/access-client.js";
 import { describeFailure, errorBodyOf } from "../api/api-errors.js";
+import { keyStatus } from "../access/key-status.js";
 import { When } from "../access/When.js";
 import { Button } from "../design-system/Button.js";
 import { ConfirmDialog } from "../design-system/ConfirmDialog.js";
@@ -349,12 +350,33 @@ function ChangeRoleDialog({ member, onClose }: { member: StaffMember; onClose: (
   );
 }
 
+/** What the status message says once the person is disabled, with their keys revoked or not. */
+export function disabledMessage(name: string, activeKeys: number, revokeKeys: boolean): string {
+  if (activeKeys === 0) return `Disabled ${name}.`;
+  if (revokeKeys) return `Disabled ${name} and revoked their keys.`;
+  return `Disabled ${name}. Their ${activeKeys === 1 ? "1 key still works" : `${activeKeys} keys still work`}.`;
+}
+
+/**
+ * Confirms disabling a person; lists the keys they made that still work, with `Also revoke their keys`
+ * checked (the API revokes them in the same transaction; unchecked, they keep working).
+ */
 function DisableDialog({ member, onClose }: { member: StaffMember; onClose: (changed: boolean) => void }) {
   const access = useAccessClient();
+  const queryClient = useQueryClient();
   const { isSelf, done } = useAfterAccessChange(member);
+  const [revokeKeys, setRevokeKeys] = useState(true);
+  const revokeId = useId();
+  const keysQuery = access.listKeys.useQuery({
+    queryKey: accessQueryKeys.keysBy(member.id),
+    queryData: { query: { createdByStaffId: member.id } },
+  });
+  const now = Date.now();
+  const activeKeys = keysQuery.data?.body.filter((key) => keyStatus(key, now) === "active") ?? [];
   const disable = access.disableStaff.useMutation({
     onSuccess: async () => {
-      await done(`Disabled ${member.name}.`);
+      await queryClient.invalidateQueries({ queryKey: accessQueryKeys.keys });
+      await done(disabledMessage(member.name, activeKeys.length, revokeKeys));
       onClose(true);
     },
   });
@@ -364,13 +386,35 @@ function DisableDialog({ member, onClose }: { member: StaffMember; onClose: (cha
       confirmLabel="Disable"
       busy={disable.isPending}
       onCancel={() => onClose(false)}
-      onConfirm={() => disable.mutate({ params: { staffId: member.id }, body: {} })}
+      onConfirm={() => disable.mutate({ params: { staffId: member.id }, body: { revokeKeys } })}
     >
       <p>
         {member.name} ({member.email}) is signed out everywhere within 2 seconds and cannot sign in again. This cannot be undone
         here.
         {isSelf && " It is you: you will be signed out."}
       </p>
+      {keysQuery.isPending && <p aria-busy="true">Loading the keys they made…</p>}
+      {keysQuery.isError && (
+        <Notice tone="error">
+          <p>The keys they made could not be listed. {describeFailure(keysQuery.error)}</p>
+        </Notice>
+      )}
+      {keysQuery.isSuccess &&
+        (activeKeys.length === 0 ? (
+          <p>{member.name} has made no key that is still active.</p>
+        ) : (
+          <ul className={styles.keyList} aria-label={`Active keys ${member.name} made`}>
+            {activeKeys.map((key) => (
+              <li key={key.id}>
+                {key.name} ({key.scope}, <code>{key.prefix}</code>)
+              </li>
+            ))}
+          </ul>
+        ))}
+      <label className={styles.checkbox} htmlFor={revokeId}>
+        <input id={revokeId} type="checkbox" checked={revokeKeys} onChange={(event) => setRevokeKeys(event.target.checked)} />
+        Also revoke their keys
+      </label>
       {disable.isError && (
         <Notice tone="error" role="alert">
           <p>{member.name} was not disabled. {describeFailure(disable.error)}</p>

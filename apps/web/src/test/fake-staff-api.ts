@@ -1,4 +1,4 @@
-import type { Account, Passkey, StaffMember, StaffSessionSummary } from "@petstore/contract";
+import type { Account, ApiKey, Passkey, StaffMember, StaffSessionSummary } from "@petstore/contract";
 import { errorResponse, jsonResponse } from "./responses.js";
 
 export const INVITATION_TOKEN = "i".repeat(43);
@@ -14,6 +14,24 @@ export function staffMember(id: number, name: string, changes: Partial<StaffMemb
     createdBy: "Configured key 1",
     lastSignInAt: "2026-11-24T08:00:00.000Z",
     disabledAt: null,
+    ...changes,
+  };
+}
+
+/** An issued key as listKeys answers it; `createdByStaffId` null (a key or the operator made it) unless told. */
+export function apiKey(id: number, name: string, changes: Partial<ApiKey> = {}): ApiKey {
+  return {
+    id,
+    name,
+    scope: "read",
+    prefix: `psk_${String(id).padStart(8, "x")}`,
+    createdAt: "2026-11-20T09:00:00.000Z",
+    createdBy: "Configured key 1",
+    createdByStaffId: null,
+    lastUsedAt: null,
+    lastDeprecatedUseAt: null,
+    expiresAt: null,
+    revokedAt: null,
     ...changes,
   };
 }
@@ -36,14 +54,20 @@ export function browserSession(id: number, browser: string | null, changes: Part
 
 /**
  * The access API's staff and account operations over in-memory lists, as the server answers them
- * (people newest first; the last passkey cannot be removed); anything else is an empty list.
+ * (people newest first; the last passkey cannot be removed; listKeys by `createdByStaffId`; disabling
+ * with `revokeKeys` revokes the person's keys); anything else is an empty list.
  */
-export function staffApi({ staff = [] as StaffMember[], account = null as Account | null } = {}) {
+export function staffApi({ staff = [] as StaffMember[], account = null as Account | null, keys: initialKeys = [] as ApiKey[] } = {}) {
   const people = [...staff];
+  const keys = [...initialKeys];
   const state = { account, signedOutEverywhere: false };
   const handler = async (request: Request): Promise<Response> => {
-    const { pathname } = new URL(request.url);
+    const { pathname, searchParams } = new URL(request.url);
     if (pathname === "/admin/v1/staff" && request.method === "GET") return jsonResponse(200, people);
+    if (pathname === "/admin/v1/keys" && request.method === "GET") {
+      const by = searchParams.get("createdByStaffId");
+      return jsonResponse(200, by === null ? keys : keys.filter((key) => key.createdByStaffId === Number(by)));
+    }
     if (pathname === "/admin/v1/staff" && request.method === "POST") {
       const body = (await request.json()) as { email: string; name: string; role: StaffMember["role"] };
       const existing = people.findIndex((member) => member.email === body.email);
@@ -66,10 +90,18 @@ export function staffApi({ staff = [] as StaffMember[], account = null as Accoun
       const index = people.findIndex((member) => member.id === Number(one[1]));
       if (index < 0) return errorResponse(404, "NOT_FOUND", `No staff member has id ${one[1]}.`);
       const current = people[index]!;
-      people[index] =
-        one[2] === "role"
-          ? { ...current, role: ((await request.json()) as { role: StaffMember["role"] }).role }
-          : { ...current, disabledAt: current.disabledAt ?? "2026-11-25T10:00:00.000Z" };
+      if (one[2] === "role") {
+        people[index] = { ...current, role: ((await request.json()) as { role: StaffMember["role"] }).role };
+        return jsonResponse(200, people[index]);
+      }
+      const disabledAt = current.disabledAt ?? "2026-11-25T10:00:00.000Z";
+      people[index] = { ...current, disabledAt };
+      const body = (await request.json().catch(() => ({}))) as { revokeKeys?: boolean };
+      if (body.revokeKeys === true) {
+        keys.forEach((key, at) => {
+          if (key.createdByStaffId === current.id && key.revokedAt === null) keys[at] = { ...key, revokedAt: disabledAt };
+        });
+      }
       return jsonResponse(200, people[index]);
     }
     if (pathname === "/admin/v1/account" && request.method === "GET") {
@@ -88,5 +120,5 @@ export function staffApi({ staff = [] as StaffMember[], account = null as Accoun
     }
     return jsonResponse(200, []);
   };
-  return { people, state, handler };
+  return { people, keys, state, handler };
 }
