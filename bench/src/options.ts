@@ -56,7 +56,7 @@ export interface BenchOptions {
   cpuProf: boolean;
   scenarios: Scenario[];
   apiEnv: Record<string, string>;
-  /** Pets created for the delivery throughput (one endpoint, the sender running); 0: not measured. */
+  /** Pets created for the delivery throughput (one endpoint, the sender running); 0: neither it nor fair sending measured. */
   deliveries: number;
 }
 

@@ -27,7 +27,7 @@ import {
   type Spread,
 } from "./statistics.js";
 import { SERVER_KINDS, type Provider, type Target } from "./targets.js";
-import { WEBHOOK_ENDPOINTS, type DeliveryThroughput } from "./webhooks.js";
+import { WEBHOOK_ENDPOINTS, type DeliveryThroughput, type FairSending } from "./webhooks.js";
 
 /** Under this, the baseline did not reach much more than the API: wrk, not the API, may be what was measured. */
 const MIN_HEADROOM = 2;
@@ -51,7 +51,7 @@ export function renderReport(record: BenchRecord, options: BenchOptions, context
   const { results } = record;
   const providers = (["sqlite", "postgresql"] as const).filter((provider) => results.some((r) => r.provider === provider));
   for (const provider of providers) lines.push(...providerTables(record, options, provider), ...webhookTable(results, options, provider));
-  lines.push(...deliveriesSection(record.deliveries));
+  lines.push(...deliveriesSection(record.deliveries), ...fairSendingSection(record.fairSending));
   if (record.headerWarnings.length > 0) {
     lines.push(
       "Headers of the probe answers where the production floor differs from the API (a warning: the production floor sends the API's intended JSON header set):",
@@ -181,6 +181,27 @@ function deliveriesSection(deliveries: readonly DeliveryThroughput[]): string[] 
   return lines;
 }
 
+/** Fair sending, one line per database. */
+function fairSendingSection(fair: readonly FairSending[]): string[] {
+  if (fair.length === 0) return [];
+  const lines = [
+    "## Webhook fair sending",
+    "",
+    `On the delivery throughput's API: ${fair[0]!.pets} pets created one after another with one fast endpoint (its receiver answers 200 at once), ` +
+      `then as many with the fast one and a slow one (answers 200 after ${(fair[0]!.slowAnswerMs / 1000).toFixed(1)} s) beside it; ` +
+      "the fast receiver's worst lag, from a create's answer to its event's receipt. Goal: within 2 s beside the slow one (issue 46).",
+    "",
+  ];
+  for (const f of fair) {
+    lines.push(
+      `- ${f.provider}: ${f.aloneLagSeconds.toFixed(2)} s alone, ${f.besideSlowLagSeconds.toFixed(2)} s beside the slow receiver ` +
+        `(${f.fastReceived} of ${f.pets} events received; the slow receiver held at most ${f.slowMostOpen} sends at once)`,
+    );
+  }
+  lines.push("");
+  return lines;
+}
+
 const deliveryLine = (d: DeliveryThroughput): string =>
   `${d.provider}: ${figure(d.deliveriesPerSecond)} deliveries/s (${d.distinct} of ${d.pets} events received, in ${d.received} requests; ` +
   `last receipt ${d.lastReceiptSeconds.toFixed(1)} s after the first create, the creates done at ${d.createSeconds.toFixed(1)} s; WEBHOOK_POLL_MS=${d.pollMs})`;
@@ -241,7 +262,7 @@ function plansAndWeb({ plans, web }: BenchRecord): string[] {
 }
 
 /** The machine-readable lines (the worst dataset unless said), in a code block; and where the headroom was low. */
-function goals({ results, web, deliveries }: BenchRecord, options: BenchOptions, providers: readonly Provider[]): { goalLines: string[]; lowHeadroom: string[] } {
+function goals({ results, web, deliveries, fairSending }: BenchRecord, options: BenchOptions, providers: readonly Provider[]): { goalLines: string[]; lowHeadroom: string[] } {
   const find = (provider: Provider, target: Target, rows: number, scenario: Scenario) => findRow(results, provider, target, rows, scenario);
   const largest = Math.max(...options.datasets);
   const lines = [
@@ -321,6 +342,7 @@ function goals({ results, web, deliveries }: BenchRecord, options: BenchOptions,
   if (web !== undefined && typeof web !== "string") lines.push(`export-${rowsLabel(web.exportedPets)} ${web.exportSeconds.toFixed(1)}`);
   // Information: no goal.
   for (const d of deliveries) lines.push(`deliveries-per-second ${d.provider} ${figure(d.deliveriesPerSecond)} (received ${d.distinct} of ${d.pets})`);
+  for (const f of fairSending) lines.push(`fair-sending-lag ${f.provider} ${f.besideSlowLagSeconds.toFixed(2)} (alone ${f.aloneLagSeconds.toFixed(2)}; goal <= 2)`);
   lines.push("```", "");
   return { goalLines: lines, lowHeadroom };
 }

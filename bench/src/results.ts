@@ -3,7 +3,7 @@ import type { Scenario, LoadResult } from "./scenarios.js";
 import type { RoundRun } from "./statistics.js";
 import { serverOf, type Provider, type ServerKind, type Target } from "./targets.js";
 import type { WebResult } from "./web.js";
-import type { DeliveryThroughput } from "./webhooks.js";
+import type { DeliveryThroughput, FairSending } from "./webhooks.js";
 
 /** One target, database, dataset and scenario: the median figures, and every run they come from. */
 export interface Row {
@@ -43,6 +43,8 @@ export interface BenchRecord {
   failures: number;
   /** The delivery throughput, per database (its first dataset); empty when --deliveries=0. */
   deliveries: DeliveryThroughput[];
+  /** Fair sending, per database, on the delivery throughput's API; empty when --deliveries=0. */
+  fairSending: FairSending[];
 }
 
 export function findRow(results: readonly Row[], provider: Provider, target: Target, rows: number, scenario: Scenario): Row | undefined {

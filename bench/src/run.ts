@@ -83,6 +83,10 @@
  * --deliveries pets created (autocannon, 10 connections, in this process): deliveries per second from
  * the first create to the last receipt, and the receiver's count (must equal the pets). No goal: on
  * 2 cores the sender, the receiver and the client compete. A line of its own in the report.
+ * On the same API, fair sending: 48 pets created one after another with one fast endpoint, then 48 with it
+ * and a slow one (its receiver answers 200 after 9.5 s) beside it; the fast receiver's worst lag from a
+ * create's answer to its receipt, alone and beside the slow one (goal: within 2 s),
+ * `fair-sending-lag <provider> <s> (alone <s>; goal <= 2)`; a fast receiver that missed an event is a failure.
  * Exits 1 when the receiver missed an event, when any response (warm-ups included) had a status >= 400, errored or timed out,
  * or when the web step ran and failed (its figures are missing from the report).
  *
@@ -96,7 +100,7 @@
  *   --datasets=10000,1000000
  *   --targets=api,api-issued,api-token,api-webhooks,production,bare,baseline,postgresql   which targets (and PostgreSQL) to run
  *                           (default all; `express` is read as `production`)
- *   --deliveries=N          pets created for the delivery throughput (default 2000; 0: not measured)
+ *   --deliveries=N          pets created for the delivery throughput (default 2000; 0: neither it nor fair sending measured)
  *   --scenarios=getPet,listPets         a subset of the scenarios (names as in the table)
  *   --no-postgres --no-web  skip those parts
  *   --cpu-prof              run every server under node --cpu-prof (one profile per server, database
@@ -148,8 +152,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     const hostSpeed = { before: speedBefore, after: measureHostSpeed() };
     // The figures first: a run of twenty minutes must not be lost to a fault in the report.
     const elapsedSeconds = Math.round((Date.now() - started) / 1000);
-    const { results, logFigures, plans, web, deliveries } = record;
-    writeFileSync(path.join(outDir, "results.json"), JSON.stringify({ options, elapsedSeconds, hostSpeed, results, logFigures, plans, web, deliveries }, null, 2));
+    const { results, logFigures, plans, web, deliveries, fairSending } = record;
+    writeFileSync(path.join(outDir, "results.json"), JSON.stringify({ options, elapsedSeconds, hostSpeed, results, logFigures, plans, web, deliveries, fairSending }, null, 2));
     const { markdown, warnings } = renderReport(record, options, { stamp, loadAtStart, loadAtEnd: loadavg()[0]!, hostSpeed });
     for (const warning of warnings) log(warning);
     writeFileSync(path.join(outDir, "report.md"), markdown);

@@ -26,7 +26,7 @@ import { API_KEY, apiRoot, PG_ADMIN_URL, PG_BENCH_URL, startBenchServer } from "
 import { failedResponses, inRunSpread, issuedOverConfigured, pairedRatio, summarize, webhooksOverNone, type RoundRun } from "./statistics.js";
 import { isApiServer, isKeySliced, serverOf, serverOrder, servesScenario, targetOrder, type Provider, type ServerKind, type Target } from "./targets.js";
 import { measureWeb } from "./web.js";
-import { deleteEndpoints, measureDeliveries, registerEndpoints, startReceiver, WEBHOOK_ENDPOINTS, webhookEnv, type Receiver } from "./webhooks.js";
+import { deleteEndpoints, measureDeliveries, measureFairSending, registerEndpoints, startReceiver, WEBHOOK_ENDPOINTS, webhookEnv, type Receiver } from "./webhooks.js";
 
 /** Where a run works: wrk's path, a scratch folder (deleted by the caller) and the results folder of this run. */
 export interface Workspace {
@@ -71,7 +71,7 @@ export async function runBench(options: BenchOptions, workspace: Workspace): Pro
 }
 
 class BenchRun {
-  private readonly record: BenchRecord = { results: [], logFigures: [], plans: {}, headerWarnings: [], failures: 0, deliveries: [] };
+  private readonly record: BenchRecord = { results: [], logFigures: [], plans: {}, headerWarnings: [], failures: 0, deliveries: [], fairSending: [] };
   /** Where api-webhooks's endpoints point (the sender is paused in those runs: nothing arrives). */
   private receiver: Receiver | undefined;
   private readonly answers = new AnswerCheck(log);
@@ -197,6 +197,7 @@ class BenchRun {
    * The delivery throughput on one database (--deliveries pets, one endpoint), on an API of its own whose
    * sender looks every DELIVERY_POLL_MS; not pinned: the sender, the receiver and the creating client
    * (both in this process) share the two cores. A receiver that did not get every event is a failure.
+   * Then fair sending on the same API (measureFairSending).
    */
   private async deliveries(provider: Provider, databaseUrl: string): Promise<void> {
     const pets = this.options.deliveries;
@@ -214,6 +215,16 @@ class BenchRun {
       if (measured.distinct !== pets || measured.received !== pets) {
         this.record.failures += 1;
         log(`  FAILED ${provider} deliveries: the receiver got ${measured.distinct} distinct events in ${measured.received} requests, not ${pets}`);
+      }
+      const fair = await measureFairSending(provider, server.url, API_KEY);
+      this.record.fairSending.push(fair);
+      log(
+        `  ${provider} fair sending: the fast receiver's worst lag ${fair.aloneLagSeconds.toFixed(2)} s alone, ${fair.besideSlowLagSeconds.toFixed(2)} s ` +
+          `beside one answering after ${(fair.slowAnswerMs / 1000).toFixed(1)} s (which held at most ${fair.slowMostOpen} sends at once)`,
+      );
+      if (fair.fastReceived !== fair.pets) {
+        this.record.failures += 1;
+        log(`  FAILED ${provider} fair sending: the fast receiver got ${fair.fastReceived} of ${fair.pets} events beside the slow one`);
       }
     } finally {
       await stopServer(server);

@@ -10,6 +10,9 @@
  * receivers allowed; for the createPet comparison the sender paused (its first
  * look WEBHOOK_POLL_MS after start, never in a run), so the outbox rows are
  * all the request path pays; for the throughput it looks every DELIVERY_POLL_MS.
+ *
+ * Fair sending (measureFairSending): on that same running sender, a fast receiver's worst lag
+ * alone, and beside a receiver that answers 200 after 9.5 s (issue 46: it was 23 s).
  */
 import { createServer } from "node:http";
 import autocannon from "autocannon";
@@ -163,5 +166,132 @@ export async function measureDeliveries(provider: string, apiUrl: string, apiKey
     }
   } finally {
     await receiver.close();
+  }
+}
+
+/** Pets created for the fair-sending figure: the issue's 48. */
+export const FAIR_SENDING_PETS = 48;
+/** How long the slow receiver takes to answer 200: the issue's 9.5 s, within WEBHOOK_TIMEOUT_MS (10 s). */
+export const SLOW_ANSWER_MS = 9_500;
+
+/** Fair sending, as the report prints it: a fast receiver's lag alone, and beside a receiver that answers after SLOW_ANSWER_MS. */
+export interface FairSending {
+  provider: string;
+  pets: number;
+  slowAnswerMs: number;
+  /** The fast receiver's worst lag, in s: its receipt of a pet's event after the create was answered. */
+  aloneLagSeconds: number;
+  besideSlowLagSeconds: number;
+  /** Events the fast receiver got beside the slow one (must equal pets). */
+  fastReceived: number;
+  /** The most sends the slow receiver held at once (at most WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT per API process). */
+  slowMostOpen: number;
+}
+
+interface TimedReceiver {
+  url: string;
+  /** Date.now() of each pet's event's first receipt, by pet id. */
+  receivedAt: Map<number, number>;
+  mostOpen: () => number;
+  close: () => Promise<void>;
+}
+
+/** A receiver on a free loopback port that answers 200 `answerMs` after each request came in, counting the requests it holds at once. */
+function startTimedReceiver(answerMs: number): Promise<TimedReceiver> {
+  const receivedAt = new Map<number, number>();
+  const timers = new Set<NodeJS.Timeout>();
+  let open = 0;
+  let mostOpen = 0;
+  const server = createServer((req, res) => {
+    open++;
+    mostOpen = Math.max(mostOpen, open);
+    res.on("close", () => open--);
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const id = (JSON.parse(Buffer.concat(chunks).toString("utf8")) as { data: { id: number } }).data.id;
+      if (!receivedAt.has(id)) receivedAt.set(id, Date.now());
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        res.writeHead(200).end();
+      }, answerMs);
+      timers.add(timer);
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      resolve({
+        url: `http://127.0.0.1:${port}/hooks`,
+        receivedAt,
+        mostOpen: () => mostOpen,
+        close: () =>
+          new Promise((done) => {
+            for (const timer of timers) clearTimeout(timer);
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}
+
+/**
+ * Creates `pets` pets one after another, then waits until `fast` has every one's event (or DRAIN_TIMEOUT_MS
+ * passes): the worst lag, in s, of a receipt after its create's answer (Infinity when one never came).
+ */
+async function worstLagSeconds(apiUrl: string, apiKey: string, pets: number, fast: TimedReceiver): Promise<number> {
+  const answeredAt = new Map<number, number>();
+  for (let n = 0; n < pets; n++) {
+    const response = await fetch(`${apiUrl}/v1/pets`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: `fair ${n} ${Math.random()}`, categoryId: 1, status: "available" }),
+    });
+    const text = await response.text();
+    if (response.status !== 201) throw new Error(`POST /v1/pets answered ${response.status}: ${text.slice(0, 300)}`);
+    answeredAt.set((JSON.parse(text) as { id: number }).id, Date.now());
+  }
+  const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+  const every = () => [...answeredAt.keys()].every((id) => fast.receivedAt.has(id));
+  while (!every() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  return Math.max(...[...answeredAt].map(([id, at]) => ((fast.receivedAt.get(id) ?? Infinity) - at) / 1000));
+}
+
+/**
+ * Fair sending on an API whose sender is running (`apiUrl`, webhookEnv("running")): FAIR_SENDING_PETS pets
+ * with one fast endpoint (answers 200 at once), then as many with the fast one and a slow one (answers 200
+ * after SLOW_ANSWER_MS) beside it. Each endpoint is deleted after; the slow receiver's sends still in
+ * flight are cut when it closes.
+ */
+export async function measureFairSending(provider: string, apiUrl: string, apiKey: string): Promise<FairSending> {
+  const pets = FAIR_SENDING_PETS;
+  const alone = await startTimedReceiver(0);
+  let aloneLagSeconds: number;
+  try {
+    const ids = await registerEndpoints(apiUrl, apiKey, alone.url, 1);
+    try {
+      aloneLagSeconds = await worstLagSeconds(apiUrl, apiKey, pets, alone);
+    } finally {
+      await deleteEndpoints(apiUrl, apiKey, ids);
+    }
+  } finally {
+    await alone.close();
+  }
+  const slow = await startTimedReceiver(SLOW_ANSWER_MS);
+  const fast = await startTimedReceiver(0);
+  try {
+    // The slow one first: its deliveries are the older at every look, as oldest-due-first sending would favour.
+    const ids = [...(await registerEndpoints(apiUrl, apiKey, slow.url, 1)), ...(await registerEndpoints(apiUrl, apiKey, fast.url, 1))];
+    try {
+      const besideSlowLagSeconds = await worstLagSeconds(apiUrl, apiKey, pets, fast);
+      return { provider, pets, slowAnswerMs: SLOW_ANSWER_MS, aloneLagSeconds, besideSlowLagSeconds, fastReceived: fast.receivedAt.size, slowMostOpen: slow.mostOpen() };
+    } finally {
+      await deleteEndpoints(apiUrl, apiKey, ids);
+    }
+  } finally {
+    await Promise.all([slow.close(), fast.close()]);
   }
 }

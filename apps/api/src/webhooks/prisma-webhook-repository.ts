@@ -1,9 +1,11 @@
 import { Prisma, type PrismaClient } from "../generated/pg/client.js";
 import {
+  ATTEMPTS_KEPT,
   storedEventTypes,
   toDeliveryRecord,
   toEndpointRecord,
   type ClaimedDelivery,
+  type DeliveryRow,
   type WebhookEndpointRecord,
   type WebhookRepository,
   webhookLabel,
@@ -105,13 +107,15 @@ export function createPrismaWebhookRepository(prisma: PrismaClient): WebhookRepo
       return rows.map(toDeliveryRecord);
     },
     async resendDelivery(webhookId, id, when) {
-      const { count } = await prisma.webhookDelivery.updateMany({
-        where: { id: BigInt(id), webhookId: BigInt(webhookId) },
-        data: { status: "pending", nextAttemptAt: when, claimedUntil: null, claimToken: null },
-      });
-      if (count === 0) return null;
-      const row = await prisma.webhookDelivery.findUnique({ select: deliveryColumns, where: { id: BigInt(id) } });
-      return row ? toDeliveryRecord(row) : null;
+      // One statement: a claim in progress holds the row, and once it commits this one sees its lease and
+      // changes nothing. A lease that ran out is no one's (its claim token is overwritten by the next claim).
+      const [row] = await prisma.$queryRaw<DeliveryRow[]>`
+        UPDATE "WebhookDelivery" SET "status" = 'pending', "nextAttemptAt" = ${at(when)}
+        WHERE "id" = ${BigInt(id)} AND "webhookId" = ${BigInt(webhookId)} AND ("claimedUntil" IS NULL OR "claimedUntil" < ${at(when)})
+        RETURNING "id", "webhookId", "eventId", "eventType", "status", "createdAt", "attempts"`;
+      if (row) return toDeliveryRecord(row);
+      const exists = await prisma.webhookDelivery.count({ where: { id: BigInt(id), webhookId: BigInt(webhookId) } });
+      return exists ? "being sent" : null;
     },
     async fanOut(take) {
       // One statement, so one transaction: the events it deletes are the ones it fans out, and SKIP LOCKED
@@ -124,35 +128,53 @@ export function createPrismaWebhookRepository(prisma: PrismaClient): WebhookRepo
         ${Prisma.raw(fanOutEvents(`"taken"`))}
         ORDER BY "v"."id", "e"."id"`;
     },
-    async claimDue(now, leaseUntil, claimToken, take) {
+    async claimDue(now, leaseUntil, claimToken, take, { perEndpoint, inFlight, lastEndpoint }) {
+      const due = Prisma.sql`"status" = 'pending' AND "nextAttemptAt" <= ${at(now)} AND ("claimedUntil" IS NULL OR "claimedUntil" < ${at(now)})`;
+      // Picked by a read that locks nothing (a window function cannot sit beside FOR UPDATE): each
+      // endpoint's due deliveries, oldest first, numbered by turn; an endpoint gets no turn past its room
+      // (perEndpoint less those in flight here); turn by turn, the endpoints after the one served last go first.
+      const picked = (
+        await prisma.$queryRaw<Array<{ id: bigint }>>`
+          SELECT "id" FROM (
+            SELECT "id", "webhookId", row_number() OVER (PARTITION BY "webhookId" ORDER BY "nextAttemptAt", "id") AS "turn"
+            FROM "WebhookDelivery" WHERE ${due}) AS "round"
+          WHERE "turn" <= ${perEndpoint} - coalesce((${JSON.stringify(Object.fromEntries(inFlight))}::jsonb ->> "webhookId"::text)::int, 0)
+          ORDER BY "turn", "webhookId" <= ${BigInt(lastEndpoint)}, "webhookId" LIMIT ${take}`
+      ).map(({ id }) => id);
+      if (picked.length === 0) return [];
       // One statement, so one short transaction: SKIP LOCKED lets every replica's sender claim at once
-      // without waiting on, or taking, each other's rows.
+      // without waiting on, or taking, each other's rows; those another one claimed since the read are not due.
       const rows = await prisma.$queryRaw<
         Array<{ id: bigint; webhookId: bigint; eventId: string; eventType: string; data: string; createdAt: Date; attemptCount: number }>
       >`
         UPDATE "WebhookDelivery" SET "claimedUntil" = ${at(leaseUntil)}, "claimToken" = ${claimToken}
         WHERE "id" IN (
           SELECT "id" FROM "WebhookDelivery"
-          WHERE "status" = 'pending' AND "nextAttemptAt" <= ${at(now)} AND ("claimedUntil" IS NULL OR "claimedUntil" < ${at(now)})
-          ORDER BY "nextAttemptAt" LIMIT ${take}
+          WHERE "id" IN (SELECT "value"::bigint FROM jsonb_array_elements_text(${JSON.stringify(picked.map(String))}::jsonb)) AND ${due}
           FOR UPDATE SKIP LOCKED)
         RETURNING "id", "webhookId", "eventId", "eventType", "data", "createdAt", "attemptCount"`;
-      return rows.map(
-        (row): ClaimedDelivery => ({
-          ...row,
-          id: Number(row.id),
-          webhookId: Number(row.webhookId),
-          eventType: row.eventType as WebhookEventType,
-          createdAt: new Date(row.createdAt),
-          attemptCount: Number(row.attemptCount),
-          claimToken,
-        }),
-      );
+      const order = new Map(picked.map((id, index) => [Number(id), index]));
+      return rows
+        .map(
+          (row): ClaimedDelivery => ({
+            ...row,
+            id: Number(row.id),
+            webhookId: Number(row.webhookId),
+            eventType: row.eventType as WebhookEventType,
+            createdAt: new Date(row.createdAt),
+            attemptCount: Number(row.attemptCount),
+            claimToken,
+          }),
+        )
+        .sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     },
     async recordOutcome(delivery, outcome) {
       await prisma.$transaction(async (tx) => {
         const attempts = outcome.attempt
-          ? Prisma.sql`("attempts"::jsonb || jsonb_build_array(${JSON.stringify(outcome.attempt)}::jsonb))::text`
+          ? Prisma.sql`(
+              SELECT coalesce(jsonb_agg("attempt" ORDER BY "n"), '[]'::jsonb)::text
+              FROM jsonb_array_elements("attempts"::jsonb || jsonb_build_array(${JSON.stringify(outcome.attempt)}::jsonb)) WITH ORDINALITY AS "a"("attempt", "n")
+              WHERE "n" > jsonb_array_length("attempts"::jsonb) + 1 - ${ATTEMPTS_KEPT})`
           : Prisma.sql`"attempts"`;
         const changed = await tx.$executeRaw`
           UPDATE "WebhookDelivery" SET "status" = ${outcome.status}, "nextAttemptAt" = ${at(outcome.nextAttemptAt)},
@@ -165,6 +187,12 @@ export function createPrismaWebhookRepository(prisma: PrismaClient): WebhookRepo
         if (succeeded) await tx.webhookEndpoint.updateMany({ where: { id }, data: { failingSince: null } });
         else await tx.webhookEndpoint.updateMany({ where: { id, failingSince: null }, data: { failingSince: when } });
         if (disable) await tx.webhookEndpoint.updateMany({ where: { id }, data: { enabled: false, disabledReason: disable } });
+      });
+    },
+    async eraseEndedSecrets(now) {
+      await prisma.webhookEndpoint.updateMany({
+        where: { previousSecretUntil: { lte: now } },
+        data: { previousSecret: null, previousSecretUntil: null },
       });
     },
     async release(delivery) {

@@ -22,6 +22,8 @@ export interface WebhookSenderOptions extends DestinationRules {
   retryScheduleMs: readonly number[];
   /** How often to look for due deliveries. */
   pollMs: number;
+  /** WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: one endpoint's sends at once in this process, so a slow one holds no more than its share. */
+  maxInFlightPerEndpoint: number;
   /** Told of each finished delivery and each attempt (the metrics). */
   onDelivered?: (outcome: "succeeded" | "failed" | "retrying") => void;
   onAttempt?: (statusClass: string) => void;
@@ -58,6 +60,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   let stopping = false;
   let polling: Promise<void> | undefined;
   let pokedWhilePolling = false;
+  let lastEndpoint = 0;
 
   const schedule = () => {
     if (stopping) return;
@@ -84,19 +87,33 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   }
 
   async function claimAndSend(): Promise<void> {
+    if (options.isStopping?.()) return;
+    // A rotation's old secret is kept no longer than its overlap (docs/security.md).
+    await repository.eraseEndedSecrets(now());
     const room = CONCURRENCY - inFlight.size;
-    if (room <= 0 || options.isStopping?.()) return;
+    if (room <= 0) return;
     // The outbox's events become deliveries here, off every request's path (docs/decisions/023).
     await repository.fanOut(FAN_OUT_BATCH);
     const claimedAt = now();
     // The lease outlasts the send and its recording; a process that dies holding it lets it run out.
     const leaseUntil = new Date(claimedAt.getTime() + timeoutMs + 30_000);
-    const claimed = await repository.claimDue(claimedAt, leaseUntil, randomUUID(), room);
+    const byEndpoint = new Map<number, number>();
+    for (const { delivery } of inFlight.values()) byEndpoint.set(delivery.webhookId, (byEndpoint.get(delivery.webhookId) ?? 0) + 1);
+    const claimed = await repository.claimDue(claimedAt, leaseUntil, randomUUID(), room, {
+      perEndpoint: options.maxInFlightPerEndpoint,
+      inFlight: byEndpoint,
+      lastEndpoint,
+    });
+    lastEndpoint = claimed.at(-1)?.webhookId ?? lastEndpoint;
     for (const delivery of claimed) {
       const abort = new AbortController();
       const done = deliver(delivery, abort.signal)
         .catch((error: unknown) => logger.error({ err: error, deliveryId: delivery.id }, "webhooks: recording a delivery failed"))
-        .finally(() => inFlight.delete(delivery.id));
+        .finally(() => {
+          inFlight.delete(delivery.id);
+          // A slot is free: an endpoint held back by its share, or by the process's, need not wait for the next look.
+          if (!stopping) poll();
+        });
       inFlight.set(delivery.id, { delivery, abort, done });
     }
   }

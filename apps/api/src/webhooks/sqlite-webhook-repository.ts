@@ -4,6 +4,7 @@ import type { AuditContext } from "../activity/audit-event.js";
 import { sqliteActivityWriter } from "../activity/sqlite-activity-log.js";
 import { fanOutEvents } from "../activity/webhook-outbox.js";
 import {
+  ATTEMPTS_KEPT,
   storedEventTypes,
   toDeliveryRecord,
   toEndpointRecord,
@@ -56,8 +57,11 @@ export function createSqliteWebhookRepository(db: Sqlite.Database): WebhookRepos
       return rows.map(toDeliveryRecord);
     },
     async resendDelivery(webhookId, id, at) {
-      const row = prepared().resend.get(timestamp(at), id, webhookId);
-      return row ? toDeliveryRecord(row) : null;
+      const { resend, deliveryExists } = prepared();
+      const when = timestamp(at);
+      const row = resend.get(when, id, webhookId, when);
+      if (row) return toDeliveryRecord(row);
+      return deliveryExists.get(id, webhookId) ? "being sent" : null;
     },
     async fanOut(take) {
       const { cursor, fanOut } = prepared();
@@ -65,17 +69,27 @@ export function createSqliteWebhookRepository(db: Sqlite.Database): WebhookRepos
       const { cursor: from, last } = cursor.get()!;
       if (last !== null && last > from) fanOut.immediate(take);
     },
-    async claimDue(now, leaseUntil, claimToken, take) {
-      const { anyDue, claim } = prepared();
+    async claimDue(now, leaseUntil, claimToken, take, { perEndpoint, inFlight, lastEndpoint }) {
+      const { roundOfDue, claim } = prepared();
       const at = timestamp(now);
-      // A read first: an idle sender takes no write lock.
-      if (!anyDue.get(at, at)) return [];
-      return claim.all(timestamp(leaseUntil), claimToken, at, at, take).map(
-        (row): ClaimedDelivery => ({ ...row, id: Number(row.id), webhookId: Number(row.webhookId), createdAt: new Date(row.createdAt), claimToken }),
-      );
+      // Picked by a read, outside the write lock (an idle sender takes none); the claim checks again that
+      // each is still due, so one that another process claimed meanwhile is left to it.
+      const picked = roundOfDue.all(at, at, perEndpoint, JSON.stringify(Object.fromEntries(inFlight)), lastEndpoint, take).map(({ id }) => id);
+      if (picked.length === 0) return [];
+      const rows = claim.all(timestamp(leaseUntil), claimToken, JSON.stringify(picked), at, at);
+      const order = new Map(picked.map((id, index) => [id, index]));
+      return rows
+        .map((row): ClaimedDelivery => ({ ...row, id: Number(row.id), webhookId: Number(row.webhookId), createdAt: new Date(row.createdAt), claimToken }))
+        .sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     },
     async recordOutcome(delivery, outcome) {
       prepared().recordOutcome.immediate(delivery, outcome);
+    },
+    async eraseEndedSecrets(now) {
+      const { anyEndedSecret, eraseEndedSecrets } = prepared();
+      const at = timestamp(now);
+      // A read first: a sender with no overlap to end takes no write lock.
+      if (anyEndedSecret.get(at)) eraseEndedSecrets.run(at);
     },
     async release(delivery) {
       prepared().release.run(delivery.id, delivery.claimToken);
@@ -149,9 +163,11 @@ function prepare(db: Sqlite.Database) {
     audited("webhook.deleted", toEndpointRecord(row), audit);
     return true;
   });
-  const finish = db.prepare<[string, string, number, string, string, number, string]>(
+  const finish = db.prepare<[string, string, number, string, string, number, number, string]>(
     `UPDATE "WebhookDelivery" SET "status" = ?, "nextAttemptAt" = ?, "attemptCount" = "attemptCount" + ?,
-       "attempts" = CASE WHEN ? = 'null' THEN "attempts" ELSE json_insert("attempts", '$[#]', json(?)) END,
+       "attempts" = CASE WHEN ? = 'null' THEN "attempts" ELSE (
+         SELECT json_group_array(json("value") ORDER BY "key") FROM (
+           SELECT "key", "value" FROM json_each(json_insert("attempts", '$[#]', json(?))) ORDER BY "key" DESC LIMIT ?)) END,
        "claimedUntil" = NULL, "claimToken" = NULL
      WHERE "id" = ? AND "claimToken" = ?`,
   );
@@ -163,7 +179,16 @@ function prepare(db: Sqlite.Database) {
   const recordOutcome = db.transaction(
     (delivery: ClaimedDelivery, outcome: Parameters<WebhookRepository["recordOutcome"]>[1]) => {
       const attempt = JSON.stringify(outcome.attempt);
-      const { changes } = finish.run(outcome.status, timestamp(outcome.nextAttemptAt), outcome.attempt ? 1 : 0, attempt, attempt, delivery.id, delivery.claimToken);
+      const { changes } = finish.run(
+        outcome.status,
+        timestamp(outcome.nextAttemptAt),
+        outcome.attempt ? 1 : 0,
+        attempt,
+        attempt,
+        ATTEMPTS_KEPT,
+        delivery.id,
+        delivery.claimToken,
+      );
       if (changes === 0 || !outcome.endpoint) return;
       const { succeeded, at, disable: reason } = outcome.endpoint;
       if (succeeded) endpointSucceeded.run(delivery.webhookId);
@@ -210,15 +235,29 @@ function prepare(db: Sqlite.Database) {
     listByStatus: db.prepare<[number, string, number, number], DeliveryRow>(
       `SELECT ${DELIVERY_COLUMNS} FROM "WebhookDelivery" WHERE "webhookId" = ? AND "status" = ? AND "id" < ? ORDER BY "id" DESC LIMIT ?`,
     ),
-    resend: db.prepare<[string, number, number], DeliveryRow>(
-      `UPDATE "WebhookDelivery" SET "status" = 'pending', "nextAttemptAt" = ?, "claimedUntil" = NULL, "claimToken" = NULL
-       WHERE "id" = ? AND "webhookId" = ? RETURNING ${DELIVERY_COLUMNS}`,
+    // A lease that ran out is no one's: its sender is gone, and the claim token it left is overwritten by the next claim.
+    resend: db.prepare<[string, number, number, string], DeliveryRow>(
+      `UPDATE "WebhookDelivery" SET "status" = 'pending', "nextAttemptAt" = ?
+       WHERE "id" = ? AND "webhookId" = ? AND ("claimedUntil" IS NULL OR "claimedUntil" < ?) RETURNING ${DELIVERY_COLUMNS}`,
     ),
-    anyDue: db.prepare<[string, string], { one: number }>(`SELECT 1 AS "one" FROM "WebhookDelivery" WHERE ${DUE} LIMIT 1`),
-    claim: db.prepare<[string, string, string, string, number], ClaimRow>(
+    deliveryExists: db.prepare<[number, number], { one: number }>(`SELECT 1 AS "one" FROM "WebhookDelivery" WHERE "id" = ? AND "webhookId" = ?`),
+    // Each endpoint's due deliveries, oldest first, numbered by turn; an endpoint gets no turn past its room
+    // (perEndpoint less those in flight here); turn by turn, the endpoints after the one served last go first.
+    roundOfDue: db.prepare<[string, string, number, string, number, number], { id: number }>(
+      `SELECT "id" FROM (
+         SELECT "id", "webhookId", row_number() OVER (PARTITION BY "webhookId" ORDER BY "nextAttemptAt", "id") AS "turn"
+         FROM "WebhookDelivery" WHERE ${DUE})
+       WHERE "turn" <= ? - coalesce(json_extract(?, '$."' || "webhookId" || '"'), 0)
+       ORDER BY "turn", "webhookId" <= ?, "webhookId" LIMIT ?`,
+    ),
+    claim: db.prepare<[string, string, string, string, string], ClaimRow>(
       `UPDATE "WebhookDelivery" SET "claimedUntil" = ?, "claimToken" = ?
-       WHERE "id" IN (SELECT "id" FROM "WebhookDelivery" WHERE ${DUE} ORDER BY "nextAttemptAt" LIMIT ?)
+       WHERE "id" IN (SELECT "value" FROM json_each(?)) AND ${DUE}
        RETURNING "id", "webhookId", "eventId", "eventType", "data", "createdAt", "attemptCount"`,
+    ),
+    anyEndedSecret: db.prepare<[string], { one: number }>(`SELECT 1 AS "one" FROM "WebhookEndpoint" WHERE "previousSecretUntil" <= ? LIMIT 1`),
+    eraseEndedSecrets: db.prepare<[string]>(
+      `UPDATE "WebhookEndpoint" SET "previousSecret" = NULL, "previousSecretUntil" = NULL WHERE "previousSecretUntil" <= ?`,
     ),
     recordOutcome,
     release: db.prepare<[number, string]>(

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createLogger } from "../ops/logger.js";
 import { bearer, createTestApp, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
 import { receiversClosedAfterEach, type ReceivedCall } from "../test/webhook-receiver.js";
-import { resolveDestination, isPrivateAddress, DestinationRefused } from "./destination.js";
+import { addressRefusal, resolveDestination, isPrivateAddress, DestinationRefused } from "./destination.js";
 import { createWebhookSender, type WebhookSender } from "./sender.js";
 import { newWebhookSecret } from "./signature.js";
 
@@ -254,6 +254,49 @@ describe("destinations", () => {
     for (const address of ["127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "::1", "fe80::1", "fd00:ec2::254", "::ffff:127.0.0.1", "0.0.0.0", "100.64.0.1"])
       expect(isPrivateAddress(address), address).toBe(true);
     for (const address of ["93.184.216.34", "8.8.8.8", "2606:4700::1111"]) expect(isPrivateAddress(address), address).toBe(false);
+  });
+
+  it("refuses every ipaddr.js range but unicast, and judges the IPv4 address an IPv6 address carries to a gateway", () => {
+    const refused: Array<[string, RegExp]> = [
+      // IPv4-compatible (::/96), written both ways: ipaddr.js reads the dotted form as IPv4-mapped.
+      ["::127.0.0.1", /carrying 127\.0\.0\.1 \(loopback\)/],
+      ["::7f00:1", /IPv4-compatible, carrying 127\.0\.0\.1 \(loopback\)/],
+      ["::a00:1", /IPv4-compatible, carrying 10\.0\.0\.1 \(private\)/],
+      ["::ffff:0:7f00:1", /^rfc6145, carrying 127\.0\.0\.1/],
+      ["::ffff:a9fe:a9fe", /^ipv4Mapped, carrying 169\.254\.169\.254 \(linkLocal\)/],
+      ["64:ff9b::7f00:1", /^rfc6052, carrying 127\.0\.0\.1/],
+      // RFC 8215's local-use prefix: wherever the IPv4 address sits, the whole /48 is refused.
+      ["64:ff9b:1::7f00:1", /^rfc6052$/],
+      ["64:ff9b:1::808:808", /^rfc6052$/],
+      ["64:ff9b:1:808:8:800::", /^rfc6052$/],
+      ["2002:7f00:1::1", /^6to4, carrying 127\.0\.0\.1/],
+      ["2002:c0a8:101::1", /^6to4, carrying 192\.168\.1\.1 \(private\)/],
+      // Teredo: the client's address is stored with its bits flipped; here 10.0.0.1's.
+      ["2001:0:808:808:0:0:f5ff:fffe", /^teredo, carrying 10\.0\.0\.1/],
+      ["fec0::1", /^deprecatedSiteLocal$/],
+      ["100::1", /^discard$/],
+      ["2001:db8::", /^reserved$/],
+      ["2001:2::1", /^benchmarking$/],
+      ["ff02::1", /^multicast$/],
+      ["::", /^unspecified$/],
+      ["192.0.2.1", /^reserved$/],
+      ["255.255.255.255", /^broadcast$/],
+      ["not-an-address", /not an IP address/],
+    ];
+    for (const [address, why] of refused) expect(addressRefusal(address), address).toMatch(why);
+    for (const address of ["8.8.8.8", "1.1.1.1", "2606:4700::1111", "2a00:1450:4001:81c::200e", "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1", "2001:0:808:808:0:0:f7f7:f7f7"])
+      expect(addressRefusal(address), address).toBeUndefined();
+  });
+
+  it("refuses a refused range at send time, as a failed attempt naming it", async () => {
+    const { t } = await appWithSender("sqlite", { WEBHOOK_ALLOW_PRIVATE: "false", WEBHOOK_RETRY_SCHEDULE: "1h" });
+    const endpoint = await t.database.webhooks.createEndpoint({ url: "http://[::ffff:0:7f00:1]:9/hook", description: null, eventTypes: [], secret: newWebhookSecret(), createdBy: "t" });
+    await createPet(t);
+    await expect
+      .poll(async () => (await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 1 }))[0]?.attempts.length, { timeout: 5_000 })
+      .toBe(1);
+    const [delivery] = await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 1 });
+    expect(delivery!.attempts).toEqual([expect.objectContaining({ statusCode: null, error: expect.stringMatching(/rfc6145, carrying 127\.0\.0\.1.*may not reach/) })]);
   });
 
   it("refuses http://, a private host and a host that does not resolve, naming url", async () => {

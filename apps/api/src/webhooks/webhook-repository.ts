@@ -81,6 +81,22 @@ export interface EndpointChanges {
   enabled?: boolean | undefined;
 }
 
+/** A delivery keeps its newest this many attempts (the older ones are dropped as new ones come). */
+export const ATTEMPTS_KEPT = 100;
+
+/** How a claim shares this process's sending slots among the endpoints. */
+export interface ClaimShares {
+  /** At most this many sends per endpoint at once in this process (WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT). */
+  perEndpoint: number;
+  /** This process's sends in flight now, by endpoint id. */
+  inFlight: ReadonlyMap<number, number>;
+  /** The endpoint served last: each round of the endpoints starts after it (0 at first). */
+  lastEndpoint: number;
+}
+
+/** What a resend did: the delivery due again, `being sent` (an attempt of it holds a live lease), or null when there is no such delivery. */
+export type ResendResult = DeliveryRecord | "being sent" | null;
+
 export interface DeliveryQuery {
   webhookId: number;
   take: number;
@@ -107,8 +123,11 @@ export interface WebhookRepository {
   /** A `webhook.test` delivery to this endpoint alone, due now. */
   createTestDelivery(webhookId: number, eventId: string, data: string, at: Date): Promise<DeliveryRecord>;
   listDeliveries(query: DeliveryQuery): Promise<DeliveryRecord[]>;
-  /** Due now again (pending), with the same webhook-id; null when there is no such delivery of this endpoint. */
-  resendDelivery(webhookId: number, id: number, at: Date): Promise<DeliveryRecord | null>;
+  /**
+   * Due now again (pending), with the same webhook-id; null when there is no such delivery of this endpoint;
+   * `being sent`, and nothing changed, while a sender holds a live lease on it (one attempt at a time).
+   */
+  resendDelivery(webhookId: number, id: number, at: Date): Promise<ResendResult>;
   /**
    * Turns up to `take` events of the outbox (oldest first) into a delivery per endpoint subscribed to
    * each, and removes them, in one transaction: every event is fanned out once, whoever runs it.
@@ -116,11 +135,18 @@ export interface WebhookRepository {
   fanOut(take: number): Promise<void>;
   /**
    * Takes the lease of up to `take` due deliveries that nobody holds (or whose lease ran out), in one
-   * short transaction: on PostgreSQL `FOR UPDATE SKIP LOCKED` picks them, on SQLite the write lock.
+   * short statement: on PostgreSQL `FOR UPDATE SKIP LOCKED` picks them, on SQLite the write lock. They go
+   * round the endpoints (each endpoint's oldest due one, from the one after `shares.lastEndpoint`, then each
+   * one's second, ...), never past `shares.perEndpoint` in flight for an endpoint; answered in that order.
    */
-  claimDue(now: Date, leaseUntil: Date, claimToken: string, take: number): Promise<ClaimedDelivery[]>;
-  /** Records an outcome, if the lease is still this claim's (else another sender took it over: nothing is written). */
+  claimDue(now: Date, leaseUntil: Date, claimToken: string, take: number, shares: ClaimShares): Promise<ClaimedDelivery[]>;
+  /**
+   * Records an outcome, if the lease is still this claim's (else another sender took it over: nothing is
+   * written); the attempt joins the delivery's newest ATTEMPTS_KEPT.
+   */
   recordOutcome(delivery: ClaimedDelivery, outcome: DeliveryOutcome): Promise<void>;
+  /** Erases the old secrets whose overlap ended by `now` (previousSecret and previousSecretUntil become null). */
+  eraseEndedSecrets(now: Date): Promise<void>;
   /** Gives the lease back unsent (shutting down): due again for any sender. */
   release(delivery: ClaimedDelivery): Promise<void>;
   /** When the oldest event not yet delivered (pending, or in the outbox) happened; null when there is none. */

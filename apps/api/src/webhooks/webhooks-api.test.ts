@@ -117,6 +117,13 @@ describe("webhook registration refusals (SSRF)", () => {
       ["https://10.0.0.5/hook", /may not reach/],
       ["https://169.254.169.254/latest/meta-data/", /metadata/],
       ["https://[::1]/hook", /may not reach/],
+      ["https://[::127.0.0.1]/hook", /carrying 127\.0\.0\.1.*may not reach/],
+      ["https://[::ffff:0:7f00:1]/hook", /carrying 127\.0\.0\.1.*may not reach/],
+      ["https://[64:ff9b:1::808:808]/hook", /rfc6052.*may not reach/],
+      ["https://[2002:7f00:1::1]/hook", /6to4, carrying 127\.0\.0\.1.*may not reach/],
+      ["https://[fec0::1]/hook", /deprecatedSiteLocal.*may not reach/],
+      ["https://[100::1]/hook", /discard.*may not reach/],
+      ["https://[2001:db8::1]/hook", /reserved.*may not reach/],
       ["https://no-such-host.invalid/hook", /does not resolve/],
       ["ftp://example.com/hook", /must start with https:\/\//],
     ];

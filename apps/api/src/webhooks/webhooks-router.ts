@@ -118,6 +118,10 @@ export function createWebhookHandlers({ repository, rules, sender }: WebhookHand
     resendDelivery: async ({ params }) => {
       const delivery = await repository.resendDelivery(params.webhookId, params.deliveryId, new Date());
       if (!delivery) return notFound(`Webhook endpoint ${params.webhookId} has no delivery with id ${params.deliveryId}.`);
+      if (delivery === "being sent") {
+        const message = `Delivery ${params.deliveryId} is being sent now; resend it once that attempt is recorded.`;
+        return { status: 409, body: toErrorBody(409, "CONFLICT", message) };
+      }
       sender?.poke();
       return { status: 202, body: toDelivery(delivery) };
     },
