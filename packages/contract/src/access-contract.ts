@@ -352,7 +352,9 @@ export const accessContract = c.router(
       body: EmptyBody,
       metadata: { credential: "cookie", tag: "session" } satisfies RouteMetadata,
       summary: "Sign out",
-      description: "Ends this browser session on the server, with its tokens, and clears the cookie. Without a live session: 401, and the cookie is cleared too.",
+      description:
+        "Ends this browser session on the server, with its tokens, and clears the cookie. Without a live session: 401, and the cookie is cleared too; " +
+        "that 401 spends the client address's AUTH_FAILURES_PER_MIN budget, and past it the answer is 429 with `Retry-After`.",
       responses: { 204: c.noBody(), 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody },
     },
     startKeySession: {
@@ -384,7 +386,9 @@ export const accessContract = c.router(
       body: InvitationRegistrationOptionsRequest,
       metadata: { credential: "none", tag: "sign-in" } satisfies RouteMetadata,
       summary: "Start creating a passkey from an invitation",
-      description: "WebAuthn registration options for the invited person; the invitation token is the credential.",
+      description:
+        "WebAuthn registration options for the invited person; the invitation token is the credential. Each call spends one of the client address's " +
+        "sign-in starts (AUTH_FAILURES_PER_MIN a minute, shared with passkey sign-ins and `/sso/start`): past them 429 with `Retry-After`, before a challenge is stored.",
       responses: { 200: PasskeyRegistrationOptions, 400: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody },
     },
     acceptInvitation: {
@@ -437,7 +441,8 @@ export const accessContract = c.router(
       summary: "Start single sign-on",
       description:
         "Redirects to the identity provider (authorization code flow with PKCE, `state` and `nonce`) and sets the sign-in's own cookie (`__Host-petstore-sso`: HttpOnly, Secure, SameSite=Lax, 10 minutes). " +
-        "404 when single sign-on is not configured (the OIDC_* settings, or ADMIN_ORIGIN, unset). The provider unreachable: a redirect to the sign-in page with `?error=unavailable`.",
+        "404 when single sign-on is not configured (the OIDC_* settings, or ADMIN_ORIGIN, unset). The provider unreachable: a redirect to the sign-in page with `?error=unavailable`. " +
+        "Each start spends one of the client address's sign-in starts; past them a redirect to the sign-in page with `?error=too-many` and `Retry-After`, and no flow starts.",
       responses: { 302: c.noBody(), 404: ErrorBody },
     },
     ssoCallback: {

@@ -43,8 +43,10 @@ export type KeyUseField = "lastUsedAt" | "lastDeprecatedUseAt";
 /** Issued keys. Implemented per database; their changes write the activity log in the same transaction. */
 export interface AccessRepository {
   /**
-   * A value that changes whenever the set of usable issued keys does (one is
-   * created or revoked): cheap to read, so every API process can poll it.
+   * A value that changes whenever something usable stops being so, or a key is created: a key created or
+   * revoked, a session ended, a person disabled. Cheap to read, so every API process can poll it. A session
+   * token bought does not move it (a replica finds one it does not hold by `findActiveKey`), so buying
+   * tokens never makes every replica reload the whole set.
    */
   keysVersion(): Promise<string>;
   /**
