@@ -14,7 +14,7 @@
  * Fair sending (measureFairSending): on that same running sender, a fast receiver's worst lag
  * alone, and beside a receiver that answers 200 after 9.5 s (issue 46: it was 23 s).
  */
-import { createServer } from "node:http";
+import { createServer, type Server } from "node:http";
 import autocannon from "autocannon";
 import { deliveriesPerSecond } from "./statistics.js";
 
@@ -60,6 +60,17 @@ export function startReceiver(): Promise<Receiver> {
       res.writeHead(204).end();
     });
   });
+  return listenOnLoopback(server).then(({ url, close }) => ({
+    url,
+    received: () => received,
+    distinct: () => ids.size,
+    lastAt: () => lastAt,
+    close,
+  }));
+}
+
+/** Listens on a free loopback port: the hooks URL there, and a close that does not wait for kept-alive connections. */
+function listenOnLoopback(server: Server): Promise<{ url: string; close: () => Promise<void> }> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
@@ -67,9 +78,6 @@ export function startReceiver(): Promise<Receiver> {
       const port = typeof address === "object" && address ? address.port : 0;
       resolve({
         url: `http://127.0.0.1:${port}/hooks`,
-        received: () => received,
-        distinct: () => ids.size,
-        lastAt: () => lastAt,
         close: () =>
           new Promise((done) => {
             server.close(() => done());
@@ -218,24 +226,15 @@ function startTimedReceiver(answerMs: number): Promise<TimedReceiver> {
       timers.add(timer);
     });
   });
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      resolve({
-        url: `http://127.0.0.1:${port}/hooks`,
-        receivedAt,
-        mostOpen: () => mostOpen,
-        close: () =>
-          new Promise((done) => {
-            for (const timer of timers) clearTimeout(timer);
-            server.close(() => done());
-            server.closeAllConnections();
-          }),
-      });
-    });
-  });
+  return listenOnLoopback(server).then(({ url, close }) => ({
+    url,
+    receivedAt,
+    mostOpen: () => mostOpen,
+    close: () => {
+      for (const timer of timers) clearTimeout(timer);
+      return close();
+    },
+  }));
 }
 
 /**

@@ -1,29 +1,12 @@
 import type { ApiKey, StaffMember } from "@petstore/contract";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { staffMember } from "../test/fake-staff-api.js";
+import { apiKey, staffMember } from "../test/fake-staff-api.js";
 import { jsonResponse, renderApp, testSession } from "../test/render-app.js";
 import { SELF_REVOKED_MESSAGE } from "./KeyTable.js";
 
 const ADMIN = testSession("admin", "Ops lead");
 const SECRET = `psk_${"A".repeat(43)}`;
-
-function issuedKey(id: number, name: string, changes: Partial<ApiKey> = {}): ApiKey {
-  return {
-    id,
-    name,
-    scope: "read",
-    prefix: `psk_${String(id).padStart(8, "x")}`,
-    createdAt: "2026-11-20T09:00:00.000Z",
-    createdBy: "Configured key 1",
-    createdByStaffId: null,
-    lastUsedAt: null,
-    lastDeprecatedUseAt: null,
-    expiresAt: null,
-    revokedAt: null,
-    ...changes,
-  };
-}
 
 /**
  * The access API's key operations over an in-memory list, as the server answers them, and listStaff
@@ -37,7 +20,7 @@ function keysApi(initial: ApiKey[], staff: StaffMember[] = []) {
     if (request.method === "GET" && pathname === "/admin/v1/staff") return jsonResponse(200, staff);
     if (request.method === "POST" && pathname === "/admin/v1/keys") {
       const body = (await request.json()) as { name: string; scope: ApiKey["scope"]; expiresAt?: string };
-      const key = issuedKey(100 + keys.length, body.name, { scope: body.scope, expiresAt: body.expiresAt ?? null });
+      const key = apiKey(100 + keys.length, body.name, { scope: body.scope, expiresAt: body.expiresAt ?? null });
       keys.unshift(key);
       return jsonResponse(201, { key, secret: SECRET });
     }
@@ -63,9 +46,9 @@ const cellTexts = (row: HTMLElement) => within(row).getAllByRole("cell").map((ce
 describe("the Keys page", () => {
   it("lists the keys with their scope, prefix, use and status; only active keys can be revoked", async () => {
     const { handler } = keysApi([
-      issuedKey(3, "Front desk", { lastDeprecatedUseAt: "2026-11-23T08:00:00.000Z", lastUsedAt: "2026-11-23T08:00:00.000Z" }),
-      issuedKey(2, "Old intake", { scope: "write", expiresAt: "2026-01-01T00:00:00.000Z" }),
-      issuedKey(1, "Leaver", { revokedAt: "2026-11-01T00:00:00.000Z" }),
+      apiKey(3, "Front desk", { lastDeprecatedUseAt: "2026-11-23T08:00:00.000Z", lastUsedAt: "2026-11-23T08:00:00.000Z" }),
+      apiKey(2, "Old intake", { scope: "write", expiresAt: "2026-01-01T00:00:00.000Z" }),
+      apiKey(1, "Leaver", { revokedAt: "2026-11-01T00:00:00.000Z" }),
     ]);
     renderApp("/keys", handler, { session: ADMIN });
     const table = await screen.findByRole("table", { name: "Keys" });
@@ -101,10 +84,10 @@ describe("the Keys page", () => {
   it("marks the keys whose creator is disabled", async () => {
     const { handler } = keysApi(
       [
-        issuedKey(4, "Till", { createdBy: "Leaver", createdByStaffId: 2 }),
-        issuedKey(3, "Old till", { createdBy: "Leaver", createdByStaffId: 2, revokedAt: "2026-11-25T10:00:00.000Z" }),
-        issuedKey(2, "Intake", { createdBy: "Sam Rivera", createdByStaffId: 5 }),
-        issuedKey(1, "Front desk"),
+        apiKey(4, "Till", { createdBy: "Leaver", createdByStaffId: 2 }),
+        apiKey(3, "Old till", { createdBy: "Leaver", createdByStaffId: 2, revokedAt: "2026-11-25T10:00:00.000Z" }),
+        apiKey(2, "Intake", { createdBy: "Sam Rivera", createdByStaffId: 5 }),
+        apiKey(1, "Front desk"),
       ],
       [staffMember(5, "Sam Rivera"), staffMember(2, "Leaver", { disabledAt: "2026-11-25T10:00:00.000Z" })],
     );
@@ -160,7 +143,7 @@ describe("the Keys page", () => {
   });
 
   it("revokes after an alertdialog confirms; Escape cancels; the table updates", async () => {
-    const { handler } = keysApi([issuedKey(3, "Front desk")]);
+    const { handler } = keysApi([apiKey(3, "Front desk")]);
     const { user, requests } = renderApp("/keys", handler, { session: ADMIN });
     const revoke = await screen.findByRole("button", { name: "Revoke Front desk" });
 
@@ -188,7 +171,7 @@ describe("the Keys page", () => {
   });
 
   it("revoking the key this tab is signed in with signs out", async () => {
-    const own = issuedKey(7, "Ops lead", { scope: "admin" });
+    const own = apiKey(7, "Ops lead", { scope: "admin" });
     const { user, location } = renderApp("/keys", keysApi([own]).handler, { session: { ...ADMIN, keyId: "7" } });
     await user.click(await screen.findByRole("button", { name: "Revoke Ops lead" }));
     expect(screen.getByRole("alertdialog")).toHaveTextContent("you will be signed out");
