@@ -12,6 +12,9 @@ import { createSqliteStaffRepository } from "./staff/sqlite-staff-repository.js"
 import type { ChallengeStore } from "./passkeys/challenge-store.js";
 import { createSqliteChallengeStore } from "./passkeys/sqlite-challenge-store.js";
 import { createBackgroundWork } from "./data/background-work.js";
+import { postgresRunner, sqliteRunner, type SqlRunner } from "./data/sql-work.js";
+import { sqliteActivityWriter } from "./activity/sqlite-activity-log.js";
+import { ACTIVITY_EXTENSION, type ActivityArgs } from "./activity/recorded-activity.js";
 import { groupCommitTally } from "./data/sqlite-group-commit.js";
 import type { DatabaseHealth, PoolStats } from "./data/database-health.js";
 
@@ -34,6 +37,8 @@ export interface Database extends DatabaseHealth {
   staff: StaffRepository;
   /** The passkey ceremonies' one-time challenges. */
   passkeyChallenges: ChallengeStore;
+  /** Units of work written once for both providers (data/sql-work.ts), the activity log's writer joined in. */
+  sql: SqlRunner;
   /**
    * Runs database work that no request waits for (a key's last use, a key-set
    * refresh); `close()` waits for it. Refused (rejects) once closing began.
@@ -79,8 +84,11 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
     const ping = connection.prepare("SELECT 1");
     const background = createBackgroundWork();
     let closed: Promise<void> | undefined;
+    const writeActivity = sqliteActivityWriter(connection);
+    const sql = sqliteRunner(connection, { [ACTIVITY_EXTENSION]: (_, args) => writeActivity(...(args as ActivityArgs)) });
     return {
       provider: "sqlite",
+      sql,
       pets: createSqlitePetRepository(connection),
       access: createSqliteAccessRepository(connection),
       activity: createSqliteActivityLog(connection),
@@ -107,7 +115,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
     { default: pg },
     { createPrismaPetRepository },
     { createPrismaAccessRepository },
-    { createPrismaActivityLog },
+    { createPrismaActivityLog, recordActivity },
     { createPrismaWebhookRepository },
     { createPrismaStaffRepository },
     { createPrismaChallengeStore },
@@ -132,8 +140,10 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const background = createBackgroundWork();
   let closed: Promise<void> | undefined;
+  const sql = postgresRunner(prisma, { [ACTIVITY_EXTENSION]: (tx, args) => recordActivity(tx, ...(args as ActivityArgs)) });
   return {
     provider: "postgresql",
+    sql,
     pets: createPrismaPetRepository(prisma),
     access: createPrismaAccessRepository(prisma),
     activity: createPrismaActivityLog(prisma),
