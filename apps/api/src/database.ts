@@ -6,7 +6,8 @@ import type { ActivityLog } from "./activity/activity-log.js";
 import { createSqliteActivityLog } from "./activity/sqlite-activity-log.js";
 import { createSqlitePetRepository } from "./pets/sqlite-pet-repository.js";
 import type { WebhookRepository } from "./webhooks/webhook-repository.js";
-import { createSqliteWebhookRepository } from "./webhooks/sqlite-webhook-repository.js";
+import { createSqliteWebhookSenders } from "./webhooks/sqlite-webhook-repository.js";
+import { createWebhookRepository } from "./webhooks/sql-webhook-repository.js";
 import type { StaffRepository } from "./staff/staff-repository.js";
 import { createSqliteStaffRepository } from "./staff/sqlite-staff-repository.js";
 import type { ChallengeStore } from "./passkeys/challenge-store.js";
@@ -92,7 +93,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
       pets: createSqlitePetRepository(connection),
       access: createSqliteAccessRepository(connection),
       activity: createSqliteActivityLog(connection),
-      webhooks: createSqliteWebhookRepository(connection),
+      webhooks: createWebhookRepository(sql, createSqliteWebhookSenders(connection)),
       staff: createSqliteStaffRepository(connection),
       passkeyChallenges: createSqliteChallengeStore(connection),
       async isReady() {
@@ -116,7 +117,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
     { createPrismaPetRepository },
     { createPrismaAccessRepository },
     { createPrismaActivityLog, recordActivity },
-    { createPrismaWebhookRepository },
+    { createPrismaWebhookSenders },
     { createPrismaStaffRepository },
     { createPrismaChallengeStore },
   ] = await Promise.all([
@@ -147,7 +148,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
     pets: createPrismaPetRepository(prisma),
     access: createPrismaAccessRepository(prisma),
     activity: createPrismaActivityLog(prisma),
-    webhooks: createPrismaWebhookRepository(prisma),
+    webhooks: createWebhookRepository(sql, createPrismaWebhookSenders(prisma)),
     staff: createPrismaStaffRepository(prisma),
     passkeyChallenges: createPrismaChallengeStore(prisma),
     async isReady() {

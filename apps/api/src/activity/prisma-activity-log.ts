@@ -2,7 +2,7 @@ import type { AuditAction, AuditTargetType } from "@petstore/contract";
 import { Prisma, type PrismaClient } from "../generated/pg/client.js";
 import type { ActivityLog } from "./activity-log.js";
 import { auditColumns, toAuditEvent, type AuditContext, type AuditTarget } from "./audit-event.js";
-import { ANY_SUBSCRIBER, newWebhookEventId, subscriptionPattern, webhookEventTypeOf, type WebhookEventType } from "./webhook-outbox.js";
+import { anySubscriber, newWebhookEventId, subscriptionPattern, webhookEventTypeOf, type WebhookEventType } from "./webhook-outbox.js";
 
 type TransactionClient = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
@@ -30,13 +30,16 @@ export async function recordActivity(
   if (eventType) await tx.$executeRaw(outboxInsert(eventType, Prisma.sql`SELECT ${JSON.stringify(data)}`, at));
 }
 
+/** `anySubscriber` around its pattern as one of Prisma's parameters (Prisma numbers its placeholders itself). */
+const ANY_SUBSCRIBER = anySubscriber("\0").split("\0");
+
 /** The outbox row of one event: `data` is a one-column query (or a `FROM rows` select) giving its JSON text. */
 function outboxInsert(eventType: WebhookEventType, data: Prisma.Sql, at: Date | undefined): Prisma.Sql {
   const when = at ? Prisma.sql`${at.toISOString()}::timestamp` : Prisma.sql`now() AT TIME ZONE 'UTC'`;
   return Prisma.sql`
     INSERT INTO "WebhookEvent" ("eventId", "eventType", "data", "createdAt")
     SELECT ${newWebhookEventId()}, ${eventType}, (${data}), ${when}
-    WHERE ${Prisma.raw(ANY_SUBSCRIBER)} ${subscriptionPattern(eventType)}))`;
+    WHERE ${new Prisma.Sql(ANY_SUBSCRIBER, [subscriptionPattern(eventType)])}`;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { AuditAction } from "@petstore/contract";
 import { sqliteTimestamp as timestamp } from "../data/sqlite-timestamp.js";
 import type { ActivityLog } from "./activity-log.js";
 import { auditColumns, toAuditEvent, type AuditContext, type AuditEventRow, type AuditTarget } from "./audit-event.js";
-import { ANY_SUBSCRIBER, newWebhookEventId, subscriptionPattern, webhookEventTypeOf } from "./webhook-outbox.js";
+import { anySubscriber, newWebhookEventId, subscriptionPattern, webhookEventTypeOf } from "./webhook-outbox.js";
 
 
 /**
@@ -32,7 +32,7 @@ export function sqliteActivityWriter(db: Sqlite.Database): SqliteActivityWriter 
   // The subscription is read once, in the statement that writes the row: no second round through the
   // VM, and no outbox at all (both columns null) when nobody listens.
   const insertWithEvent = db.prepare<[string, ...Columns, string, string]>(
-    `WITH "subscribed"("yes") AS (SELECT ${ANY_SUBSCRIBER} ?)))
+    `WITH "subscribed"("yes") AS (SELECT ${anySubscriber("?")})
      INSERT INTO "AuditEvent" (${INSERT_COLUMNS}, "webhookEventId", "webhookData")
      SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CASE WHEN "yes" THEN ? END, CASE WHEN "yes" THEN ? END FROM "subscribed"`,
   );

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
-import { FAN_OUT_BATCH, type WebhookEventType } from "../activity/webhook-outbox.js";
+import type { WebhookEventType } from "../activity/webhook-outbox.js";
 import { DestinationRefused, resolveDestination, type DestinationRules } from "./destination.js";
 import { post, type PostResult } from "./post.js";
 import { signatureHeader } from "./signature.js";
-import type { ClaimedDelivery, DeliveryOutcome, WebhookEndpointRecord, WebhookRepository } from "./webhook-repository.js";
+import { FAN_OUT_BATCH, type ClaimedDelivery, type DeliveryOutcome, type WebhookEndpointRecord, type WebhookRepository } from "./webhook-repository.js";
 
 /** An endpoint with nothing but failures for this long is disabled. */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3_600_000;

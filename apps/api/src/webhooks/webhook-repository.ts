@@ -1,5 +1,6 @@
 import type { AuditContext } from "../activity/audit-event.js";
 import type { WebhookEventType } from "../activity/webhook-outbox.js";
+import { toBoolean, toDate, toDateOrNull, toNumber, type SqlStatement } from "../data/sql-work.js";
 
 /** A webhook endpoint as stored, its secrets included: never answered as is (see toWebhook). */
 export interface WebhookEndpointRecord {
@@ -153,6 +154,32 @@ export interface WebhookRepository {
   oldestPendingAt(): Promise<Date | null>;
 }
 
+/**
+ * The senders' side of the storage, written per provider where the outbox lives and where it was
+ * measured (decision 040): `sqlite-webhook-repository.ts`, `prisma-webhook-repository.ts`.
+ */
+export interface WebhookSenderStorage extends Pick<WebhookRepository, "fanOut" | "claimDue" | "recordOutcome"> {
+  /** The outbox's oldest event's time as "createdAt"; no row when the outbox is empty. */
+  readonly oldestEvent: SqlStatement;
+}
+
+/** How many events one fan-out takes at most. */
+export const FAN_OUT_BATCH = 200;
+
+/**
+ * The fan-out (both providers): a delivery per event of `events` (a table of "WebhookEvent"'s columns,
+ * aliased "v"; the caller may add a `WHERE` on it) and endpoint subscribed to it now and registered no
+ * later than it happened, due at once. An event whose endpoints were all deleted before its fan-out
+ * goes nowhere, and an endpoint registered since never gets it, however long the senders were stopped.
+ * Run by the senders, never on a request's path, in the transaction that takes those events out of the
+ * outbox (deletes them on PostgreSQL, moves the cursor past them on SQLite).
+ */
+export const fanOutEvents = (events: string): string => `
+  INSERT INTO "WebhookDelivery" ("webhookId", "eventId", "eventType", "data", "createdAt", "nextAttemptAt")
+  SELECT "e"."id", "v"."eventId", "v"."eventType", "v"."data", "v"."createdAt", "v"."createdAt"
+  FROM ${events} AS "v" JOIN "WebhookEndpoint" AS "e"
+    ON "e"."enabled" AND "e"."createdAt" <= "v"."createdAt" AND ("e"."eventTypes" = '' OR (' ' || "e"."eventTypes" || ' ') LIKE ('% ' || "v"."eventType" || ' %'))`;
+
 /** A delivery row as both databases return it. */
 export interface DeliveryRow {
   id: number | bigint;
@@ -165,14 +192,43 @@ export interface DeliveryRow {
 }
 
 export const toDeliveryRecord = (row: DeliveryRow): DeliveryRecord => ({
-  id: Number(row.id),
-  webhookId: Number(row.webhookId),
+  id: toNumber(row.id),
+  webhookId: toNumber(row.webhookId),
   eventId: row.eventId,
   eventType: row.eventType as WebhookEventType,
   status: row.status as DeliveryStatus,
-  createdAt: new Date(row.createdAt),
+  createdAt: toDate(row.createdAt),
   attempts: JSON.parse(row.attempts) as DeliveryAttempt[],
 });
+
+/** A claimed delivery's row as both databases return it. */
+export interface ClaimRow {
+  id: number | bigint;
+  webhookId: number | bigint;
+  eventId: string;
+  eventType: string;
+  data: string;
+  createdAt: Date | string;
+  attemptCount: number | bigint;
+}
+
+/** The rows a claim took, in the order they were `picked` (the claim's statement answers them in any order). */
+export function claimedInOrder(rows: readonly ClaimRow[], picked: ReadonlyArray<number | bigint>, claimToken: string): ClaimedDelivery[] {
+  const order = new Map(picked.map((id, index) => [toNumber(id), index]));
+  return rows
+    .map(
+      (row): ClaimedDelivery => ({
+        ...row,
+        id: toNumber(row.id),
+        webhookId: toNumber(row.webhookId),
+        eventType: row.eventType as WebhookEventType,
+        createdAt: toDate(row.createdAt),
+        attemptCount: toNumber(row.attemptCount),
+        claimToken,
+      }),
+    )
+    .sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+}
 
 /** An endpoint row as both databases return it. */
 export interface EndpointRow {
@@ -190,21 +246,19 @@ export interface EndpointRow {
   failingSince: Date | string | null;
 }
 
-const dateOrNull = (value: Date | string | null) => (value === null ? null : new Date(value));
-
 export const toEndpointRecord = (row: EndpointRow): WebhookEndpointRecord => ({
-  id: Number(row.id),
+  id: toNumber(row.id),
   url: row.url,
   description: row.description,
   eventTypes: row.eventTypes === "" ? [] : (row.eventTypes.split(" ") as WebhookEventType[]),
-  enabled: Boolean(row.enabled),
+  enabled: toBoolean(row.enabled),
   disabledReason: row.disabledReason,
-  createdAt: new Date(row.createdAt),
+  createdAt: toDate(row.createdAt),
   createdBy: row.createdBy,
   secret: row.secret,
   previousSecret: row.previousSecret,
-  previousSecretUntil: dateOrNull(row.previousSecretUntil),
-  failingSince: dateOrNull(row.failingSince),
+  previousSecretUntil: toDateOrNull(row.previousSecretUntil),
+  failingSince: toDateOrNull(row.failingSince),
 });
 
 /** eventTypes as stored: space-separated, empty for every type. */
