@@ -1,4 +1,4 @@
-import { accessContract, ADMIN_API_PATH_PREFIX, petstoreContract, petstorePinnedParsers } from "@petstore/contract";
+import { ADMIN_API_PATH_PREFIX } from "@petstore/contract";
 import express from "express";
 import type { Logger } from "pino";
 import { ACCESS_OPENAPI_PATH, apiDocs, OPENAPI_PATH } from "./http/api-docs.js";
@@ -6,7 +6,6 @@ import { requireApiKey } from "./access/api-key-check.js";
 import { IssuedKeys } from "./access/issued-keys.js";
 import { ConfiguredKeys, endRotatedKeySessions } from "./access/configured-keys.js";
 import { keyUseRecorder } from "./access/key-use.js";
-import { createAccessRouter } from "./access/access-router.js";
 import { API_PREFIX, contractRoutes } from "./http/contract-routes.js";
 import { deprecationHeaders } from "./http/deprecation-headers.js";
 import { matchedRoute, matchRoutes, onlyUnder, unlessRouted } from "./http/matched-route.js";
@@ -19,7 +18,6 @@ import { jsonBodyParsers } from "./http/json-body.js";
 import { serialiseJsonOnce } from "./http/express-tuning/json-response.js";
 import { createMetrics, type Metrics } from "./ops/metrics.js";
 import { metricsEndpoint } from "./ops/metrics-endpoint.js";
-import { createPetsRouter } from "./pets/pets-router.js";
 import { probes } from "./ops/probes.js";
 import { NEVER_STOPPING, type StopState } from "./ops/shutdown.js";
 import { abuseLimitsFromConfig, type AbuseLimits } from "./access/rate-limit.js";
@@ -27,15 +25,11 @@ import { requestLogging } from "./ops/request-logging.js";
 import { isUnder, onlyFor, series } from "./http/express-tuning/middleware-composition.js";
 import { socketAddressUnlessProxied } from "./http/express-tuning/client-address.js";
 import { responseHeaderSets, setHeaders } from "./http/security-headers.js";
-import { dispatchOperations, servedContract } from "./http/operation-dispatch.js";
+import { dispatchOperations } from "./http/operation-dispatch.js";
 import { serveWebApp } from "./http/web-app.js";
 import type { WebhookSender } from "./webhooks/sender.js";
-import { createWebhookHandlers } from "./webhooks/webhooks-router.js";
-import { StaffSessions } from "./staff/sessions.js";
-import { createStaffHandlers } from "./staff/staff-router.js";
-import { createSingleSignOn, type SingleSignOnOptions } from "./sso/single-sign-on.js";
-import { createSsoHandlers } from "./sso/sso-routes.js";
-import { createPasskeyHandlers } from "./passkeys/passkey-handlers.js";
+import type { SingleSignOnOptions } from "./sso/single-sign-on.js";
+import { createRoot } from "./root.js";
 
 export interface AppDeps {
   config: Config;
@@ -70,9 +64,6 @@ export function createApp({
   now = Date.now,
   oidcFetch,
 }: AppDeps): express.Express {
-  const routes = contractRoutes(petstoreContract);
-  const accessRoutes = contractRoutes(accessContract);
-  const allRoutes = [...routes, ...accessRoutes];
   const metrics =
     givenMetrics ?? createMetrics({ database, stopState, enabled: config.metricsToken !== undefined, webhooks: database.webhooks });
   const abuseLimits = givenLimits ?? abuseLimitsFromConfig(config, logger, { onStoreFallback: metrics.limiterStoreFellBack });
@@ -106,6 +97,10 @@ export function createApp({
     (ended) => ended > 0 && logger.info({ ended }, "ended the browser sessions of configured keys no longer in API_KEYS"),
     (error: unknown) => logger.warn({ err: error }, "could not end the browser sessions of configured keys no longer in API_KEYS"),
   );
+  // Every operation's handler, one router per feature (root.ts), and the routes the layers below read.
+  const root = createRoot({ config, database, metrics, abuseLimits, issuedKeys, configuredKeys, webhookSender, now, oidcFetch });
+  const v1Routes = contractRoutes(root.v1.routes);
+  const allRoutes = [...v1Routes, ...contractRoutes(root.admin.routes)];
   const recordKeyUse = keyUseRecorder({
     repository: database.access,
     runInBackground: database.inBackground,
@@ -129,7 +124,7 @@ export function createApp({
         { paths: ["/metrics"], handler: metricsEndpoint(metrics, config.metricsToken, abuseLimits.authFailures) },
         { paths: [OPENAPI_PATH, ACCESS_OPENAPI_PATH], prefixes: ["/docs"], handler: apiDocs(config.servers, headers.docs) },
       ]),
-      deprecationHeaders(routes),
+      deprecationHeaders(v1Routes),
     ),
   );
   // The key check covers every path under the two prefixes, an unknown one too (401 before 404). Not
@@ -147,52 +142,9 @@ export function createApp({
   );
   // Enters its Router only for a method that some route takes a JSON body with (not GET).
   app.use(jsonBodyParsers(allRoutes));
-  const petsRouter = createPetsRouter(database.pets, { idempotencyTtlMs: config.idempotencyTtlMs });
-  const webhookHandlers = createWebhookHandlers({ repository: database.webhooks, rules: config.webhooks, sender: webhookSender });
-  const sessions = new StaffSessions({
-    repository: database.staff,
-    issuedKeys,
-    configuredKeys,
-    adminOrigin: config.adminOrigin,
-    idleMs: config.sessions.idleMs,
-    maxMs: config.sessions.maxMs,
-    authFailures: abuseLimits.authFailures,
-    sessionTokens: abuseLimits.sessionTokens,
-    onRejected: metrics.limitRejected,
-    now,
-  });
-  // Single sign-on needs the admin app's origin too: the redirect URI is under it.
-  const singleSignOn =
-    config.singleSignOn && config.adminOrigin
-      ? createSingleSignOn(config.singleSignOn, { adminOrigin: config.adminOrigin, now, ...(oidcFetch ? { fetch: oidcFetch } : {}) })
-      : undefined;
-  const staffHandlers = {
-    ...createStaffHandlers({ sessions, issuedKeys, adminOrigin: config.adminOrigin }),
-    ...createSsoHandlers({
-      sessions,
-      issuedKeys,
-      adminOrigin: config.adminOrigin,
-      singleSignOn,
-      authFailures: abuseLimits.authFailures,
-      signInStarts: abuseLimits.signInStarts,
-      onRejected: metrics.limitRejected,
-    }),
-    // The passkey ceremonies, laid over the staff router's placeholders (docs/decisions/027-passkeys.md).
-    ...createPasskeyHandlers({
-      sessions,
-      challenges: database.passkeyChallenges,
-      adminOrigin: config.adminOrigin,
-      signInStarts: abuseLimits.signInStarts,
-      onRejected: metrics.limitRejected,
-    }),
-  };
-  const accessRouter = createAccessRouter(database.access, database.activity, issuedKeys, webhookHandlers, staffHandlers);
   // Every contract operation, in one layer: the operation matched at the top is called directly.
   app.use(
-    dispatchOperations(
-      [servedContract(petstoreContract, petsRouter, petstorePinnedParsers), servedContract(accessContract, accessRouter)],
-      { responseValidation: config.validateResponses, onInvalidRequest: sendValidationError },
-    ),
+    dispatchOperations([root.v1, root.admin], { responseValidation: config.validateResponses, onInvalidRequest: sendValidationError }),
   );
   app.use(onlyFor(underApi, methodNotAllowed(allRoutes)));
   if (config.webDistDir) app.use(serveWebApp(config.webDistDir, headers));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { accessContract, ADMIN_API_PATH_PREFIX } from "./access-contract.js";
+import { operationsOf } from "./operations.js";
+import { adminContract, ADMIN_API_PATH_PREFIX } from "./root.js";
 import { buildAccessOpenApiDocument } from "./access-openapi.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { OPERATION_CREDENTIALS, OPERATION_SCOPES, type AnyOperationName, type OperationName } from "./operation-scopes.js";
@@ -27,7 +28,7 @@ describe("the access OpenAPI document", () => {
       Object.entries(item).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
     );
     // Each route of the contract, at its path relative to the servers' /admin/v1, `:param` written `{param}`.
-    const routes = Object.entries(accessContract).map(([operation, route]) => {
+    const routes = Object.entries(operationsOf(adminContract)).map(([operation, route]) => {
       expect(route.path.startsWith(`${ADMIN_API_PATH_PREFIX}/`), operation).toBe(true);
       return `${route.method} ${route.path.slice(ADMIN_API_PATH_PREFIX.length).replace(/:(\w+)/g, "{$1}")} ${operation}`;
     });

@@ -1,4 +1,4 @@
-import { accessContract, ADMIN_API_PATH_PREFIX } from "./access-contract.js";
+import { adminContract, ADMIN_API_PATH_PREFIX } from "./root.js";
 import {
   ApiKey,
   ApiKeys,
@@ -425,7 +425,7 @@ const WORDS: DocumentWords = {
  */
 export function buildAccessOpenApiDocument(servers: OpenApiServers): OpenApiDocument {
   const adminUrl = (url: string) => url.replace(/\/v1\/?$/, "") + ADMIN_API_PATH_PREFIX;
-  return buildContractDocument(accessContract, {
+  return buildContractDocument(adminContract, {
     info: {
       title: "Petstore staff access",
       version: INTERFACE_VERSION,

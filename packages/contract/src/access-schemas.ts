@@ -125,9 +125,6 @@ export const KeyIdParams = z.object({
   keyId: decimalInteger("keyId", positiveSafeInteger("keyId")),
 });
 
-/** revokeKey takes no body; an empty JSON object is accepted too. */
-export const RevokeKeyBody = z.object({}).strip().optional();
-
 /**
  * listKeys' query: newest first, `limit` keys a page (default and most LIST_KEYS_MAX), `after` the last id of
  * the page before (a page that may have more carries `Link rel="next"`), optionally only the keys a person created.

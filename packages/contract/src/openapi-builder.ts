@@ -1,6 +1,7 @@
-import type { AppRoute } from "@ts-rest/core";
+import type { AppRoute, AppRouter } from "@ts-rest/core";
 import { generateOpenApi } from "@ts-rest/open-api";
 import { headerDisplayName } from "./petstore-contract.js";
+import { operationsOf, type Operations } from "./operations.js";
 import type { Credential, RouteMetadata } from "./route-metadata.js";
 import { SESSION_COOKIE_NAME } from "./staff-schemas.js";
 import { MAX_ID } from "./schemas.js";
@@ -166,11 +167,14 @@ export const TRANSPORT_STATUS_HEADERS: Record<string, string[]> = { "429": ["Ret
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
-/** A contract whose every route declares its tag (and scope) in its metadata; the compiler refuses one that does not. */
+/** A contract's operations, each declaring its tag (and scope) in its metadata; the compiler refuses one that does not. */
 export type DescribedContract = Record<string, AppRoute & { metadata: RouteMetadata }>;
 
-/** The OpenAPI 3 document of `contract`, described by `words`; each operation is tagged with its route's `metadata.tag`. */
-export function buildContractDocument(contract: DescribedContract, { info, servers, tags, pathPrefix, securityDescription, words }: DocumentOptions): OpenApiDocument {
+/**
+ * The OpenAPI 3 document of `contract` (its features nested contracts), described by `words`; each operation is
+ * tagged with its route's `metadata.tag` and its operationId is the route's key.
+ */
+export function buildContractDocument<T extends AppRouter>(contract: T & (Operations<T> extends DescribedContract ? unknown : never), { info, servers, tags, pathPrefix, securityDescription, words }: DocumentOptions): OpenApiDocument {
   const captured: Record<string, Schema> = {};
   /** The schema a route uses, as a `$ref` when the contract names it; the generated copy becomes the component. */
   const named = (zodSchema: unknown, generated: Schema | undefined): Schema | undefined => {
@@ -192,7 +196,7 @@ export function buildContractDocument(contract: DescribedContract, { info, serve
         securitySchemes: {
           bearerAuth: { type: "http", scheme: "bearer", description: securityDescription },
           // Only a document with a route that takes the session cookie describes it (the interface's does not).
-          ...(Object.values(contract).some((route) => (route.metadata as Partial<RouteMetadata> | undefined)?.credential === "cookie")
+          ...(Object.values(operationsOf<AppRouter>(contract) as DescribedContract).some((route) => (route.metadata as Partial<RouteMetadata> | undefined)?.credential === "cookie")
             ? {
                 sessionCookie: {
                   type: "apiKey",

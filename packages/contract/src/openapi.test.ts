@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildAccessOpenApiDocument } from "./access-openapi.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { OPERATION_SCOPES, type OperationName } from "./operation-scopes.js";
-import { petstoreContract } from "./petstore-contract.js";
+import { petsContract } from "./petstore-contract.js";
 import { Pet, Pets } from "./schemas.js";
 import { NAME_PATTERN, NewPet } from "./schemas.js";
 
@@ -212,7 +212,7 @@ describe("OpenAPI document, point by point against the interface spec", () => {
 
 /** The named schema of an operation's success answer, read from the contract's route; undefined for no body. */
 function successSchemaName(operationId: string, status: string): string | undefined {
-  const route = petstoreContract[operationId as keyof typeof petstoreContract];
+  const route = petsContract[operationId as keyof typeof petsContract];
   const schema = (route.responses as Record<string, unknown>)[status];
   return schema === Pets ? "Pets" : schema === Pet ? "Pet" : undefined;
 }

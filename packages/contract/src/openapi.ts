@@ -14,7 +14,7 @@ import {
   errorExample,
   transportResponses,
 } from "./openapi-builder.js";
-import { petstoreContract } from "./petstore-contract.js";
+import { v1Contract } from "./root.js";
 import {
   ErrorBody,
   LIMIT_DEFAULT,
@@ -239,7 +239,7 @@ const WORDS: DocumentWords = {
  * `servers` come from configuration: the contract knows no hosts.
  */
 export function buildOpenApiDocument(servers: OpenApiServers): OpenApiDocument {
-  return buildContractDocument(petstoreContract, {
+  return buildContractDocument(v1Contract, {
     info: {
       title: "Petstore",
       version: INTERFACE_VERSION,

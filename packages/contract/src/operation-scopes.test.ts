@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { accessContract } from "./access-contract.js";
 import { SCOPES } from "./access-schemas.js";
 import { OPERATION_CREDENTIALS, OPERATION_SCOPES, operationCredentials, scopeCovers } from "./operation-scopes.js";
-import { petstoreContract } from "./petstore-contract.js";
+import { operationsOf } from "./operations.js";
+import { adminContract, v1Contract } from "./root.js";
 
 describe("operation scopes", () => {
   it("scopes nest: read < write < admin", () => {
@@ -14,7 +14,7 @@ describe("operation scopes", () => {
   });
 
   it("names a credential for every operation of both contracts, and a scope for every bearer one", () => {
-    expect(Object.keys(OPERATION_CREDENTIALS).sort()).toEqual([...Object.keys(petstoreContract), ...Object.keys(accessContract)].sort());
+    expect(Object.keys(OPERATION_CREDENTIALS).sort()).toEqual([...Object.keys(operationsOf(v1Contract)), ...Object.keys(operationsOf(adminContract))].sort());
     const scoped = Object.entries(OPERATION_CREDENTIALS).filter(([, credential]) => credential !== "cookie" && credential !== "none");
     expect(Object.keys(OPERATION_SCOPES).sort()).toEqual(scoped.map(([operation]) => operation).sort());
     expect(OPERATION_CREDENTIALS).toMatchObject({

@@ -1,6 +1,6 @@
-import { accessContract } from "./access-contract.js";
 import { type Scope, SCOPES } from "./access-schemas.js";
-import { petstoreContract } from "./petstore-contract.js";
+import { operationsOf } from "./operations.js";
+import { adminContract, v1Contract } from "./root.js";
 import { CREDENTIALS, type Credential, type RouteMetadata } from "./route-metadata.js";
 
 type Routes = Record<string, { metadata: RouteMetadata }>;
@@ -46,7 +46,7 @@ function scopesOf<Contract extends Routes>(
  * The credential each operation of both contracts takes, as each route declares it
  * (`metadata.credential`, see `RouteMetadata`).
  */
-export const OPERATION_CREDENTIALS = Object.freeze({ ...operationCredentials(petstoreContract), ...operationCredentials(accessContract) });
+export const OPERATION_CREDENTIALS = Object.freeze({ ...operationCredentials(operationsOf(v1Contract)), ...operationCredentials(operationsOf(adminContract)) });
 /** Every operation of both contracts. */
 export type AnyOperationName = keyof typeof OPERATION_CREDENTIALS;
 
@@ -55,7 +55,7 @@ export type AnyOperationName = keyof typeof OPERATION_CREDENTIALS;
  * declares it (`metadata.scope`, see `RouteMetadata`). `getSession` answers any valid key or token.
  * Operations that take the cookie or nothing are not here.
  */
-export const OPERATION_SCOPES = Object.freeze({ ...scopesOf(petstoreContract), ...scopesOf(accessContract) });
+export const OPERATION_SCOPES = Object.freeze({ ...scopesOf(operationsOf(v1Contract)), ...scopesOf(operationsOf(adminContract)) });
 export type OperationName = keyof typeof OPERATION_SCOPES;
 
 /** True when a key of scope `held` may call an operation that needs `needed`. */

@@ -252,3 +252,6 @@ export const IdempotencyKey = z
 export const CreatePetHeaders = z.object({
   "idempotency-key": IdempotencyKey.optional(),
 });
+
+/** A body-less POST (revoking a key, ending a session, ...); an empty JSON object is accepted too. */
+export const EmptyBody = z.object({}).strip().optional();

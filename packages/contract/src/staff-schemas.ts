@@ -82,9 +82,6 @@ export const PasskeyIdParams = z.object({ passkeyId: decimalInteger("passkeyId",
 export const StaffRoleChange = z.object({ role: StaffRole }).strip().describe("Request body of changeStaffRole: the new role.");
 export type StaffRoleChange = z.infer<typeof StaffRoleChange>;
 
-/** A body-less POST; an empty JSON object is accepted too. */
-export const EmptyBody = z.object({}).strip().optional();
-
 /** disableStaff's optional body: `revokeKeys` also revokes the active keys the person created, in the same transaction. */
 export const DisableStaffBody = z
   .object({

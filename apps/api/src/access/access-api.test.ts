@@ -1,5 +1,5 @@
 import {
-  accessContract,
+  adminContract,
   type ApiKey,
   ApiKeys,
   AuditEvents,
@@ -7,7 +7,8 @@ import {
   LIST_KEYS_MAX,
   OPERATION_CREDENTIALS,
   OPERATION_SCOPES,
-  petstoreContract,
+  operationsOf,
+  v1Contract,
   SCOPES,
   scopeCovers,
   type AnyOperationName,
@@ -66,7 +67,7 @@ async function secondReplica(t: TestApp) {
  * One request per operation of both contracts, derived from the routes themselves (every path
  * parameter 999999, an empty JSON object as body): a new operation is covered without a line here.
  */
-const SAMPLE_REQUESTS = (Object.entries({ ...petstoreContract, ...accessContract }) as unknown as Array<[OperationName, AppRoute]>)
+const SAMPLE_REQUESTS = (Object.entries({ ...operationsOf(v1Contract), ...operationsOf(adminContract) }) as unknown as Array<[OperationName, AppRoute]>)
   .filter(([operation]) => operation in OPERATION_SCOPES)
   .map(
   ([operation, route]) => {
@@ -81,7 +82,7 @@ const SAMPLE_REQUESTS = (Object.entries({ ...petstoreContract, ...accessContract
 
 /** Each contract operation by `METHOD path` as Express registers it (`GET /v1/pets/:petId`). */
 const OPERATION_BY_ROUTE = new Map(
-  (Object.entries({ ...petstoreContract, ...accessContract }) as unknown as Array<[AnyOperationName, AppRoute]>).map(([operation, route]) => [
+  (Object.entries({ ...operationsOf(v1Contract), ...operationsOf(adminContract) }) as unknown as Array<[AnyOperationName, AppRoute]>).map(([operation, route]) => [
     `${route.method} ${route.path}`,
     operation,
   ]),

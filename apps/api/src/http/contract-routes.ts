@@ -1,4 +1,4 @@
-import { API_PATH_PREFIX, headerDisplayName, petstoreContract, type RouteMetadata } from "@petstore/contract";
+import { API_PATH_PREFIX, headerDisplayName, operationsOf, v1Contract, type RouteMetadata } from "@petstore/contract";
 import type { AppRoute } from "@ts-rest/core";
 import { z } from "zod";
 
@@ -17,7 +17,7 @@ export interface ContractRoute {
 }
 
 /** Every operation of the contract, read from its routes: nothing about routes is written down twice. */
-export function contractRoutes(router: Record<string, AppRoute> = petstoreContract): ContractRoute[] {
+export function contractRoutes(router: Readonly<Record<string, AppRoute>> = operationsOf(v1Contract)): ContractRoute[] {
   return Object.entries(router).map(([operation, route]) => ({
     operation,
     method: route.method,

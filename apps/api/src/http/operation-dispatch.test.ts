@@ -148,6 +148,6 @@ it("the answers differ between the requests (the comparison above is not of two 
 
 it("refuses to start with an operation that has no handler, or is in two contracts", () => {
   const options = { responseValidation: false, onInvalidRequest: () => undefined };
-  expect(() => dispatchOperations([{ contract, implementation: { ...implementation, getThing: undefined }, pinned: {} }], options)).toThrow(/getThing has no handler/);
+  expect(() => dispatchOperations([{ routes: contract, implementation: { ...implementation, getThing: undefined }, pinned: {} }], options)).toThrow(/getThing has no handler/);
   expect(() => dispatchOperations([servedContract(contract, implementation), servedContract(contract, implementation)], options)).toThrow(/listThings is in two contracts/);
 });

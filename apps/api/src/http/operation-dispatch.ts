@@ -1,6 +1,7 @@
-import type { PinnedRequestParsers } from "@petstore/contract";
+import { operationsOf, type Operations, type PinnedRequestParsers } from "@petstore/contract";
 import {
   checkZodSchema,
+  isAppRoute,
   isAppRouteNoBody,
   isAppRouteOtherResponse,
   TsRestResponseError,
@@ -17,23 +18,36 @@ import { matchedRoute } from "./matched-route.js";
 /** A contract's handlers as ts-rest types them (`initServer().router(contract, { ... })`). */
 export type ContractImplementation<T extends AppRouter> = Parameters<typeof createExpressEndpoints<T>>[1];
 
-/** One contract served: its routes, their handlers, and pinned parsers for the hottest of its request parts. */
+/** One contract served: its routes and their handlers by operation name, and pinned parsers for the hottest of its request parts. */
 export interface ServedContract {
-  contract: AppRouter;
+  routes: Readonly<Record<string, AppRoute>>;
   implementation: Readonly<Record<string, unknown>>;
   pinned: Readonly<Record<string, PinnedRequestParsers | undefined>>;
 }
 
+/** The handlers of a contract whose features are nested contracts, by operation name (as `operationsOf` names routes). */
+function handlersOf(contract: AppRouter, implementation: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(contract).flatMap(([name, entry]) =>
+      isAppRoute(entry) ? [[name, implementation[name]]] : Object.entries(handlersOf(entry, (implementation[name] ?? {}) as Record<string, unknown>)),
+    ),
+  );
+}
+
 /**
- * A contract and its handlers, typed together as ts-rest types them; `pinned`: per operation, parsers that stand
- * in for a schema on the inputs they take (`@petstore/contract`'s pinned-parsers).
+ * A contract and its handlers (nested as its features are), typed together as ts-rest types them; `pinned`: per
+ * operation, parsers that stand in for a schema on the inputs they take (`@petstore/contract`'s pinned-parsers).
  */
 export function servedContract<T extends AppRouter>(
   contract: T,
   implementation: ContractImplementation<T>,
-  pinned: { readonly [K in keyof T]?: PinnedRequestParsers } = {},
+  pinned: { readonly [K in keyof Operations<T>]?: PinnedRequestParsers } = {},
 ): ServedContract {
-  return { contract, implementation, pinned: pinned as Readonly<Record<string, PinnedRequestParsers | undefined>> };
+  return {
+    routes: operationsOf(contract) as Record<string, AppRoute>,
+    implementation: handlersOf(contract, implementation as Record<string, unknown>),
+    pinned: pinned as Readonly<Record<string, PinnedRequestParsers | undefined>>,
+  };
 }
 
 export interface DispatchOptions {
@@ -77,8 +91,8 @@ function checked(data: unknown, schema: unknown, pinned: ((input: unknown) => ob
  */
 export function dispatchOperations(contracts: readonly ServedContract[], { responseValidation, onInvalidRequest }: DispatchOptions): OperationDispatch {
   const operations = new Map<string, Operation>();
-  for (const { contract, implementation, pinned } of contracts) {
-    for (const [name, route] of Object.entries(contract as Record<string, AppRoute>)) {
+  for (const { routes, implementation, pinned } of contracts) {
+    for (const [name, route] of Object.entries(routes)) {
       const given = implementation[name];
       const handler = (typeof given === "function" ? given : (given as { handler?: unknown } | undefined)?.handler) as OperationHandler | undefined;
       if (!handler) throw new Error(`operation ${name} has no handler`);

@@ -8,7 +8,7 @@ import type { WebhookRepository } from "../webhooks/webhook-repository.js";
 import { NEVER_STOPPING, type StopState } from "./shutdown.js";
 import { ResponseTallies } from "./response-tallies.js";
 
-/** The abuse limits whose 429s are counted (see access/api-key-check.ts, passkeys/passkey-handlers.ts, sso/sso-routes.ts, staff/sessions.ts). */
+/** The abuse limits whose 429s are counted (see access/api-key-check.ts, passkeys/passkeys-router.ts, sso/sso-router.ts, staff/sessions.ts). */
 const LIMIT_NAMES: readonly LimitName[] = ["requests_per_key", "auth_failures", "sign_in_starts", "session_tokens"];
 
 /** The operation label of every request no contract operation serves (unknown paths, other methods, probes). */

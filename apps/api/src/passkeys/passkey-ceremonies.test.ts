@@ -10,7 +10,7 @@ import { expectError } from "../test/expect-error.js";
 import { SoftwareAuthenticator, FLAGS, type RegistrationOptionsLike, type AuthenticationOptionsLike } from "../test/software-authenticator.js";
 import { movableClock, sessionCookieOf as cookieOf } from "../test/session-cookies.js";
 import { bearer, createTestApp, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
-import { CHALLENGE_TTL_MS } from "./passkey-handlers.js";
+import { CHALLENGE_TTL_MS } from "./passkeys-router.js";
 
 const ORIGIN = "http://localhost:5173"; // the development ADMIN_ORIGIN, which NODE_ENV=test keeps
 const asAdmin = bearer();

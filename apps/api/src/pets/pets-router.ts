@@ -1,26 +1,25 @@
-import { petstoreContract } from "@petstore/contract";
-import { initServer, type createExpressEndpoints } from "@ts-rest/express";
+import { v1Contract } from "@petstore/contract";
+import { initServer } from "@ts-rest/express";
 import { auditContext, callerStoreKey } from "../access/caller.js";
 import { toErrorBody } from "../base/http-error.js";
 import { pageWithNextLink, rowsToRead } from "../base/next-page.js";
 import { createKeyedCreateService } from "./idempotent-create.js";
 import type { PetRepository } from "./pet-repository.js";
+import type { RouterOf } from "../base/contract-router.js";
 
 const server = initServer();
-
-/** What createExpressEndpoints takes for the contract. */
-type PetstoreRouter = Parameters<typeof createExpressEndpoints<typeof petstoreContract>>[1];
 
 export interface PetsRouterOptions {
   /** How long an `Idempotency-Key` is remembered. */
   idempotencyTtlMs: number;
 }
 
-const locationOf = (pet: { id: number }) => petstoreContract.getPet.path.replace(":petId", String(pet.id));
+const locationOf = (pet: { id: number }) => v1Contract.pets.getPet.path.replace(":petId", String(pet.id));
 
-export function createPetsRouter(pets: PetRepository, { idempotencyTtlMs }: PetsRouterOptions): PetstoreRouter {
+/** The spec's pets contract: listPets, createPet, getPet. */
+export function createPetsRouter(pets: PetRepository, { idempotencyTtlMs }: PetsRouterOptions): RouterOf<typeof v1Contract.pets> {
   const keyedCreates = createKeyedCreateService({ pets, ttlMs: idempotencyTtlMs });
-  return server.router(petstoreContract, {
+  return server.router(v1Contract.pets, {
     listPets: async ({ query, req, res }) => {
       const rows = await pets.list({ take: rowsToRead(query.limit), status: query.status, after: query.after, name: query.name });
       return { status: 200, body: pageWithNextLink(rows, query.limit, { status: query.status, name: query.name }, req, res) };

@@ -16,7 +16,7 @@ import { FLOW_COOKIE_NAME } from "./single-sign-on.js";
 import { expectError } from "../test/expect-error.js";
 import { startOidcProvider, TEST_ROLE_MAP, type TestOidcProvider } from "../test/oidc-provider.js";
 import { bearer, createTestApp, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
-import { signInErrorOf } from "./sso-routes.js";
+import { signInErrorOf } from "./sso-router.js";
 import { fallbackEmail, storableName } from "./sso-identity.js";
 
 // Single sign-on wired to staff records and sessions, against a real OpenID provider (oidc-provider on

@@ -1,7 +1,7 @@
-import { type Delivery, type ErrorBody, type Webhook } from "@petstore/contract";
+import { adminContract, type Delivery, type ErrorBody, type Webhook } from "@petstore/contract";
+import { initServer } from "@ts-rest/express";
 import type { Request, Response } from "express";
 import { auditContext, caller } from "../access/caller.js";
-import type { WebhookHandlers } from "../access/access-router.js";
 import { newWebhookEventId } from "../activity/webhook-outbox.js";
 import { toErrorBody } from "../base/http-error.js";
 import { pageWithNextLink, rowsToRead } from "../base/next-page.js";
@@ -9,6 +9,7 @@ import { DestinationRefused, resolveDestination, type DestinationRules } from ".
 import type { WebhookSender } from "./sender.js";
 import { newWebhookSecret, secretPrefix } from "./signature.js";
 import type { DeliveryRecord, WebhookEndpointRecord, WebhookRepository } from "./webhook-repository.js";
+import type { RouterOf } from "../base/contract-router.js";
 
 /** While a rotation overlaps, deliveries carry a signature with the old secret too. */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
@@ -45,8 +46,10 @@ export interface WebhookHandlerDeps {
   sender?: Pick<WebhookSender, "poke"> | undefined;
 }
 
-/** The webhook operations of the access contract (admin scope, checked before any of these runs). */
-export function createWebhookHandlers({ repository, rules, sender }: WebhookHandlerDeps): WebhookHandlers {
+const server = initServer();
+
+/** The webhooks contract (admin scope, checked before any of these runs). */
+export function createWebhooksRouter({ repository, rules, sender }: WebhookHandlerDeps): RouterOf<typeof adminContract.webhooks> {
   /** Undefined when the URL may be registered; else the 400. Resolved now: a host that does not resolve is refused. */
   async function checkUrl(url: string) {
     try {
@@ -59,7 +62,7 @@ export function createWebhookHandlers({ repository, rules, sender }: WebhookHand
   }
   const audit = (req: Pick<Request, "id" | "ip">, res: Response) => auditContext(req, res);
 
-  return {
+  return server.router(adminContract.webhooks, {
     listWebhooks: async () => ({ status: 200, body: (await repository.listEndpoints()).slice(0, LIST_WEBHOOKS_MAX).map(toWebhook) }),
 
     createWebhook: async ({ body, req, res }) => {
@@ -125,5 +128,5 @@ export function createWebhookHandlers({ repository, rules, sender }: WebhookHand
       sender?.poke();
       return { status: 202, body: toDelivery(delivery) };
     },
-  };
+  });
 }

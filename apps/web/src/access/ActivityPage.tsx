@@ -59,7 +59,7 @@ export function ActivityPage() {
 
 function EventList({ view }: { view: ActivityView }) {
   const access = useAccessClient();
-  const eventsQuery = access.listAuditEvents.useQuery({
+  const eventsQuery = access.activity.listAuditEvents.useQuery({
     queryKey: accessQueryKeys.eventPage(view.action, view.after),
     queryData: {
       query: {

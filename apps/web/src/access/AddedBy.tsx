@@ -7,7 +7,7 @@ import { When } from "./When.js";
  */
 export function AddedBy({ petId, className }: { petId: number; className?: string }) {
   const access = useAccessClient();
-  const eventQuery = access.listAuditEvents.useQuery({
+  const eventQuery = access.activity.listAuditEvents.useQuery({
     queryKey: accessQueryKeys.petCreated(petId),
     queryData: { query: { action: "pet.created", targetType: "pet", targetId: petId, limit: 1 } },
   });

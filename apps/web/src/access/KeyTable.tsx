@@ -24,9 +24,9 @@ export const SELF_REVOKED_MESSAGE = "You revoked the key you were signed in with
  */
 export function KeyTable() {
   const access = useAccessClient();
-  const keysQuery = access.listKeys.useQuery({ queryKey: accessQueryKeys.keys });
+  const keysQuery = access.keys.listKeys.useQuery({ queryKey: accessQueryKeys.keys });
   // Only to mark keys by creator: the table does not wait for it, nor fail with it.
-  const staffQuery = access.listStaff.useQuery({ queryKey: accessQueryKeys.staff });
+  const staffQuery = access.staff.listStaff.useQuery({ queryKey: accessQueryKeys.staff });
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const tableRef = useRef<HTMLTableElement>(null);
 
@@ -133,7 +133,7 @@ function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: (revoke
   const signOut = useSignOut();
   const { signedInAs } = useSession();
   const isOwnKey = signedInAs?.keyId === String(apiKey.id);
-  const revokeKey = access.revokeKey.useMutation({
+  const revokeKey = access.keys.revokeKey.useMutation({
     onSuccess: async () => {
       if (isOwnKey) {
         signOut(SELF_REVOKED_MESSAGE);

@@ -60,7 +60,7 @@ function NewKeyForm({ onCreated }: { onCreated: (created: CreatedApiKey) => void
   const [values, setValues] = useState<NewKeyFormValues>(EMPTY_FORM);
   const [fieldErrors, setFieldErrors] = useState<NewKeyFieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
-  const createKey = access.createKey.useMutation({
+  const createKey = access.keys.createKey.useMutation({
     onSuccess: async ({ body }) => {
       setValues(EMPTY_FORM);
       onCreated(body);

@@ -1,4 +1,4 @@
-import { accessContract, type AuditAction } from "@petstore/contract";
+import { adminContract, type AuditAction } from "@petstore/contract";
 import { initTsrReactQuery } from "@ts-rest/react-query/v5";
 import { createContext, useContext, useState, type ReactNode } from "react";
 import type { TokenManager } from "../session/token-manager.js";
@@ -10,7 +10,7 @@ import { apiClientOptions } from "./petstore-client.js";
  * needs no provider of its own: its hooks use the app's query client.
  */
 export function createAccessClient(tokens: TokenManager) {
-  return initTsrReactQuery(accessContract, apiClientOptions(tokens));
+  return initTsrReactQuery(adminContract, apiClientOptions(tokens));
 }
 
 export type AccessClient = ReturnType<typeof createAccessClient>;

@@ -32,7 +32,7 @@ describe("the clients' token handling", () => {
   it("puts the session's token on every request, and asks for one per ten minutes, not per request", async () => {
     const { session, seen, client } = setUp();
     for (let minute = 0; minute < 9; minute++) {
-      await Promise.all([client.listPets.query({ query: { limit: 1 } }), client.listPets.query({ query: { limit: 2 } })]);
+      await Promise.all([client.pets.listPets.query({ query: { limit: 1 } }), client.pets.listPets.query({ query: { limit: 2 } })]);
       vi.setSystemTime(Date.now() + 60_000);
     }
     expect(seen).toHaveLength(18);
@@ -40,7 +40,7 @@ describe("the clients' token handling", () => {
     expect(session.state.tokenRequests).toBe(1);
     // The token's last minute: the next request gets a new one first.
     vi.setSystemTime(Date.now() + 30_000);
-    await client.listPets.query({ query: { limit: 1 } });
+    await client.pets.listPets.query({ query: { limit: 1 } });
     expect(seen.at(-1)!.headers.get("authorization")).toBe(`Bearer ${fakeToken(2)}`);
     expect(session.state.tokenRequests).toBe(2);
   });
@@ -61,9 +61,9 @@ describe("the clients' token handling", () => {
 
   it("a refused token is renewed once and the request sent again with the new one", async () => {
     const { session, seen, client } = setUp();
-    await client.listPets.query({ query: { limit: 1 } });
+    await client.pets.listPets.query({ query: { limit: 1 } });
     session.forgetTokens();
-    const answer = await client.listPets.query({ query: { limit: 1 } });
+    const answer = await client.pets.listPets.query({ query: { limit: 1 } });
     expect(answer.status).toBe(200);
     expect(seen.map((request) => request.headers.get("authorization"))).toEqual([
       `Bearer ${fakeToken(1)}`,
@@ -76,7 +76,7 @@ describe("the clients' token handling", () => {
     const { seen, client } = setUp((request, attempt) =>
       attempt === 1 ? errorResponse(401, "UNAUTHORIZED", "The session token is not valid.") : jsonResponse(201, { id: 1, name: "Rex", categoryId: 1 }),
     );
-    const answer = await client.createPet.mutate({ body: { name: "Rex", categoryId: 1 }, headers: { "idempotency-key": "k-1" } });
+    const answer = await client.pets.createPet.mutate({ body: { name: "Rex", categoryId: 1 }, headers: { "idempotency-key": "k-1" } });
     expect(answer.status).toBe(201);
     expect(seen.map((request) => request.headers.get("idempotency-key"))).toEqual(["k-1", "k-1"]);
     expect(await seen[1]!.json()).toEqual({ name: "Rex", categoryId: 1 });
@@ -86,9 +86,9 @@ describe("the clients' token handling", () => {
     const { session, seen, client, tokens } = setUp();
     const ended = vi.fn();
     tokens.onSessionEnded(ended);
-    await client.listPets.query({ query: { limit: 1 } });
+    await client.pets.listPets.query({ query: { limit: 1 } });
     session.end("Your account was disabled.");
-    const answer = await client.listPets.query({ query: { limit: 1 } });
+    const answer = await client.pets.listPets.query({ query: { limit: 1 } });
     expect(answer.status).toBe(401);
     expect(ended).toHaveBeenCalledWith("Your account was disabled.");
     expect(seen).toHaveLength(2);
@@ -99,7 +99,7 @@ describe("the clients' token handling", () => {
       request.headers.get("authorization") === "Bearer psk_given" ? jsonResponse(200, []) : errorResponse(401, "UNAUTHORIZED", "no"),
     );
     session.authorize = () => null;
-    await client.listPets.query({ query: { limit: 1 }, extraHeaders: { Authorization: "Bearer psk_given" } });
+    await client.pets.listPets.query({ query: { limit: 1 }, extraHeaders: { Authorization: "Bearer psk_given" } });
     expect(seen.map((request) => request.headers.get("authorization"))).toEqual(["Bearer psk_given"]);
     expect(session.state.tokenRequests).toBe(0);
   });

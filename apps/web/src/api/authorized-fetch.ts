@@ -1,4 +1,4 @@
-import { accessContract } from "@petstore/contract";
+import { adminContract } from "@petstore/contract";
 import { initClient, tsRestFetchApi, type ApiFetcher } from "@ts-rest/core";
 import { SessionEnded, TokenRequestFailed, type TokenAnswer, type TokenManager } from "../session/token-manager.js";
 import { API_ORIGIN, bearer } from "./api-origin.js";
@@ -8,7 +8,7 @@ import { API_ORIGIN, bearer } from "./api-origin.js";
  * invitation): sent with the browser's cookies for this origin and no bearer. A POST carries an
  * `Origin` header, which the API checks.
  */
-export const cookieClient = initClient(accessContract, {
+export const cookieClient = initClient(adminContract, {
   baseUrl: API_ORIGIN,
   credentials: "same-origin",
   validateResponse: true,
@@ -16,7 +16,7 @@ export const cookieClient = initClient(accessContract, {
 
 /** `POST /admin/v1/session/token`, as the token manager asks for it. */
 export function requestSessionToken() {
-  return cookieClient.createSessionToken({ body: {} });
+  return cookieClient.session.createSessionToken({ body: {} });
 }
 
 /**

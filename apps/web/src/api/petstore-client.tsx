@@ -1,4 +1,4 @@
-import { petstoreContract, type ListPetsQuery } from "@petstore/contract";
+import { v1Contract, type ListPetsQuery } from "@petstore/contract";
 import { initTsrReactQuery } from "@ts-rest/react-query/v5";
 import { createContext, useContext, useState, type ReactNode } from "react";
 import type { TokenManager } from "../session/token-manager.js";
@@ -15,7 +15,7 @@ export { API_ORIGIN, bearer } from "./api-origin.js";
  * was started.
  */
 export function createPetstoreClient(tokens: TokenManager) {
-  return initTsrReactQuery(petstoreContract, apiClientOptions(tokens));
+  return initTsrReactQuery(v1Contract, apiClientOptions(tokens));
 }
 
 /** What every client of the API shares (this one, and the staff-access one in access-client.tsx). */

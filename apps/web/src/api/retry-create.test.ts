@@ -35,7 +35,7 @@ function setUp(script: Array<() => Response>) {
   const sleep = async (milliseconds: number) => {
     sleeps.push(milliseconds);
   };
-  return { client: createPetstoreClient(fixedTokens("pst_test")), keys, sleeps, sleep };
+  return { client: createPetstoreClient(fixedTokens("pst_test")).pets, keys, sleeps, sleep };
 }
 
 describe("createPetWithRetry", () => {

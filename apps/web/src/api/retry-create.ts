@@ -22,12 +22,12 @@ const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 8_000;
 
 /** Every answer createPet may give, as the typed client returns it. */
-type CreatePetResponse = Awaited<ReturnType<PetstoreClient["createPet"]["mutate"]>>;
+type CreatePetResponse = Awaited<ReturnType<PetstoreClient["pets"]["createPet"]["mutate"]>>;
 /** The one answer that means the pet exists: first time or replayed. */
 export type PetCreated = Extract<CreatePetResponse, { status: 201 }>;
 
 /** Just what the policy needs of the client, so tests and callers can hand in the app's own. */
-export type CreatePetClient = Pick<PetstoreClient, "createPet">;
+export type CreatePetClient = Pick<PetstoreClient["pets"], "createPet">;
 
 export interface CreateRetryOptions {
   /** The same key on every attempt: that is what makes resending safe. */
@@ -110,7 +110,7 @@ export function useCreatePetWithRetry() {
   const petstore = usePetstoreClient();
   const sleep = useContext(CreateRetrySleepContext);
   return useCallback(
-    (body: NewPet, options: Omit<CreateRetryOptions, "sleep">) => createPetWithRetry(petstore, body, { sleep, ...options }),
+    (body: NewPet, options: Omit<CreateRetryOptions, "sleep">) => createPetWithRetry(petstore.pets, body, { sleep, ...options }),
     [petstore, sleep],
   );
 }

@@ -1,4 +1,4 @@
-import { accessContract, ErrorBody } from "@petstore/contract";
+import { adminContract, ErrorBody } from "@petstore/contract";
 import { initClient, type ApiFetcher } from "@ts-rest/core";
 import {
   browserSupportsWebAuthn,
@@ -68,7 +68,7 @@ export const PASSKEY_MESSAGES = {
  * The operations that take no credential (a sign-in, an invitation's passkey): sent with this
  * origin's cookies, so the API's Set-Cookie lands, and no bearer.
  */
-const signInClient = initClient(accessContract, { baseUrl: API_ORIGIN, credentials: "same-origin", validateResponse: true });
+const signInClient = initClient(adminContract, { baseUrl: API_ORIGIN, credentials: "same-origin", validateResponse: true });
 
 /** The person-only operations, over the Account page's `authorizedFetch` (the session token, renewed on a 401). */
 function accountClient(authorizedFetch: typeof fetch) {
@@ -78,17 +78,17 @@ function accountClient(authorizedFetch: typeof fetch) {
     const parsed: unknown = type.includes("json") ? await response.json() : await response.text();
     return { status: response.status, body: parsed, headers: response.headers };
   };
-  return initClient(accessContract, { baseUrl: API_ORIGIN, api, validateResponse: true });
+  return initClient(adminContract, { baseUrl: API_ORIGIN, api, validateResponse: true });
 }
 
 /** `Sign in with a passkey`: no email typed; the authenticator offers this site's passkeys. The API sets the session cookie. */
 export async function signInWithPasskey(): Promise<void> {
   supported();
   await ceremony(PASSKEY_MESSAGES.cancelledSignIn, async () => {
-    const options = await signInClient.passkeySignInOptions({ body: {} });
+    const options = await signInClient.passkeys.passkeySignInOptions({ body: {} });
     if (options.status !== 200) throw refusal(options);
     const response = await startAuthentication({ optionsJSON: options.body as unknown as PublicKeyCredentialRequestOptionsJSON });
-    const signedIn = await signInClient.passkeySignIn({ body: { response: { ...response } } });
+    const signedIn = await signInClient.passkeys.passkeySignIn({ body: { response: { ...response } } });
     if (signedIn.status !== 200) throw refusal(signedIn);
   });
 }
@@ -104,18 +104,18 @@ export async function createPasskey(options: CreatePasskeyOptions): Promise<void
   await ceremony(PASSKEY_MESSAGES.cancelledCreate, async () => {
     if ("invitationToken" in options) {
       const { invitationToken } = options;
-      const creation = await signInClient.invitationPasskeyOptions({ body: { invitationToken } });
+      const creation = await signInClient.passkeys.invitationPasskeyOptions({ body: { invitationToken } });
       if (creation.status !== 200) throw refusal(creation);
       const response = await register(creation.body);
-      const accepted = await signInClient.acceptInvitation({ body: { invitationToken, response: { ...response }, ...name } });
+      const accepted = await signInClient.passkeys.acceptInvitation({ body: { invitationToken, response: { ...response }, ...name } });
       if (accepted.status !== 201) throw refusal(accepted);
       return;
     }
     const client = accountClient(options.authorizedFetch);
-    const creation = await client.addPasskeyOptions({ body: {} });
+    const creation = await client.passkeys.addPasskeyOptions({ body: {} });
     if (creation.status !== 200) throw refusal(creation);
     const response = await register(creation.body);
-    const added = await client.addPasskey({ body: { response: { ...response }, ...name } });
+    const added = await client.passkeys.addPasskey({ body: { response: { ...response }, ...name } });
     if (added.status !== 201) throw refusal(added);
   });
 }

@@ -33,7 +33,7 @@ export function ExportPets({ view }: { view: Pick<ListPetsQuery, "status" | "nam
     try {
       const pets = await collectPets({
         filters: { ...(view.status ? { status: view.status } : {}), ...(view.name !== undefined ? { name: view.name } : {}) },
-        fetchPage: (query, signal) => petstore.listPets.query({ query, fetchOptions: { signal } }),
+        fetchPage: (query, signal) => petstore.pets.listPets.query({ query, fetchOptions: { signal } }),
         signal: controller.signal,
         onProgress: (collected) => setState({ kind: "running", collected }),
       });

@@ -33,7 +33,7 @@ function PetNotFound({ detail }: { detail: string }) {
  */
 function PetDetail({ petId }: { petId: number }) {
   const petstore = usePetstoreClient();
-  const petQuery = petstore.listPets.useQuery({
+  const petQuery = petstore.pets.listPets.useQuery({
     queryKey: petQueryKeys.detail(petId),
     queryData: { query: { after: petId - 1, limit: 1 } },
   });

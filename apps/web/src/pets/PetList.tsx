@@ -20,7 +20,7 @@ function linkTo(view: ListPetsQuery): string {
 export function PetList({ view, highlightedId }: { view: ListPetsQuery; highlightedId?: number | undefined }) {
   const petstore = usePetstoreClient();
   const mayCreatePets = useMayCall("createPet");
-  const listQuery = petstore.listPets.useQuery({
+  const listQuery = petstore.pets.listPets.useQuery({
     queryKey: petQueryKeys.list(view),
     queryData: {
       query: {

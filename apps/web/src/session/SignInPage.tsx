@@ -70,7 +70,7 @@ export function SignInPage() {
     setBusy("key");
     try {
       // The key goes to the API once, as a bearer; the API answers with the session cookie, and the key is forgotten.
-      const response = await cookieClient.startKeySession({ body: {}, extraHeaders: { authorization: bearer(candidate) } });
+      const response = await cookieClient.session.startKeySession({ body: {}, extraHeaders: { authorization: bearer(candidate) } });
       if (response.status === 201) {
         setApiKey("");
         signIn(response.body);

@@ -1,4 +1,4 @@
-import { accessContract, type Session } from "@petstore/contract";
+import { adminContract, type Session } from "@petstore/contract";
 import { initClient } from "@ts-rest/core";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { describeFailure } from "../api/api-errors.js";
@@ -51,7 +51,7 @@ export function SessionProvider({
   const [status, setStatus] = useState<SessionStatus>(initialSession ? "signedIn" : "checking");
   const [signedInAs, setSignedInAs] = useState<Session | null>(initialSession ?? null);
   const [signOutReason, setSignOutReason] = useState<string | null>(null);
-  const [whoAmI] = useState(() => initClient(accessContract, { baseUrl: API_ORIGIN, api: authorizedFetcher(tokens), validateResponse: true }));
+  const [whoAmI] = useState(() => initClient(adminContract, { baseUrl: API_ORIGIN, api: authorizedFetcher(tokens), validateResponse: true }));
 
   const statusRef = useRef<SessionStatus>(initialSession ? "signedIn" : "checking");
   const enter = useCallback((next: SessionStatus, who: Session | null, reason: string | null) => {
@@ -86,7 +86,7 @@ export function SessionProvider({
 
   const resume = useCallback(async () => {
     tokens.clear();
-    const response = await whoAmI.getSession();
+    const response = await whoAmI.session.getSession();
     if (response.status !== 200) throw response;
     enter("signedIn", response.body, null);
     return response.body;
@@ -98,7 +98,7 @@ export function SessionProvider({
     let current = true;
     void (async () => {
       try {
-        const response = await whoAmI.getSession();
+        const response = await whoAmI.session.getSession();
         if (!current || statusRef.current !== "checking") return;
         if (response.status === 200) enter("signedIn", response.body, null);
         // No session is the usual case: the sign-in page, without an alert.
@@ -131,7 +131,7 @@ export function useSession(): SessionState {
 /** Ends the browser session on the server (the cookie's, with its tokens); a session already over is fine. */
 export async function endSessionOnServer(): Promise<void> {
   try {
-    await cookieClient.signOut({ body: {} });
+    await cookieClient.session.signOut({ body: {} });
   } catch {
     // Offline: the token is dropped anyway, and the session ends by its idle timeout.
   }

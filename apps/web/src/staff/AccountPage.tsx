@@ -26,7 +26,7 @@ export const SIGNED_OUT_EVERYWHERE_MESSAGE = "You signed out everywhere, this br
 export function AccountPage() {
   useDocumentTitle("Account");
   const access = useAccessClient();
-  const accountQuery = access.getAccount.useQuery({ queryKey: accessQueryKeys.account });
+  const accountQuery = access.account.getAccount.useQuery({ queryKey: accessQueryKeys.account });
 
   let content;
   if (accountQuery.isError || isWaitingOutOutage(accountQuery)) {
@@ -135,7 +135,7 @@ function RemovePasskeyDialog({ passkey, onClose }: { passkey: Passkey; onClose: 
   const access = useAccessClient();
   const queryClient = useQueryClient();
   const showStatusMessage = useShowStatusMessage();
-  const remove = access.removePasskey.useMutation({
+  const remove = access.account.removePasskey.useMutation({
     onSuccess: async () => {
       showStatusMessage(`Removed the passkey ${passkey.name}.`, ACCOUNT_PATH);
       await queryClient.invalidateQueries({ queryKey: accessQueryKeys.account });
@@ -164,7 +164,7 @@ function Sessions({ sessions }: { sessions: Account["sessions"] }) {
   const heading = useId();
   const access = useAccessClient();
   const signOut = useSignOut();
-  const everywhere = access.signOutEverywhere.useMutation({
+  const everywhere = access.account.signOutEverywhere.useMutation({
     onSuccess: () => signOut(SIGNED_OUT_EVERYWHERE_MESSAGE),
   });
   return (

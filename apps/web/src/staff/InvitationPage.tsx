@@ -58,7 +58,7 @@ export function InvitationPage() {
     }
     void (async () => {
       try {
-        const response = await cookieClient.getInvitation({ body: { token: parsed.data } });
+        const response = await cookieClient.staff.getInvitation({ body: { token: parsed.data } });
         if (!current) return;
         if (response.status === 200) setLookup({ state: "valid", invitation: response.body });
         else if (isNotFound(response)) setLookup({ state: "unusable" });

@@ -81,7 +81,7 @@ function InviteForm({ onInvited }: { onInvited: (invited: InvitedStaffMember) =>
   const [values, setValues] = useState(EMPTY_INVITE);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors<InviteField>>({});
   const [formError, setFormError] = useState<string | null>(null);
-  const invite = access.inviteStaff.useMutation({
+  const invite = access.staff.inviteStaff.useMutation({
     onSuccess: async ({ body }) => {
       setValues(EMPTY_INVITE);
       await invitationSent(body, `Invited ${body.staff.name}. Hand over the link below.`);
@@ -193,11 +193,11 @@ type Dialog = { kind: "role" | "disable"; member: StaffMember } | null;
 function StaffTable({ onInvited }: { onInvited: (invited: InvitedStaffMember) => void }) {
   const access = useAccessClient();
   const invitationSent = useInvitationSent(onInvited);
-  const staffQuery = access.listStaff.useQuery({ queryKey: accessQueryKeys.staff });
+  const staffQuery = access.staff.listStaff.useQuery({ queryKey: accessQueryKeys.staff });
   const [dialog, setDialog] = useState<Dialog>(null);
   const [renewError, setRenewError] = useState<string | null>(null);
   const tableRef = useRef<HTMLTableElement>(null);
-  const renew = access.inviteStaff.useMutation({
+  const renew = access.staff.inviteStaff.useMutation({
     onSuccess: async ({ body }) => {
       setRenewError(null);
       await invitationSent(body, `New invitation link for ${body.staff.name}: hand it over; the earlier one no longer works.`);
@@ -314,7 +314,7 @@ function ChangeRoleDialog({ member, onClose }: { member: StaffMember; onClose: (
   const access = useAccessClient();
   const [role, setRole] = useState<string>(member.role);
   const { isSelf, done } = useAfterAccessChange(member);
-  const change = access.changeStaffRole.useMutation({
+  const change = access.staff.changeStaffRole.useMutation({
     onSuccess: async ({ body }) => {
       await done(`${body.name} is now ${body.role}.`);
       onClose(true);
@@ -367,13 +367,13 @@ function DisableDialog({ member, onClose }: { member: StaffMember; onClose: (cha
   const { isSelf, done } = useAfterAccessChange(member);
   const [revokeKeys, setRevokeKeys] = useState(true);
   const revokeId = useId();
-  const keysQuery = access.listKeys.useQuery({
+  const keysQuery = access.keys.listKeys.useQuery({
     queryKey: accessQueryKeys.keysBy(member.id),
     queryData: { query: { createdByStaffId: member.id } },
   });
   const now = Date.now();
   const activeKeys = keysQuery.data?.body.filter((key) => keyStatus(key, now) === "active") ?? [];
-  const disable = access.disableStaff.useMutation({
+  const disable = access.staff.disableStaff.useMutation({
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: accessQueryKeys.keys });
       await done(disabledMessage(member.name, activeKeys.length, revokeKeys));

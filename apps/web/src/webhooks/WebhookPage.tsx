@@ -40,7 +40,7 @@ function WebhookNotFound({ detail }: { detail: string }) {
 
 function WebhookDetail({ webhookId }: { webhookId: number }) {
   const access = useAccessClient();
-  const webhookQuery = access.getWebhook.useQuery({
+  const webhookQuery = access.webhooks.getWebhook.useQuery({
     queryKey: accessQueryKeys.webhook(webhookId),
     queryData: { params: { webhookId } },
   });
@@ -118,7 +118,7 @@ function WebhookActions({ webhook, onRotated }: { webhook: Webhook; onRotated: (
   const path = webhookPath(webhook.id);
   const refresh = () => queryClient.invalidateQueries({ queryKey: accessQueryKeys.webhooks });
 
-  const sendTestEvent = access.sendTestEvent.useMutation({
+  const sendTestEvent = access.webhooks.sendTestEvent.useMutation({
     onMutate: () => setFailure(null),
     onSuccess: async () => {
       showStatusMessage("Sent a test event: its delivery is listed below.", path);
@@ -126,7 +126,7 @@ function WebhookActions({ webhook, onRotated }: { webhook: Webhook; onRotated: (
     },
     onError: (error) => setFailure(`The test event was not sent. ${describeFailure(error)}`),
   });
-  const rotateSecret = access.rotateWebhookSecret.useMutation({
+  const rotateSecret = access.webhooks.rotateWebhookSecret.useMutation({
     onMutate: () => setFailure(null),
     onSuccess: async ({ body }) => {
       onRotated(body);
@@ -135,7 +135,7 @@ function WebhookActions({ webhook, onRotated }: { webhook: Webhook; onRotated: (
     },
     onError: (error) => setFailure(`The secret was not rotated. ${describeFailure(error)}`),
   });
-  const setEnabled = access.updateWebhook.useMutation({
+  const setEnabled = access.webhooks.updateWebhook.useMutation({
     onMutate: () => setFailure(null),
     onSuccess: async ({ body }) => {
       showStatusMessage(body.enabled ? "Enabled the endpoint: events are sent to it again." : "Disabled the endpoint: nothing is sent to it.", path);
@@ -194,7 +194,7 @@ function DeleteWebhookDialog({ webhook, onCancel }: { webhook: Webhook; onCancel
   const queryClient = useQueryClient();
   const showStatusMessage = useShowStatusMessage();
   const navigate = useNavigate();
-  const deleteWebhook = access.deleteWebhook.useMutation({
+  const deleteWebhook = access.webhooks.deleteWebhook.useMutation({
     onSuccess: () => {
       showStatusMessage(`Deleted the endpoint ${webhook.url}.`, WEBHOOKS_PATH);
       navigate(WEBHOOKS_PATH);
@@ -239,7 +239,7 @@ function DeliveryList({ webhookId }: { webhookId: number }) {
   const access = useAccessClient();
   const [searchParams] = useSearchParams();
   const after = readAfter(searchParams);
-  const deliveriesQuery = access.listDeliveries.useQuery({
+  const deliveriesQuery = access.webhooks.listDeliveries.useQuery({
     queryKey: accessQueryKeys.deliveryPage(webhookId, after),
     queryData: { params: { webhookId }, query: after !== undefined ? { after } : {} },
     refetchInterval: refreshWhilePending,
@@ -293,7 +293,7 @@ function DeliveryTable({ webhookId, deliveries }: { webhookId: number; deliverie
   const queryClient = useQueryClient();
   const showStatusMessage = useShowStatusMessage();
   const [failure, setFailure] = useState<string | null>(null);
-  const resend = access.resendDelivery.useMutation({
+  const resend = access.webhooks.resendDelivery.useMutation({
     onMutate: () => setFailure(null),
     onSuccess: async ({ body }) => {
       showStatusMessage(`Resending the ${body.eventType} delivery.`, webhookPath(webhookId));

@@ -75,7 +75,7 @@ function NewWebhookForm({ onCreated }: { onCreated: (created: WebhookWithSecret)
   const [values, setValues] = useState<NewWebhookFormValues>(EMPTY_WEBHOOK_FORM);
   const [fieldErrors, setFieldErrors] = useState<NewWebhookFieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
-  const createWebhook = access.createWebhook.useMutation({
+  const createWebhook = access.webhooks.createWebhook.useMutation({
     onSuccess: async ({ body }) => {
       setValues(EMPTY_WEBHOOK_FORM);
       onCreated(body);
@@ -177,7 +177,7 @@ function NewWebhookForm({ onCreated }: { onCreated: (created: WebhookWithSecret)
 /** Every endpoint, newest first: its URL (a link to its page), events, status and last delivery. */
 function WebhookTable() {
   const access = useAccessClient();
-  const webhooksQuery = access.listWebhooks.useQuery({ queryKey: accessQueryKeys.webhookList });
+  const webhooksQuery = access.webhooks.listWebhooks.useQuery({ queryKey: accessQueryKeys.webhookList });
 
   if (webhooksQuery.isError || isWaitingOutOutage(webhooksQuery)) {
     return <LoadFailure title="The webhook endpoints could not be loaded." query={webhooksQuery} />;
@@ -233,7 +233,7 @@ function WebhookTable() {
  */
 function LastDelivery({ webhook }: { webhook: Webhook }) {
   const access = useAccessClient();
-  const deliveryQuery = access.listDeliveries.useQuery({
+  const deliveryQuery = access.webhooks.listDeliveries.useQuery({
     queryKey: accessQueryKeys.lastDelivery(webhook.id),
     queryData: { params: { webhookId: webhook.id }, query: { limit: 1 } },
     refetchInterval: refreshWhilePending,

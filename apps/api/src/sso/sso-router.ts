@@ -1,6 +1,6 @@
-import { SIGN_IN_ERROR_PARAM, SIGN_IN_PAGE_PATH, type SignInError } from "@petstore/contract";
+import { adminContract, SIGN_IN_ERROR_PARAM, SIGN_IN_PAGE_PATH, type SignInError } from "@petstore/contract";
+import { initServer } from "@ts-rest/express";
 import type { Request, Response } from "express";
-import type { StaffHandlers } from "../access/access-router.js";
 import { refuseCredential } from "../access/credential-failures.js";
 import type { IssuedKeys } from "../access/issued-keys.js";
 import { RateLimitFields } from "../access/rate-limit-headers.js";
@@ -16,6 +16,7 @@ import {
   type SingleSignOn,
 } from "./single-sign-on.js";
 import { ssoIdentity } from "./sso-identity.js";
+import type { RouterOf } from "../base/contract-router.js";
 
 export interface SsoHandlerDeps {
   sessions: StaffSessions;
@@ -70,17 +71,16 @@ const notConfigured = () => ({
   body: toErrorBody(404, "NOT_FOUND", "Single sign-on is not configured on this server (the OIDC_* settings and ADMIN_ORIGIN)."),
 });
 
+const server = initServer();
+
 /**
- * `getSignInOptions`, `ssoStart` and `ssoCallback`: single sign-on wired to the staff records and sessions.
+ * The single sign-on contract (`getSignInOptions`, `ssoStart`, `ssoCallback`): single sign-on wired to the staff records and sessions.
  * The flow itself (PKCE, `state`, `nonce`, the ID token, the role claim) is `sso/`'s; here, who it signs
  * in: the person tied to the identity, else an invited person (never signed in, no passkey, no identity)
  * with the same verified email, else a new person, with the provider's role at every sign-in; a verified
  * email of anyone else here is refused (`account-exists`), and so is a disabled person.
  */
-/** The operations this module answers; the staff room answers the rest of the sign-in ones. */
-export type SsoOperation = "getSignInOptions" | "ssoStart" | "ssoCallback";
-
-export function createSsoHandlers({
+export function createSsoRouter({
   sessions,
   issuedKeys,
   adminOrigin,
@@ -88,7 +88,7 @@ export function createSsoHandlers({
   authFailures,
   signInStarts = unlimited,
   onRejected,
-}: SsoHandlerDeps): Pick<StaffHandlers, SsoOperation> {
+}: SsoHandlerDeps): RouterOf<typeof adminContract.singleSignOn> {
   const sso = adminOrigin ? singleSignOn : undefined;
   const startFields = new RateLimitFields("sign-in-starts", signInStarts);
 
@@ -120,7 +120,7 @@ export function createSsoHandlers({
     return toSignInPage(res, overBudget ? "too-many" : code);
   };
 
-  return {
+  return server.router(adminContract.singleSignOn, {
     getSignInOptions: async () => ({
       status: 200,
       body: { passkeys: adminOrigin !== undefined, singleSignOn: sso ? { displayName: sso.displayName } : null },
@@ -183,5 +183,5 @@ export function createSsoHandlers({
       req.log.info({ sso: { staffId: staff.id, how, role: staff.role, roleChanged } }, "single sign-on: signed in");
       return redirect(res, `${adminOrigin}/`);
     },
-  };
+  });
 }

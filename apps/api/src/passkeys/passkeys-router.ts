@@ -1,4 +1,5 @@
-import type { Passkey } from "@petstore/contract";
+import { adminContract, type Passkey } from "@petstore/contract";
+import { initServer } from "@ts-rest/express";
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -10,7 +11,6 @@ import {
 } from "@simplewebauthn/server";
 import type { Request, Response } from "express";
 import { randomBytes } from "node:crypto";
-import type { StaffHandlers } from "../access/access-router.js";
 import { secretDigest } from "../access/bearer.js";
 import { auditContext, caller } from "../access/caller.js";
 import { rateLimited } from "../access/credential-failures.js";
@@ -22,6 +22,7 @@ import { INVITATION_GONE } from "../staff/staff-router.js";
 import { challengeDigest, type ChallengePurpose, type ChallengeStore, type TakenChallenge } from "./challenge-store.js";
 import { defaultPasskeyName } from "./passkey-name.js";
 import { relyingPartyOf, type RelyingParty } from "./relying-party.js";
+import type { RouterOf } from "../base/contract-router.js";
 
 /** How long a ceremony's challenge can be answered: the browser's own timeout, and a minute for the round trips. */
 export const CEREMONY_TIMEOUT_MS = 4 * 60_000;
@@ -31,14 +32,7 @@ export const MAX_PASSKEYS_PER_PERSON = 20;
 /** Ed25519, ES256, RS256: what authenticators make (no ML-DSA: the browsers do not yet). */
 const ALGORITHMS = [-8, -7, -257];
 
-type PasskeyOperation =
-  | "invitationPasskeyOptions"
-  | "acceptInvitation"
-  | "passkeySignInOptions"
-  | "passkeySignIn"
-  | "addPasskeyOptions"
-  | "addPasskey";
-export type PasskeyHandlers = Pick<StaffHandlers, PasskeyOperation>;
+const server = initServer();
 
 export interface PasskeyHandlerDeps {
   sessions: StaffSessions;
@@ -90,7 +84,7 @@ const STALE = `This passkey request has expired or was already used: ${AGAIN}.`;
  * user verification is required; each challenge is one-time and lives CHALLENGE_TTL_MS, in the
  * database, so any API process can finish a ceremony another began.
  */
-export function createPasskeyHandlers({ sessions, challenges, adminOrigin, signInStarts = unlimited, onRejected }: PasskeyHandlerDeps): PasskeyHandlers {
+export function createPasskeysRouter({ sessions, challenges, adminOrigin, signInStarts = unlimited, onRejected }: PasskeyHandlerDeps): RouterOf<typeof adminContract.passkeys> {
   const repository = sessions.repository;
   const startFields = new RateLimitFields("sign-in-starts", signInStarts);
   /**
@@ -206,7 +200,7 @@ export function createPasskeyHandlers({ sessions, challenges, adminOrigin, signI
   /** An options object as the contract's passthrough JSON object. */
   const json = (options: object): Record<string, unknown> => ({ ...options });
 
-  return {
+  return server.router(adminContract.passkeys, {
     invitationPasskeyOptions: async ({ body, req, res }) => {
       const party = relyingParty();
       // A start like a sign-in's, counted before the invitation is read: a valid token stores a challenge at every call.
@@ -312,5 +306,5 @@ export function createPasskeyHandlers({ sessions, challenges, adminOrigin, signI
       const passkey: Passkey = { id: added.id, name: added.name, createdAt: added.createdAt.toISOString(), lastUsedAt: null };
       return { status: 201, body: passkey };
     },
-  };
+  });
 }

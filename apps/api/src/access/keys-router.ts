@@ -1,12 +1,12 @@
-import { accessContract, type ErrorBody } from "@petstore/contract";
-import { initServer, type createExpressEndpoints } from "@ts-rest/express";
-import type { ActivityLog } from "../activity/activity-log.js";
+import { adminContract, type ErrorBody } from "@petstore/contract";
+import { initServer } from "@ts-rest/express";
 import { toErrorBody } from "../base/http-error.js";
 import { pageWithNextLink, rowsToRead } from "../base/next-page.js";
 import { auditContext, caller, type Caller } from "./caller.js";
 import type { IssuedKeys } from "./issued-keys.js";
 import type { AccessRepository } from "./access-repository.js";
 import { issueKey } from "./issue-key.js";
+import type { RouterOf } from "../base/contract-router.js";
 
 const server = initServer();
 
@@ -38,66 +38,9 @@ function outlivesIssuer(expiresAt: Date | null, issuerExpiresAt: Date | null): E
   return { ...toErrorBody(400, "VALIDATION_ERROR", `Invalid request: ${issue.field}: ${issue.message}.`), issues: [issue] };
 }
 
-type AccessRouter = Parameters<typeof createExpressEndpoints<typeof accessContract>>[1];
-
-/** The access contract's webhook operations: their handlers live in their own room (`webhooks/webhooks-router.ts`). */
-export type WebhookOperation =
-  | "listWebhooks"
-  | "createWebhook"
-  | "getWebhook"
-  | "updateWebhook"
-  | "deleteWebhook"
-  | "rotateWebhookSecret"
-  | "sendTestEvent"
-  | "listDeliveries"
-  | "resendDelivery";
-export type WebhookHandlers = Pick<AccessRouter, WebhookOperation>;
-
-/** The access contract's staff sign-in operations: their handlers live in their own room (`staff/`). */
-export type StaffOperation =
-  | "listStaff"
-  | "inviteStaff"
-  | "changeStaffRole"
-  | "disableStaff"
-  | "endSession"
-  | "getAccount"
-  | "renamePasskey"
-  | "removePasskey"
-  | "signOutEverywhere"
-  | "addPasskeyOptions"
-  | "addPasskey"
-  | "createSessionToken"
-  | "signOut"
-  | "startKeySession"
-  | "getInvitation"
-  | "invitationPasskeyOptions"
-  | "acceptInvitation"
-  | "passkeySignInOptions"
-  | "passkeySignIn"
-  | "ssoStart"
-  | "ssoCallback"
-  | "getSignInOptions";
-export type StaffHandlers = Pick<AccessRouter, StaffOperation>;
-
-/**
- * The staff-access operations. Scopes are enforced by the key check before any of these runs. The
- * webhook and staff sign-in operations are handed in (their rooms sit above this one).
- */
-export function createAccessRouter(
-  repository: AccessRepository,
-  activity: ActivityLog,
-  issuedKeys: IssuedKeys,
-  webhooks: WebhookHandlers,
-  staff: StaffHandlers,
-): AccessRouter {
-  return server.router(accessContract, {
-    ...webhooks,
-    ...staff,
-    getSession: async ({ res }) => {
-      const { keyId, staffId, name, scope, expiresAt } = caller(res);
-      return { status: 200, body: { keyId, staffId, name, scope, expiresAt: expiresAt?.toISOString() ?? null } };
-    },
-
+/** The keys contract: issued keys (admin scope, checked before any of these runs). */
+export function createKeysRouter(repository: AccessRepository, issuedKeys: IssuedKeys): RouterOf<typeof adminContract.keys> {
+  return server.router(adminContract.keys, {
     listKeys: async ({ query, req, res }) => {
       const { limit, after, createdByStaffId } = query;
       const rows = await repository.listKeys({ take: rowsToRead(limit), before: after, createdByStaffId });
@@ -127,12 +70,6 @@ export function createAccessRouter(
       if (!key) return { status: 404, body: toErrorBody(404, "NOT_FOUND", `No issued key has id ${params.keyId}.`) };
       issuedKeys.revoked(key.id);
       return { status: 200, body: key };
-    },
-
-    listAuditEvents: async ({ query, req, res }) => {
-      const { limit, action, targetType, targetId } = query;
-      const rows = await activity.listAuditEvents({ take: rowsToRead(limit), before: query.after, action, targetType, targetId });
-      return { status: 200, body: pageWithNextLink(rows, limit, { action, targetType, targetId }, req, res) };
     },
   });
 }
