@@ -9,7 +9,7 @@ import type { WebhookRepository } from "./webhooks/webhook-repository.js";
 import { createSqliteWebhookSenders } from "./webhooks/sqlite-webhook-repository.js";
 import { createWebhookRepository } from "./webhooks/sql-webhook-repository.js";
 import type { StaffRepository } from "./staff/staff-repository.js";
-import { createSqliteStaffRepository } from "./staff/sqlite-staff-repository.js";
+import { createStaffRepository } from "./staff/sql-staff-repository.js";
 import type { ChallengeStore } from "./passkeys/challenge-store.js";
 import { createSqliteChallengeStore } from "./passkeys/sqlite-challenge-store.js";
 import { createBackgroundWork } from "./data/background-work.js";
@@ -94,7 +94,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
       access: createSqliteAccessRepository(connection),
       activity: createSqliteActivityLog(connection),
       webhooks: createWebhookRepository(sql, createSqliteWebhookSenders(connection)),
-      staff: createSqliteStaffRepository(connection),
+      staff: createStaffRepository(sql),
       passkeyChallenges: createSqliteChallengeStore(connection),
       async isReady() {
         try {
@@ -118,7 +118,6 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
     { createPrismaAccessRepository },
     { createPrismaActivityLog, recordActivity },
     { createPrismaWebhookSenders },
-    { createPrismaStaffRepository },
     { createPrismaChallengeStore },
   ] = await Promise.all([
       import("./generated/pg/client.js"),
@@ -128,7 +127,6 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
       import("./access/prisma-access-repository.js"),
       import("./activity/prisma-activity-log.js"),
       import("./webhooks/prisma-webhook-repository.js"),
-      import("./staff/prisma-staff-repository.js"),
       import("./passkeys/prisma-challenge-store.js"),
     ]);
   // Our own pool, handed to the adapter, so its counts can be read; the adapter leaves closing it to us.
@@ -149,7 +147,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
     access: createPrismaAccessRepository(prisma),
     activity: createPrismaActivityLog(prisma),
     webhooks: createWebhookRepository(sql, createPrismaWebhookSenders(prisma)),
-    staff: createPrismaStaffRepository(prisma),
+    staff: createStaffRepository(sql),
     passkeyChallenges: createPrismaChallengeStore(prisma),
     async isReady() {
       try {
