@@ -59,7 +59,7 @@ describe("documentation and probes", () => {
     const response = await request(app).get("/v1/openapi.json").expect(200);
     expect(response.body.info.version).toBe("1.0.0");
     expect(response.body.servers[0].url).toBe("https://prod.example.org/v1");
-    expect(Object.keys(response.body.paths).sort()).toEqual(["/pets", "/pets/{petId}"]);
+    expect(Object.keys(response.body.paths)).toEqual(expect.arrayContaining(["/pets", "/pets/{petId}"]));
   });
 
   it("serves interactive docs at /docs", async () => {

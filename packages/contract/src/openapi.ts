@@ -35,8 +35,11 @@ export const INTERFACE_VERSION = "1.0.0";
 export type { OpenApiServers } from "./openapi-builder.js";
 export { markIntegerFormats } from "./openapi-builder.js";
 
-/** The spec's five resources, found by the contract's own zod schema wherever a route uses it. */
-const SCHEMA_NAMES = new Map<unknown, string>([
+/**
+ * The named schemas (the spec's five resources first), found by the contract's own zod schema wherever a
+ * route uses it.
+ */
+export const V1_SCHEMA_NAMES = new Map<unknown, string>([
   [PetStatus, "PetStatus"],
   [NewPet, "NewPet"],
   [Pet, "Pet"],
@@ -217,7 +220,7 @@ const HEADERS: Record<string, HeaderDefinition> = {
 };
 
 const WORDS: DocumentWords = {
-  schemaNames: SCHEMA_NAMES,
+  schemaNames: V1_SCHEMA_NAMES,
   nestedSchemas: [{ name: "PetStatus", after: "NewPet", from: (components) => (components["NewPet"]?.["properties"] as Record<string, unknown>)["status"] }],
   schemaExamples: SCHEMA_EXAMPLES,
   parameters: PARAMETERS,

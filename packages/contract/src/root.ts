@@ -48,3 +48,10 @@ export const adminContract = c.router(
 );
 export type AdminContract = typeof adminContract;
 
+
+/**
+ * The spec's three operations under `/v1`, flat, as client developers have imported them since the first
+ * release (`initClient(petstoreContract)`, `client.createPet(...)`): kept stable for them. `v1Contract`
+ * holds these and the operations beyond the spec.
+ */
+export const petstoreContract = v1Contract.pets;
