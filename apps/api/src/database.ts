@@ -1,7 +1,7 @@
 import { databaseProvider, sqliteFilePath, type DatabaseProvider } from "./base/database-url.js";
 import type { PetRepository } from "./pets/pet-repository.js";
 import type { AccessRepository } from "./access/access-repository.js";
-import { createSqliteAccessRepository } from "./access/sqlite-access-repository.js";
+import { createAccessRepository } from "./access/sql-access-repository.js";
 import type { ActivityLog } from "./activity/activity-log.js";
 import { createSqliteActivityLog } from "./activity/sqlite-activity-log.js";
 import { createSqlitePetRepository } from "./pets/sqlite-pet-repository.js";
@@ -11,7 +11,7 @@ import { createWebhookRepository } from "./webhooks/sql-webhook-repository.js";
 import type { StaffRepository } from "./staff/staff-repository.js";
 import { createStaffRepository } from "./staff/sql-staff-repository.js";
 import type { ChallengeStore } from "./passkeys/challenge-store.js";
-import { createSqliteChallengeStore } from "./passkeys/sqlite-challenge-store.js";
+import { createChallengeStore } from "./passkeys/sql-challenge-store.js";
 import { createBackgroundWork } from "./data/background-work.js";
 import { postgresRunner, sqliteRunner, type SqlRunner } from "./data/sql-work.js";
 import { sqliteActivityWriter } from "./activity/sqlite-activity-log.js";
@@ -91,11 +91,11 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
       provider: "sqlite",
       sql,
       pets: createSqlitePetRepository(connection),
-      access: createSqliteAccessRepository(connection),
+      access: createAccessRepository(sql),
       activity: createSqliteActivityLog(connection),
       webhooks: createWebhookRepository(sql, createSqliteWebhookSenders(connection)),
       staff: createStaffRepository(sql),
-      passkeyChallenges: createSqliteChallengeStore(connection),
+      passkeyChallenges: createChallengeStore(sql),
       async isReady() {
         try {
           ping.get();
@@ -115,19 +115,15 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
     { PrismaPg },
     { default: pg },
     { createPrismaPetRepository },
-    { createPrismaAccessRepository },
     { createPrismaActivityLog, recordActivity },
     { createPrismaWebhookSenders },
-    { createPrismaChallengeStore },
   ] = await Promise.all([
       import("./generated/pg/client.js"),
       import("@prisma/adapter-pg"),
       import("pg"),
       import("./pets/prisma-pet-repository.js"),
-      import("./access/prisma-access-repository.js"),
       import("./activity/prisma-activity-log.js"),
       import("./webhooks/prisma-webhook-repository.js"),
-      import("./passkeys/prisma-challenge-store.js"),
     ]);
   // Our own pool, handed to the adapter, so its counts can be read; the adapter leaves closing it to us.
   // Connections open lazily on the first query; callers wait with isReady().
@@ -144,11 +140,11 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
     provider: "postgresql",
     sql,
     pets: createPrismaPetRepository(prisma),
-    access: createPrismaAccessRepository(prisma),
+    access: createAccessRepository(sql),
     activity: createPrismaActivityLog(prisma),
     webhooks: createWebhookRepository(sql, createPrismaWebhookSenders(prisma)),
     staff: createStaffRepository(sql),
-    passkeyChallenges: createPrismaChallengeStore(prisma),
+    passkeyChallenges: createChallengeStore(sql),
     async isReady() {
       try {
         await prisma.$queryRawUnsafe("SELECT 1");
