@@ -328,9 +328,29 @@ describe.runIf(ownRedis)("two built replicas (NODE_ENV=production) with one REDI
     const [a, b] = replicas as [ApiProcess, ApiProcess];
     const status = async (replica: ApiProcess, authorization?: string) =>
       (await fetch(`${replica.url}/v1/pets`, { headers: authorization ? { Authorization: authorization } : {} })).status;
-    expect([await status(a, "Bearer guess"), await status(b, "Bearer guess"), await status(a)]).toEqual([401, 401, 429]);
-    expect([await status(b, bearer()), await status(a, bearer()), await status(b, bearer()), await status(a, bearer())]).toEqual([200, 200, 200, 200]);
-    expect(await status(b, bearer())).toBe(429);
+    // A count Redis does not answer within 500 ms is taken in the process, by design. On a host too loaded
+    // for that, the round says nothing about sharing: run it again on an empty Redis (at most twice more).
+    for (let attempt = 1; ; attempt++) {
+      const logged = replicas.map((replica) => replica.output().length);
+      const failures = [await status(a, "Bearer guess"), await status(b, "Bearer guess"), await status(a)];
+      const keyed = [await status(b, bearer()), await status(a, bearer()), await status(b, bearer()), await status(a, bearer())];
+      const over = await status(b, bearer());
+      // Down at some moment of the round: it went down during it, or was still down when it began.
+      const downBefore = (text: string) => text.lastIndexOf("Redis unreachable") > text.lastIndexOf("Redis reachable again");
+      const fellBack = replicas.some((replica, i) => {
+        const output = replica.output();
+        return output.slice(logged[i]).includes("Redis unreachable") || downBefore(output.slice(0, logged[i]));
+      });
+      if (!fellBack || attempt === 3) {
+        expect(failures).toEqual([401, 401, 429]);
+        expect(keyed).toEqual([200, 200, 200, 200]);
+        expect(over).toBe(429);
+        break;
+      }
+      const client = new Redis(server.url);
+      await client.flushall();
+      client.disconnect();
+    }
     for (const replica of replicas) expect(replica.output()).not.toContain(TEST_KEY);
-  }, 30_000);
+  }, 60_000);
 });
