@@ -1,6 +1,6 @@
 import { adminContract, type ErrorBody } from "@petstore/contract";
 import { initServer } from "@ts-rest/express";
-import { toErrorBody } from "../base/http-error.js";
+import { fieldRefusedBody, notFoundAnswer, toErrorBody } from "../base/http-error.js";
 import { pageWithNextLink, rowsToRead } from "../base/next-page.js";
 import { auditContext, caller, type Caller } from "./caller.js";
 import type { IssuedKeys } from "./issued-keys.js";
@@ -31,11 +31,10 @@ async function authorityExpiresAt(issuer: Caller, repository: Pick<AccessReposit
  */
 function outlivesIssuer(expiresAt: Date | null, issuerExpiresAt: Date | null): ErrorBody | undefined {
   if (issuerExpiresAt === null || (expiresAt !== null && expiresAt <= issuerExpiresAt)) return undefined;
-  const issue = {
-    field: "body.expiresAt",
-    message: `expiresAt must be at most ${issuerExpiresAt.toISOString()}, when the key making this request expires: a key cannot outlive the key that issues it`,
-  };
-  return { ...toErrorBody(400, "VALIDATION_ERROR", `Invalid request: ${issue.field}: ${issue.message}.`), issues: [issue] };
+  return fieldRefusedBody(
+    "body.expiresAt",
+    `expiresAt must be at most ${issuerExpiresAt.toISOString()}, when the key making this request expires: a key cannot outlive the key that issues it`,
+  );
 }
 
 /** The keys contract: issued keys (admin scope, checked before any of these runs). */
@@ -67,7 +66,7 @@ export function createKeysRouter(repository: AccessRepository, issuedKeys: Issue
 
     revokeKey: async ({ params, req, res }) => {
       const key = await repository.revokeKey(params.keyId, auditContext(req, res));
-      if (!key) return { status: 404, body: toErrorBody(404, "NOT_FOUND", `No issued key has id ${params.keyId}.`) };
+      if (!key) return notFoundAnswer(`No issued key has id ${params.keyId}.`);
       issuedKeys.revoked(key.id);
       return { status: 200, body: key };
     },

@@ -8,6 +8,18 @@ export function toErrorBody(status: number, code: ErrorCode, message: string): E
   return { code, message: truncated(message, ERROR_MESSAGE_MAX_LENGTH), status };
 }
 
+/** A handler's `404` answer. */
+export const notFoundAnswer = (message: string) => ({ status: 404 as const, body: toErrorBody(404, "NOT_FOUND", message) });
+
+/** The `400` body naming the field at fault, worded as the contract's request validation words its own. */
+export function fieldRefusedBody(field: string, message: string): ErrorBody {
+  const issue = { field, message };
+  return { ...toErrorBody(400, "VALIDATION_ERROR", `Invalid request: ${field}: ${message}.`), issues: [issue] };
+}
+
+/** A handler's `400` answer naming the field at fault. */
+export const fieldRefusedAnswer = (field: string, message: string) => ({ status: 400 as const, body: fieldRefusedBody(field, message) });
+
 /**
  * `text` cut to `maxLength` characters, the last one "…" when cut. Messages may
  * quote what a client sent (a path, a query value), which has no bound of its own.

@@ -1,4 +1,5 @@
 import type Sqlite from "better-sqlite3";
+import type { DatabaseProvider } from "../base/database-url.js";
 import { sqliteTimestamp } from "./sqlite-timestamp.js";
 
 /**
@@ -64,7 +65,6 @@ export function joinSql(statements: readonly SqlStatement[], separator: string):
 const isStatement = (value: unknown): value is SqlStatement =>
   typeof value === "object" && value !== null && Array.isArray((value as SqlStatement).strings) && Array.isArray((value as SqlStatement).values);
 
-export type Provider = "sqlite" | "postgresql";
 
 /** What a unit of work yields: a statement to run, or an extension the runner was given (the activity writer). */
 export type SqlStep =
@@ -92,8 +92,8 @@ export function* execute(statement: SqlStatement): SqlWork<number> {
 }
 
 /** Which provider runs this work, for the rare statement the two cannot share. */
-export function* provider(): SqlWork<Provider> {
-  return (yield { kind: "provider" }) as Provider;
+export function* provider(): SqlWork<DatabaseProvider> {
+  return (yield { kind: "provider" }) as DatabaseProvider;
 }
 
 /**
@@ -120,7 +120,7 @@ export const toBoolean = (value: unknown): boolean => value === true || value ==
 
 /** Runs units of work on one provider. */
 export interface SqlRunner {
-  readonly provider: Provider;
+  readonly provider: DatabaseProvider;
   /** In one transaction: all of it commits, or none (a throw rolls it back and rejects). */
   transaction<T>(work: () => SqlWork<T>): Promise<T>;
   /** Reads that need no lock: on SQLite a deferred transaction (one snapshot), on PostgreSQL no transaction. */

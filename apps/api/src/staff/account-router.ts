@@ -3,10 +3,10 @@ import { initServer } from "@ts-rest/express";
 import type { Response } from "express";
 import { auditContext, caller } from "../access/caller.js";
 import type { IssuedKeys } from "../access/issued-keys.js";
-import { HttpError } from "../base/http-error.js";
+import { fieldRefusedAnswer, HttpError, notFoundAnswer } from "../base/http-error.js";
 import { clearSessionCookie } from "./session-cookie.js";
 import type { StaffSessions } from "./sessions.js";
-import { badRequest, notFound, toSessionSummary } from "./staff-router.js";
+import { toSessionSummary } from "./staff-router.js";
 import type { RouterOf } from "../base/contract-router.js";
 
 const server = initServer();
@@ -32,14 +32,14 @@ export function createAccountRouter({ sessions, issuedKeys }: { sessions: StaffS
     renamePasskey: async ({ params, body, res }) => {
       const staff = await person(res);
       const passkey = await repository.renamePasskey(staff.id, params.passkeyId, body.name);
-      return passkey ? { status: 200, body: passkey } : notFound(`You have no passkey with id ${params.passkeyId}.`);
+      return passkey ? { status: 200, body: passkey } : notFoundAnswer(`You have no passkey with id ${params.passkeyId}.`);
     },
 
     removePasskey: async ({ params, req, res }) => {
       const staff = await person(res);
       const outcome = await repository.removePasskey(staff.id, params.passkeyId, auditContext(req, res), staff.name);
-      if (outcome === null) return notFound(`You have no passkey with id ${params.passkeyId}.`);
-      if (outcome === "last") return badRequest("passkeyId", "this is your only passkey: add another before you remove it");
+      if (outcome === null) return notFoundAnswer(`You have no passkey with id ${params.passkeyId}.`);
+      if (outcome === "last") return fieldRefusedAnswer("passkeyId", "this is your only passkey: add another before you remove it");
       return { status: 204, body: undefined };
     },
 

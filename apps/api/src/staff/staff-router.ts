@@ -1,9 +1,9 @@
-import { adminContract, INVITATION_TTL_HOURS, type ErrorBody, type StaffSessionSummary } from "@petstore/contract";
+import { adminContract, INVITATION_TTL_HOURS, type StaffSessionSummary } from "@petstore/contract";
 import { initServer } from "@ts-rest/express";
 import { secretDigest } from "../access/bearer.js";
 import { auditContext, caller } from "../access/caller.js";
 import type { IssuedKeys } from "../access/issued-keys.js";
-import { HttpError, toErrorBody } from "../base/http-error.js";
+import { fieldRefusedAnswer, HttpError, notFoundAnswer } from "../base/http-error.js";
 import { newSecret } from "./session-cookie.js";
 import type { StaffSessions } from "./sessions.js";
 import type { SessionRecord } from "./staff-repository.js";
@@ -11,11 +11,6 @@ import type { RouterOf } from "../base/contract-router.js";
 
 const server = initServer();
 
-export const notFound = (message: string) => ({ status: 404 as const, body: toErrorBody(404, "NOT_FOUND", message) });
-export const badRequest = (field: string, message: string): { status: 400; body: ErrorBody } => {
-  const issue = { field, message };
-  return { status: 400, body: { ...toErrorBody(400, "VALIDATION_ERROR", `Invalid request: ${field}: ${message}.`), issues: [issue] } };
-};
 /** What the invitation page says of a used, expired or unknown link. */
 export const INVITATION_GONE = "This invitation has expired or was already used.";
 
@@ -55,14 +50,14 @@ export function createStaffRouter({ sessions, issuedKeys, adminOrigin }: StaffHa
     listStaff: async () => ({ status: 200, body: await repository.listStaff() }),
 
     inviteStaff: async ({ body, req, res }) => {
-      if (!adminOrigin) return badRequest("body", "invitations are off: the server has no ADMIN_ORIGIN, the admin app's origin, to link to");
+      if (!adminOrigin) return fieldRefusedAnswer("body", "invitations are off: the server has no ADMIN_ORIGIN, the admin app's origin, to link to");
       const invitation = newInvitation(sessions.now());
       const staff = await repository.inviteStaff(
         { email: body.email, name: body.name, role: body.role, createdBy: caller(res).name },
         invitation,
         auditContext(req, res),
       );
-      if (staff === "email-taken") return badRequest("body.email", "a staff member has this email already");
+      if (staff === "email-taken") return fieldRefusedAnswer("body.email", "a staff member has this email already");
       return {
         status: 201,
         body: { staff, invitationUrl: invitationUrl(adminOrigin, invitation.token), expiresAt: invitation.expiresAt.toISOString() },
@@ -71,14 +66,14 @@ export function createStaffRouter({ sessions, issuedKeys, adminOrigin }: StaffHa
 
     changeStaffRole: async ({ params, body, req, res }) => {
       const staff = await repository.changeRole(params.staffId, body.role, auditContext(req, res));
-      if (!staff) return notFound(`No staff member has id ${params.staffId}.`);
+      if (!staff) return notFoundAnswer(`No staff member has id ${params.staffId}.`);
       issuedKeys.endedSessions({ staffId: staff.id });
       return { status: 200, body: staff };
     },
 
     disableStaff: async ({ params, body, req, res }) => {
       const disabled = await repository.disableStaff(params.staffId, auditContext(req, res), { revokeKeys: body?.revokeKeys === true });
-      if (!disabled) return notFound(`No staff member has id ${params.staffId}.`);
+      if (!disabled) return notFoundAnswer(`No staff member has id ${params.staffId}.`);
       const { staff, revokedKeys } = disabled;
       issuedKeys.endedSessions({ staffId: staff.id });
       // Refused here at once (with their keys' sessions), on other processes within 2 s.
@@ -88,7 +83,7 @@ export function createStaffRouter({ sessions, issuedKeys, adminOrigin }: StaffHa
 
     endSession: async ({ params, req, res }) => {
       const found = await repository.getSession(params.sessionId);
-      if (!found) return notFound(`No browser session has id ${params.sessionId}.`);
+      if (!found) return notFoundAnswer(`No browser session has id ${params.sessionId}.`);
       const staff = found.staffId === null ? null : await repository.getStaff(found.staffId);
       const target = staff
         ? { type: "staff" as const, id: staff.id, label: staff.name }

@@ -1,9 +1,9 @@
-import { adminContract, type Delivery, type ErrorBody, type Webhook } from "@petstore/contract";
+import { adminContract, type Delivery, type Webhook } from "@petstore/contract";
 import { initServer } from "@ts-rest/express";
 import type { Request, Response } from "express";
 import { auditContext, caller } from "../access/caller.js";
 import { newWebhookEventId } from "../activity/webhook-outbox.js";
-import { toErrorBody } from "../base/http-error.js";
+import { fieldRefusedAnswer, notFoundAnswer, toErrorBody } from "../base/http-error.js";
 import { pageWithNextLink, rowsToRead } from "../base/next-page.js";
 import { DestinationRefused, resolveDestination, type DestinationRules } from "./destination.js";
 import type { WebhookSender } from "./sender.js";
@@ -31,13 +31,6 @@ export const toWebhook = (endpoint: WebhookEndpointRecord): Webhook => ({
 
 export const toDelivery = (delivery: DeliveryRecord): Delivery => ({ ...delivery, createdAt: delivery.createdAt.toISOString() });
 
-const notFound = (what: string) => ({ status: 404 as const, body: toErrorBody(404, "NOT_FOUND", what) });
-
-/** The 400 of a URL refused (its form, its scheme, a host that does not resolve or is private), naming body.url. */
-function urlRefused(message: string): { status: 400; body: ErrorBody } {
-  const issue = { field: "body.url", message };
-  return { status: 400, body: { ...toErrorBody(400, "VALIDATION_ERROR", `Invalid request: ${issue.field}: ${message}.`), issues: [issue] } };
-}
 
 export interface WebhookHandlerDeps {
   repository: WebhookRepository;
@@ -56,7 +49,7 @@ export function createWebhooksRouter({ repository, rules, sender }: WebhookHandl
       await resolveDestination(url, rules);
       return undefined;
     } catch (error) {
-      if (error instanceof DestinationRefused) return urlRefused(error.message);
+      if (error instanceof DestinationRefused) return fieldRefusedAnswer("body.url", error.message);
       throw error;
     }
   }
@@ -78,7 +71,7 @@ export function createWebhooksRouter({ repository, rules, sender }: WebhookHandl
 
     getWebhook: async ({ params }) => {
       const endpoint = await repository.findEndpoint(params.webhookId);
-      return endpoint ? { status: 200, body: toWebhook(endpoint) } : notFound(`No webhook endpoint has id ${params.webhookId}.`);
+      return endpoint ? { status: 200, body: toWebhook(endpoint) } : notFoundAnswer(`No webhook endpoint has id ${params.webhookId}.`);
     },
 
     updateWebhook: async ({ params, body, req, res }) => {
@@ -88,23 +81,23 @@ export function createWebhooksRouter({ repository, rules, sender }: WebhookHandl
       }
       const description = body.description === undefined ? undefined : body.description || null;
       const endpoint = await repository.updateEndpoint(params.webhookId, { ...body, description }, audit(req, res));
-      return endpoint ? { status: 200, body: toWebhook(endpoint) } : notFound(`No webhook endpoint has id ${params.webhookId}.`);
+      return endpoint ? { status: 200, body: toWebhook(endpoint) } : notFoundAnswer(`No webhook endpoint has id ${params.webhookId}.`);
     },
 
     deleteWebhook: async ({ params, req, res }) => {
       const deleted = await repository.deleteEndpoint(params.webhookId, audit(req, res));
-      return deleted ? { status: 204, body: undefined } : notFound(`No webhook endpoint has id ${params.webhookId}.`);
+      return deleted ? { status: 204, body: undefined } : notFoundAnswer(`No webhook endpoint has id ${params.webhookId}.`);
     },
 
     rotateWebhookSecret: async ({ params, req, res }) => {
       const secret = newWebhookSecret();
       const endpoint = await repository.rotateSecret(params.webhookId, secret, new Date(Date.now() + ROTATION_OVERLAP_MS), audit(req, res));
-      return endpoint ? { status: 200, body: { webhook: toWebhook(endpoint), secret } } : notFound(`No webhook endpoint has id ${params.webhookId}.`);
+      return endpoint ? { status: 200, body: { webhook: toWebhook(endpoint), secret } } : notFoundAnswer(`No webhook endpoint has id ${params.webhookId}.`);
     },
 
     sendTestEvent: async ({ params }) => {
       const endpoint = await repository.findEndpoint(params.webhookId);
-      if (!endpoint) return notFound(`No webhook endpoint has id ${params.webhookId}.`);
+      if (!endpoint) return notFoundAnswer(`No webhook endpoint has id ${params.webhookId}.`);
       const data = JSON.stringify({ webhookId: endpoint.id, message: "A test event, sent on request." });
       const delivery = await repository.createTestDelivery(endpoint.id, newWebhookEventId(), data, new Date());
       sender?.poke();
@@ -112,7 +105,7 @@ export function createWebhooksRouter({ repository, rules, sender }: WebhookHandl
     },
 
     listDeliveries: async ({ params, query, req, res }) => {
-      if (!(await repository.findEndpoint(params.webhookId))) return notFound(`No webhook endpoint has id ${params.webhookId}.`);
+      if (!(await repository.findEndpoint(params.webhookId))) return notFoundAnswer(`No webhook endpoint has id ${params.webhookId}.`);
       const { limit, status } = query;
       const rows = await repository.listDeliveries({ webhookId: params.webhookId, take: rowsToRead(limit), before: query.after, status });
       return { status: 200, body: pageWithNextLink(rows.map(toDelivery), limit, { status }, req, res) };
@@ -120,7 +113,7 @@ export function createWebhooksRouter({ repository, rules, sender }: WebhookHandl
 
     resendDelivery: async ({ params }) => {
       const delivery = await repository.resendDelivery(params.webhookId, params.deliveryId, new Date());
-      if (!delivery) return notFound(`Webhook endpoint ${params.webhookId} has no delivery with id ${params.deliveryId}.`);
+      if (!delivery) return notFoundAnswer(`Webhook endpoint ${params.webhookId} has no delivery with id ${params.deliveryId}.`);
       if (delivery === "being sent") {
         const message = `Delivery ${params.deliveryId} is being sent now; resend it once that attempt is recorded.`;
         return { status: 409, body: toErrorBody(409, "CONFLICT", message) };
