@@ -7,6 +7,9 @@ import { createLogger } from "./ops/logger.js";
 import { createStopSwitch, exitGracefullyOnSignals } from "./ops/shutdown.js";
 import { createMetrics } from "./ops/metrics.js";
 import { createWebhookSender } from "./webhooks/sender.js";
+import { startHeartbeat } from "./maintenance/heartbeat.js";
+import { startBackupSchedule, startRetentionSchedule } from "./maintenance/schedules.js";
+import { backupInChildProcess } from "./maintenance/backup-process.js";
 
 let config: Config;
 try {
@@ -61,7 +64,8 @@ exitGracefullyOnSignals({
   drainMs: config.shutdownDrainMs,
   timeoutMs: config.shutdownTimeoutMs,
   // What the sender holds is sent by then or given back unsent, before the database closes.
-  onClosed: () => webhookSender.stop().then(() => database.close()),
+  onClosed: () =>
+    Promise.all([webhookSender.stop(), upkeep.retention?.stop(), upkeep.backups?.stop(), upkeep.heartbeat?.stop()]).then(() => database.close()),
 });
 server.listen(config.port, config.host, () => {
   const address = server.address();
@@ -70,4 +74,32 @@ server.listen(config.port, config.host, () => {
   // A supervising parent with an IPC channel (the tests) learns the port, so it can pass PORT=0 instead of racing for a free one.
   process.send?.({ listening: port });
   webhookSender.start();
+  startUpkeep();
 });
+
+// The API's own upkeep (docs/operations.md): a heartbeat that tells `restore` this database is served,
+// the daily retention purge, and scheduled backups when BACKUP_EVERY is set; one replica at a time runs each job.
+const upkeep: Partial<Record<"heartbeat" | "retention" | "backups", { stop(): Promise<void> }>> = {};
+function startUpkeep() {
+  const heartbeat = startHeartbeat(database.sql);
+  upkeep.heartbeat = heartbeat;
+  upkeep.retention = startRetentionSchedule({
+    runner: database.sql,
+    settings: { ...config.operations.retention, idempotencyMs: config.idempotencyTtlMs },
+    holder: heartbeat.id,
+    logger,
+    onPurged: metrics.retentionPurged,
+  });
+  const { everyMs, dir, keep, scratchDatabaseUrl } = config.operations.backups;
+  if (everyMs === undefined) return;
+  logger.info(`backups every ${everyMs / 1000} s to ${dir}, keeping the newest ${keep} verified`);
+  upkeep.backups = startBackupSchedule({
+    runner: database.sql,
+    everyMs,
+    holder: heartbeat.id,
+    logger,
+    takeBackup: backupInChildProcess({ dir, keep, databaseUrl: config.databaseUrl, scratchDatabaseUrl }),
+    onSucceeded: metrics.backupSucceeded,
+    onFailed: metrics.backupFailed,
+  });
+}

@@ -5,6 +5,7 @@ import { parseEnv } from "node:util";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { sqliteFilePath } from "./database-url.js";
+import { operationsEnvShape, operationsSettings } from "./operations-settings.js";
 import {
   DEFAULT_SSO_DISPLAY_NAME,
   DEFAULT_SSO_ROLE_CLAIM,
@@ -16,6 +17,8 @@ import {
 /** The API's own folder; the embedded database lives in its data/ folder. */
 export const API_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const DEFAULT_DATABASE_URL = `file:${path.join(API_ROOT, "data", "petstore.db")}`;
+/** Where `backup` writes when neither `--to` nor BACKUP_DIR says: beside the embedded database (docs/operations.md says why another disk is better). */
+export const DEFAULT_BACKUP_DIR = path.join(API_ROOT, "data", "backups");
 /** The admin app's production build in this workspace (`turbo build`): served at `/` when WEB_DIST_DIR is unset. */
 export const WORKSPACE_WEB_DIST_DIR = path.join(API_ROOT, "..", "web", "dist");
 /** Documented in README and .env.example; refused when NODE_ENV=production, and on a HOST other than loopback. */
@@ -55,6 +58,21 @@ const durationList = z.string().transform((value, ctx) => {
 });
 
 const trueOrFalse = z.enum(["true", "false"]).optional();
+
+/**
+ * A public address of the API (PUBLIC_URL_PRODUCTION, PUBLIC_URL_STAGING): the spec's servers end in `/v1`, and
+ * the documents' paths are relative to it. Exactly `/v1` at the end: no trailing slash, query or fragment
+ * (the admin document's server is the same address with `/admin/v1` for its final `/v1`), and no credentials
+ * (the address is published).
+ */
+const publicApiUrl = z
+  .string()
+  .refine((value) => {
+    if (!URL.canParse(value) || !value.endsWith("/v1")) return false;
+    const url = new URL(value);
+    return ["http:", "https:"].includes(url.protocol) && url.pathname.endsWith("/v1") && !url.search && !url.hash && !url.username && !url.password;
+  }, "must be an http(s) URL whose path ends in /v1 (no trailing slash, query or fragment), like https://api.example-store.com/v1")
+  .optional();
 
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
@@ -141,8 +159,9 @@ const EnvSchema = z
       .pipe(z.number().positive("must be a positive number of hours"))
       .default("24"),
     SEED: z.enum(["true", "false"]).optional(),
-    PUBLIC_URL_PRODUCTION: z.string().url().default("https://api.petstore.example/v1"),
-    PUBLIC_URL_STAGING: z.string().url().default("https://staging.api.petstore.example/v1"),
+    // Required in production; unset elsewhere, the document's one server is this API itself (see servers below).
+    PUBLIC_URL_PRODUCTION: publicApiUrl,
+    PUBLIC_URL_STAGING: publicApiUrl,
     WEB_DIST_DIR: z.string().optional(),
     WEBHOOK_TIMEOUT_MS: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("10000"),
     WEBHOOK_RETRY_SCHEDULE: durationList.default("5s,5m,30m,2h,5h,10h,10h"),
@@ -189,6 +208,7 @@ const EnvSchema = z
       .optional(),
     SESSION_IDLE_MINUTES: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("720"),
     SESSION_MAX_HOURS: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("168"),
+    ...operationsEnvShape,
   })
   .transform((env, ctx) => {
     const production = env.NODE_ENV === "production";
@@ -233,6 +253,30 @@ const EnvSchema = z
       });
       return z.NEVER;
     }
+    // The OpenAPI documents' servers, where Swagger UI's "Try it out" sends requests: in production only the
+    // addresses the operator names, production then staging, never a placeholder host; in development and
+    // tests without them, this API itself on localhost (Swagger UI at /docs calls it).
+    if (production && env.PUBLIC_URL_PRODUCTION === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["PUBLIC_URL_PRODUCTION"],
+        message: "is required in production (the public address of the API, ending in /v1, like https://api.example-store.com/v1)",
+      });
+      return z.NEVER;
+    }
+    if (env.PUBLIC_URL_PRODUCTION === undefined && env.PUBLIC_URL_STAGING !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["PUBLIC_URL_STAGING"], message: "needs PUBLIC_URL_PRODUCTION: the documents list production, then staging" });
+      return z.NEVER;
+    }
+    const servers: Array<{ url: string; description: "production" | "staging" | "development" }> =
+      env.PUBLIC_URL_PRODUCTION === undefined
+        ? [{ url: `http://localhost:${env.PORT || 3000}/v1`, description: "development" }]
+        : [
+            { url: env.PUBLIC_URL_PRODUCTION, description: "production" },
+            ...(env.PUBLIC_URL_STAGING === undefined ? [] : [{ url: env.PUBLIC_URL_STAGING, description: "staging" as const }]),
+          ];
+    const operations = operationsSettings(env, DEFAULT_BACKUP_DIR, ctx);
+    if (operations === z.NEVER) return z.NEVER;
     // Node refuses a server whose headers timeout exceeds its request timeout.
     const headersTimeoutMs = env.HEADERS_TIMEOUT_MS ?? Math.min(env.REQUEST_TIMEOUT_MS, 60_000);
     if (headersTimeoutMs > env.REQUEST_TIMEOUT_MS) {
@@ -320,7 +364,8 @@ const EnvSchema = z
       idempotencyTtlMs: Math.round(env.IDEMPOTENCY_TTL_HOURS * 3_600_000),
       // Development databases get demo pets; production ones never do unless asked.
       seed: env.SEED ? env.SEED === "true" : !production,
-      servers: { production: env.PUBLIC_URL_PRODUCTION, staging: env.PUBLIC_URL_STAGING },
+      /** The OpenAPI documents' servers, in order (see above): production then staging, or the development API. */
+      servers,
       // Response validation costs time on the hot path; development and tests keep it on.
       validateResponses: !production,
       /** The admin app's build, served at `/`; undefined: the API runs alone. */
@@ -351,10 +396,32 @@ const EnvSchema = z
       },
       /** OpenID Connect sign-in for staff; undefined: off (the sign-in page offers no button). */
       singleSignOn,
+      /** Backups (the API's schedule and the `backup` command) and the retention purge. */
+      operations,
     };
   });
 
 export type Config = z.output<typeof EnvSchema>;
+
+/** What the data commands (`backup`, `restore`, `retention`) need: the database, and the operations settings. */
+const OperationsEnvSchema = z
+  .object({
+    DATABASE_URL: EnvSchema.innerType().shape.DATABASE_URL,
+    SQLITE_BUSY_TIMEOUT_MS: EnvSchema.innerType().shape.SQLITE_BUSY_TIMEOUT_MS,
+    IDEMPOTENCY_TTL_HOURS: EnvSchema.innerType().shape.IDEMPOTENCY_TTL_HOURS,
+    ...operationsEnvShape,
+  })
+  .transform((env, ctx) => {
+    const operations = operationsSettings(env, DEFAULT_BACKUP_DIR, ctx);
+    if (operations === z.NEVER) return z.NEVER;
+    return {
+      databaseUrl: env.DATABASE_URL.startsWith("file:") ? `file:${path.resolve(sqliteFilePath(env.DATABASE_URL))}` : env.DATABASE_URL,
+      sqliteBusyTimeoutMs: env.SQLITE_BUSY_TIMEOUT_MS,
+      idempotencyTtlMs: Math.round(env.IDEMPOTENCY_TTL_HOURS * 3_600_000),
+      operations,
+    };
+  });
+export type OperationsConfig = z.output<typeof OperationsEnvSchema>;
 
 /** What the operator command (`keys`) needs: the database only, so it runs where no API key is configured. */
 const DatabaseEnvSchema = z
@@ -386,6 +453,14 @@ export function loadDotEnvFile(file = path.join(API_ROOT, ".env")): void {
 export function readDatabaseConfig(source: NodeJS.ProcessEnv = process.env): DatabaseConfig {
   const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
   const result = DatabaseEnvSchema.safeParse(present);
+  if (result.success) return result.data;
+  throw new ConfigError(`Invalid configuration: ${result.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`).join("; ")}`);
+}
+
+/** The data commands' settings (see OperationsEnvSchema); throws a ConfigError naming each bad variable. */
+export function readOperationsConfig(source: NodeJS.ProcessEnv = process.env): OperationsConfig {
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
+  const result = OperationsEnvSchema.safeParse(present);
   if (result.success) return result.data;
   throw new ConfigError(`Invalid configuration: ${result.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`).join("; ")}`);
 }

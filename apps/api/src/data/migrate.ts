@@ -67,6 +67,18 @@ interface AppliedMigration {
   checksum: string;
 }
 
+/** The names of the code's migrations for a provider, oldest first. */
+export const committedMigrationNames = (provider: DatabaseProvider): string[] => committedMigrations(provider).map(({ name }) => name);
+
+/**
+ * The migrations a database (or backup) applied that this code does not have: it was made by a newer
+ * version, and this code would not know its schema. Empty when the code is as new or newer.
+ */
+export function migrationsNewerThanCode(provider: DatabaseProvider, applied: readonly string[]): string[] {
+  const known = new Set(committedMigrationNames(provider));
+  return applied.filter((name) => !known.has(name)).sort();
+}
+
 /** Each migration folder with its migration.sql's SHA-256 (hex), the checksum Prisma records. */
 function committedMigrations(provider: DatabaseProvider): AppliedMigration[] {
   const folder = MIGRATIONS_FOLDER[provider];

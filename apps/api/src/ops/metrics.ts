@@ -7,6 +7,7 @@ import type { LimitName } from "../access/rate-limit.js";
 import type { WebhookRepository } from "../webhooks/webhook-repository.js";
 import { NEVER_STOPPING, type StopState } from "./shutdown.js";
 import { ResponseTallies } from "./response-tallies.js";
+import { RETENTION_KINDS, type RetentionKind } from "../maintenance/retention.js";
 
 /** The abuse limits whose 429s are counted (see access/api-key-check.ts, passkeys/passkeys-router.ts, sso/sso-router.ts, staff/sessions.ts). */
 const LIMIT_NAMES: readonly LimitName[] = ["requests_per_key", "auth_failures", "sign_in_starts", "session_tokens"];
@@ -39,6 +40,12 @@ export interface Metrics {
   webhookDelivered(outcome: "succeeded" | "failed" | "retrying"): void;
   /** A webhook attempt got an answer of this status class (`2xx`..`5xx`), or none (`error`). */
   webhookAttempt(statusClass: string): void;
+  /** A scheduled backup was taken and verified: its size, and when it finished. */
+  backupSucceeded(bytes: number, at: Date): void;
+  /** A scheduled backup failed, or could not be verified. */
+  backupFailed(): void;
+  /** The retention purge deleted rows of a kind. */
+  retentionPurged(kind: RetentionKind, count: number): void;
 }
 
 export interface MetricsOptions {
@@ -169,6 +176,30 @@ export function createMetrics({ database, stopState = NEVER_STOPPING, enabled, w
     });
   }
 
+  // Scheduled backups (docs/operations.md): alert when the last success is older than two intervals.
+  const backupLastSuccess = new Gauge({
+    name: "petstore_backup_last_success_timestamp_seconds",
+    help: "When this process last took a verified backup (Unix seconds); 0 until it has.",
+    registers,
+  });
+  const backupFailures = new Counter({
+    name: "petstore_backup_failures_total",
+    help: "Scheduled backups that failed or could not be verified (each also logs one error line naming the cause).",
+    registers,
+  });
+  const backupBytes = new Gauge({
+    name: "petstore_backup_bytes",
+    help: "Size of the last verified backup this process took, in bytes.",
+    registers,
+  });
+  const retentionPurged = new Counter({
+    name: "petstore_retention_purged_rows_total",
+    help: "Rows the retention purge deleted, by kind (activity, deliveries, events, idempotency, sessions, tokens, challenges, invitations, heartbeats).",
+    labelNames: ["kind"] as const,
+    registers,
+  });
+  for (const kind of RETENTION_KINDS) retentionPurged.inc({ kind }, 0);
+
   const observeResponse: ResponseObserver = (res, seconds) => responses.observe(matchedRoute(res)?.operation ?? UNMATCHED, res.statusCode, seconds);
 
   return {
@@ -179,5 +210,11 @@ export function createMetrics({ database, stopState = NEVER_STOPPING, enabled, w
     storageFault: (cause) => storageFaults.inc({ cause }),
     webhookDelivered: (outcome) => webhookDeliveries.inc({ outcome }),
     webhookAttempt: (statusClass) => webhookAttempts.inc({ status_class: statusClass }),
+    backupSucceeded(bytes, at) {
+      backupBytes.set(bytes);
+      backupLastSuccess.set(at.getTime() / 1000);
+    },
+    backupFailed: () => backupFailures.inc(),
+    retentionPurged: (kind, count) => retentionPurged.inc({ kind }, count),
   };
 }

@@ -1,0 +1,139 @@
+import { execute, raw, rows, sql, toNumber, type SqlRunner, type SqlStatement, type SqlWork } from "../data/sql-work.js";
+
+/**
+ * The one retention purge (docs/operations.md, "Retention"): what the store no longer needs, deleted in
+ * small batches. Each batch is one short transaction, sized as it goes so none holds the write lock for
+ * long (aim: 20 ms, never 50), with a pause after it as long as it took, so requests go on between.
+ * Later kinds of row join the list below, not a job of their own.
+ */
+
+/** How long each kind is kept, in ms (each `*_DAYS` setting). */
+export interface RetentionSettings {
+  /** ACTIVITY_RETENTION_DAYS: the activity log (client addresses included). At least 90 days: the triggers' floor. */
+  activityMs: number;
+  /** DELIVERY_RETENTION_DAYS: finished webhook deliveries and their attempts. */
+  deliveryMs: number;
+  /** EVENT_RETENTION_DAYS: events waiting in the PostgreSQL outbox that no sender turned into deliveries. */
+  eventMs: number;
+  /** IDEMPOTENCY_TTL_HOURS: a create's remembered answer. */
+  idempotencyMs: number;
+}
+
+export const RETENTION_KINDS = ["activity", "deliveries", "events", "idempotency", "sessions", "tokens", "challenges", "invitations", "heartbeats"] as const;
+export type RetentionKind = (typeof RETENTION_KINDS)[number];
+export type PurgeCounts = Record<RetentionKind, number>;
+
+/** A heartbeat row this old belongs to a process that stopped without deleting it (killed). */
+const STALE_HEARTBEAT_MS = 86_400_000;
+
+const TARGET_BATCH_MS = 20;
+const MIN_BATCH = 10;
+const MAX_BATCH = 5_000;
+
+export interface PurgeOptions {
+  now?: () => Date;
+  /** Called after each batch that deleted rows (metrics). */
+  onPurged?: (kind: RetentionKind, count: number) => void;
+  /** The longest a batch held the database, for whoever watches (the purge bench prints it). */
+  onBatch?: (kind: RetentionKind, ms: number, rows: number) => void;
+  /** Ends the purge between batches (the API's close); what it deleted stays deleted. */
+  signal?: AbortSignal;
+}
+
+/**
+ * One batch of a kind: deletes at most `limit` rows of it and answers how many it deleted and whether
+ * more may be left. Kinds whose rows come in id order with their time use a window of the oldest ids,
+ * so a batch reads at most `limit` rows even when nothing is old (no scan of a large table).
+ */
+type Batch = (cutoffs: Cutoffs, limit: number) => SqlWork<{ deleted: number; more: boolean }>;
+
+interface Cutoffs {
+  now: Date;
+  activity: Date;
+  deliveries: Date;
+  events: Date;
+  idempotency: Date;
+  heartbeats: Date;
+}
+
+/** The oldest `limit` rows by id; deletes those of them `old` selects; more are left while the window was all old. */
+function* oldestWindow(table: string, old: SqlStatement, limit: number): SqlWork<{ deleted: number; more: boolean }> {
+  const window = yield* rows<{ id: unknown }>(sql`SELECT "id" FROM ${raw(`"${table}"`)} ORDER BY "id" LIMIT ${limit}`);
+  if (window.length === 0) return { deleted: 0, more: false };
+  const last = toNumber(window.at(-1)!.id);
+  const deleted = yield* execute(sql`DELETE FROM ${raw(`"${table}"`)} WHERE "id" <= ${last} AND ${old}`);
+  return { deleted, more: deleted === window.length && window.length === limit };
+}
+
+/** Rows a time index finds: at most `limit` of them per batch. */
+function* byIndex(table: string, key: readonly string[], old: SqlStatement, limit: number): SqlWork<{ deleted: number; more: boolean }> {
+  const columns = key.map((column) => `"${column}"`).join(", ");
+  const deleted = yield* execute(sql`DELETE FROM ${raw(`"${table}"`)} WHERE (${raw(columns)}) IN (SELECT ${raw(columns)} FROM ${raw(`"${table}"`)} WHERE ${old} LIMIT ${limit})`);
+  return { deleted, more: deleted === limit };
+}
+
+const BATCHES: Record<RetentionKind, Batch> = {
+  // SQLite's webhook outbox rides in the log (decision 023): a row the senders have not fanned out yet stays.
+  activity: (c, limit) =>
+    oldestWindow(
+      "AuditEvent",
+      sql`"at" < ${c.activity} AND ("webhookEventId" IS NULL OR "id" <= COALESCE((SELECT "lastAuditEventId" FROM "WebhookFanOut"), 0))`,
+      limit,
+    ),
+  deliveries: (c, limit) => oldestWindow("WebhookDelivery", sql`"createdAt" < ${c.deliveries} AND "status" <> 'pending'`, limit),
+  events: (c, limit) => oldestWindow("WebhookEvent", sql`"createdAt" < ${c.events}`, limit),
+  idempotency: (c, limit) => byIndex("IdempotencyRecord", ["scope", "key"], sql`"createdAt" < ${c.idempotency}`, limit),
+  // A session's tokens go with it; a token still unexpired dies with its ended session anyway.
+  sessions: function* (c, limit) {
+    const dead = yield* rows<{ id: unknown }>(sql`SELECT "id" FROM "StaffSession" WHERE "expiresAt" < ${c.now} OR "endedAt" < ${c.now} LIMIT ${limit}`);
+    if (dead.length === 0) return { deleted: 0, more: false };
+    const ids = dead.map((row) => toNumber(row.id));
+    const list = raw(ids.map((id) => String(Math.trunc(id))).join(", "));
+    yield* execute(sql`DELETE FROM "SessionToken" WHERE "sessionId" IN (${list})`);
+    const deleted = yield* execute(sql`DELETE FROM "StaffSession" WHERE "id" IN (${list})`);
+    return { deleted, more: dead.length === limit };
+  },
+  tokens: (c, limit) => byIndex("SessionToken", ["id"], sql`"expiresAt" < ${c.now}`, limit),
+  challenges: (c, limit) => byIndex("PasskeyChallenge", ["id"], sql`"expiresAt" < ${c.now}`, limit),
+  invitations: (c, limit) => byIndex("Invitation", ["id"], sql`"expiresAt" < ${c.now}`, limit),
+  heartbeats: (c, limit) => byIndex("ApiHeartbeat", ["id"], sql`"beatAt" < ${c.heartbeats}`, limit),
+};
+
+/** Purges every kind once, oldest first, in batches; answers what it deleted of each. */
+export async function purgeExpired(runner: SqlRunner, settings: RetentionSettings, { now = () => new Date(), onPurged, onBatch, signal }: PurgeOptions = {}): Promise<PurgeCounts> {
+  const at = now();
+  const before = (ms: number) => new Date(at.getTime() - ms);
+  const cutoffs: Cutoffs = {
+    now: at,
+    activity: before(settings.activityMs),
+    deliveries: before(settings.deliveryMs),
+    events: before(settings.eventMs),
+    idempotency: before(settings.idempotencyMs),
+    heartbeats: before(STALE_HEARTBEAT_MS),
+  };
+  const counts = Object.fromEntries(RETENTION_KINDS.map((kind) => [kind, 0])) as PurgeCounts;
+  for (const kind of RETENTION_KINDS) {
+    let limit = 500;
+    while (!signal?.aborted) {
+      const started = performance.now();
+      const { deleted, more } = await runner.transaction(() => BATCHES[kind](cutoffs, limit));
+      const ms = performance.now() - started;
+      onBatch?.(kind, ms, deleted);
+      if (deleted > 0) {
+        counts[kind] += deleted;
+        onPurged?.(kind, deleted);
+      }
+      if (!more) break;
+      limit = ms > TARGET_BATCH_MS ? Math.max(MIN_BATCH, Math.floor(limit / 2)) : ms < TARGET_BATCH_MS / 4 ? Math.min(MAX_BATCH, limit * 2) : limit;
+      // As long as the batch took: requests waiting on the connection (SQLite) or its locks go first.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.ceil(ms))));
+    }
+  }
+  return counts;
+}
+
+/** "activity 1200, deliveries 30" (kinds with nothing purged left out), or "nothing". */
+export const describePurge = (counts: PurgeCounts): string =>
+  RETENTION_KINDS.filter((kind) => counts[kind] > 0)
+    .map((kind) => `${kind} ${counts[kind]}`)
+    .join(", ") || "nothing";
