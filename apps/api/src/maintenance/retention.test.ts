@@ -95,16 +95,14 @@ describe.each(TEST_PROVIDERS)("the retention purge on %s", (provider) => {
 
   it("purges a large backlog in batches, each short, oldest first", async () => {
     // 3,000 rows 100 days old then 10 recent ones: the purge goes through in more than one batch and stops at the first recent row.
-    await runner.transaction(function* () {
-      for (let i = 0; i < 3_000; i++) {
-        yield* execute(sql`INSERT INTO "AuditEvent" ("at", "action", "actorKeyId", "actorName", "targetType", "targetId", "targetLabel")
-          VALUES (${ago(100 * DAY - i)}, 'pet.created', 'operator', 'Operator command', 'pet', ${i + 1}, 'old')`);
-      }
-      for (let i = 0; i < 10; i++) {
-        yield* execute(sql`INSERT INTO "AuditEvent" ("at", "action", "actorKeyId", "actorName", "targetType", "targetId", "targetLabel")
-          VALUES (${ago(DAY)}, 'pet.created', 'operator', 'Operator command', 'pet', ${i + 1}, 'recent')`);
-      }
-    });
+    const rowsOf = (count: number, at: Date, label: string) =>
+      runner.transaction(() =>
+        execute(sql`WITH RECURSIVE "n"("i") AS (SELECT 1 UNION ALL SELECT "i" + 1 FROM "n" WHERE "i" < ${count})
+          INSERT INTO "AuditEvent" ("at", "action", "actorKeyId", "actorName", "targetType", "targetId", "targetLabel")
+          SELECT ${at}, 'pet.created', 'operator', 'Operator command', 'pet', "i", ${label} FROM "n"`),
+      );
+    await rowsOf(3_000, ago(100 * DAY), "old");
+    await rowsOf(10, ago(DAY), "recent");
     const batches: number[] = [];
     const counts = await purgeExpired(runner, SETTINGS, { now: () => NOW, onBatch: (kind, _ms, deleted) => kind === "activity" && batches.push(deleted) });
     expect(counts.activity).toBe(3_000);

@@ -1,4 +1,4 @@
-import { execute, raw, rows, sql, toNumber, type SqlRunner, type SqlStatement, type SqlWork } from "../data/sql-work.js";
+import { execute, provider, raw, rows, sql, toNumber, type SqlRunner, type SqlStatement, type SqlWork } from "../data/sql-work.js";
 
 /**
  * The one retention purge (docs/operations.md, "Retention"): what the store no longer needs, deleted in
@@ -27,7 +27,12 @@ export type PurgeCounts = Record<RetentionKind, number>;
 const STALE_HEARTBEAT_MS = 86_400_000;
 
 const TARGET_BATCH_MS = 20;
-const MIN_BATCH = 10;
+/**
+ * On SQLite a batch holds the API's one connection and the database's write lock, so it shrinks to keep
+ * within the target. On PostgreSQL it locks only the rows it deletes, which no request touches, and its
+ * time is mostly round trips: it never shrinks below 500 rows, or a loaded host would make the purge crawl.
+ */
+const MIN_BATCH = { sqlite: 10, postgresql: 500 } as const;
 const MAX_BATCH = 5_000;
 
 export interface PurgeOptions {
@@ -74,12 +79,19 @@ function* byIndex(table: string, key: readonly string[], old: SqlStatement, limi
 
 const BATCHES: Record<RetentionKind, Batch> = {
   // SQLite's webhook outbox rides in the log (decision 023): a row the senders have not fanned out yet stays.
-  activity: (c, limit) =>
-    oldestWindow(
+  // On PostgreSQL an operator may take DELETE on the log from the API's role and purge it with a role of
+  // its own (docs/operations.md): then this role leaves the log to that one.
+  activity: function* (c, limit) {
+    if ((yield* provider()) === "postgresql") {
+      const [may] = yield* rows<{ may: boolean }>(sql`SELECT has_table_privilege(current_user, '"AuditEvent"', 'DELETE') AS "may"`);
+      if (!may?.may) return { deleted: 0, more: false };
+    }
+    return yield* oldestWindow(
       "AuditEvent",
       sql`"at" < ${c.activity} AND ("webhookEventId" IS NULL OR "id" <= COALESCE((SELECT "lastAuditEventId" FROM "WebhookFanOut"), 0))`,
       limit,
-    ),
+    );
+  },
   deliveries: (c, limit) => oldestWindow("WebhookDelivery", sql`"createdAt" < ${c.deliveries} AND "status" <> 'pending'`, limit),
   events: (c, limit) => oldestWindow("WebhookEvent", sql`"createdAt" < ${c.events}`, limit),
   idempotency: (c, limit) => byIndex("IdempotencyRecord", ["scope", "key"], sql`"createdAt" < ${c.idempotency}`, limit),
@@ -112,7 +124,19 @@ export async function purgeExpired(runner: SqlRunner, settings: RetentionSetting
     heartbeats: before(STALE_HEARTBEAT_MS),
   };
   const counts = Object.fromEntries(RETENTION_KINDS.map((kind) => [kind, 0])) as PurgeCounts;
+  // A kind that fails does not keep the others from their purge; the failures are thrown together at the end.
+  const failures: string[] = [];
   for (const kind of RETENTION_KINDS) {
+    try {
+      await purgeKind(kind);
+    } catch (error) {
+      failures.push(`${kind}: ${error instanceof Error ? error.message.trim().split("\n").at(-1) : String(error)}`);
+    }
+  }
+  if (failures.length > 0) throw new Error(`retention purge failed for ${failures.join("; ")} (purged ${describePurge(counts)})`);
+  return counts;
+
+  async function purgeKind(kind: RetentionKind): Promise<void> {
     let limit = 500;
     while (!signal?.aborted) {
       const started = performance.now();
@@ -124,12 +148,11 @@ export async function purgeExpired(runner: SqlRunner, settings: RetentionSetting
         onPurged?.(kind, deleted);
       }
       if (!more) break;
-      limit = ms > TARGET_BATCH_MS ? Math.max(MIN_BATCH, Math.floor(limit / 2)) : ms < TARGET_BATCH_MS / 4 ? Math.min(MAX_BATCH, limit * 2) : limit;
+      limit = ms > TARGET_BATCH_MS ? Math.max(MIN_BATCH[runner.provider], Math.floor(limit / 2)) : ms < TARGET_BATCH_MS / 4 ? Math.min(MAX_BATCH, limit * 2) : limit;
       // As long as the batch took: requests waiting on the connection (SQLite) or its locks go first.
       await new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.ceil(ms))));
     }
   }
-  return counts;
 }
 
 /** "activity 1200, deliveries 30" (kinds with nothing purged left out), or "nothing". */

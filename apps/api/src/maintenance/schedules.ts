@@ -90,8 +90,17 @@ export function startRetentionSchedule({ runner, settings, holder, logger, onPur
     leaseMs: 10 * 60_000,
     now,
     async job(signal) {
-      const counts = await purgeExpired(runner, settings, { now, signal, ...(onPurged ? { onPurged } : {}) });
-      logger.info({ purged: counts }, `retention: purged ${describePurge(counts)}`);
+      const started = performance.now();
+      let longestBatchMs = 0;
+      const counts = await purgeExpired(runner, settings, {
+        now,
+        signal,
+        onBatch: (_kind, ms) => (longestBatchMs = Math.max(longestBatchMs, ms)),
+        ...(onPurged ? { onPurged } : {}),
+      });
+      const seconds = Math.round(performance.now() - started) / 1000;
+      longestBatchMs = Math.round(longestBatchMs * 10) / 10;
+      logger.info({ purged: counts, seconds, longestBatchMs }, `retention: purged ${describePurge(counts)} in ${seconds} s (longest batch ${longestBatchMs} ms)`);
     },
   });
 }
