@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { API_ROOT } from "../../base/env.js";
 import { sqliteFilePath } from "../../base/database-url.js";
 import { inspectSqlite } from "../../maintenance/sqlite-backup.js";
+import { openDatabase } from "../../database.js";
+import { execute, sql } from "../../data/sql-work.js";
 import { listAllPets, startApiProcess, waitUntilReady, type ApiProcess } from "../api-process.js";
 import { createDatabase, databaseUrl, dropDatabase } from "../postgres-admin.js";
 import { bearer, freshDatabase, TEST_KEY, TEST_PROVIDERS } from "../test-app.js";
@@ -92,5 +94,18 @@ describe.each(TEST_PROVIDERS)("the restore drill on %s (built)", (provider) => {
     expect([...served].filter(([id, name]) => everyAcknowledged.get(id) !== name)).toEqual([]);
     // SQLite commits in id order, so its copy of one moment has no gap (PostgreSQL's may: a lower id still in flight).
     if (provider === "sqlite") expect([...served.keys()]).toEqual(Array.from({ length: served.size }, (_, i) => i + 1));
+  });
+
+  it("the retention command purges now and prints what it purged; a second run finds nothing", async () => {
+    const database = await freshDatabase(provider);
+    cleanups.push(database.remove);
+    const db = await openDatabase({ url: database.url, poolSize: 1 });
+    const then = new Date(Date.now() - 2 * 86_400_000);
+    await db.sql.transaction(() => execute(sql`INSERT INTO "ApiHeartbeat" ("id", "host", "pid", "startedAt", "beatAt") VALUES ('gone:1:ab', 'gone', 1, ${then}, ${then})`));
+    await db.close();
+    expect((await operations(database.url, "retention")).stdout).toBe("retention: purged heartbeats 1\n");
+    expect((await operations(database.url, "retention")).stdout).toBe("retention: purged nothing\n");
+    const json = JSON.parse((await operations(database.url, "retention", "--json")).stdout) as Record<string, number>;
+    expect(Object.values(json).every((count) => count === 0)).toBe(true);
   });
 });
