@@ -82,6 +82,8 @@ export default defineConfig({
         NODE_ENV: "production",
         PORT: String(API_PORT),
         HOST: "127.0.0.1",
+        // Its public address, the OpenAPI documents' server: /docs's "Try it out" calls this API.
+        PUBLIC_URL_PRODUCTION: `${API_URL}/v1`,
         API_KEYS: E2E_API_KEY,
         DATABASE_URL: "file:./.data/e2e.db",
         SEED: "true",
@@ -112,6 +114,7 @@ export default defineConfig({
         NODE_ENV: "production",
         PORT: String(PASSKEY_API_PORT),
         HOST: "127.0.0.1",
+        PUBLIC_URL_PRODUCTION: `${PASSKEY_APP_URL}/v1`,
         API_KEYS: E2E_API_KEY,
         DATABASE_URL: "file:./.data-passkeys/e2e.db",
         LOG_LEVEL: "warn",

@@ -58,6 +58,8 @@ function apiEnvironment(databaseUrl: string, extra: Record<string, string>): Rec
     DATABASE_POOL_SIZE: POOL_SIZE,
     // No load balancer to drain for: stop at once on SIGTERM.
     SHUTDOWN_DRAIN_MS: "0",
+    // Production refuses to start without its public address (the OpenAPI documents' server).
+    PUBLIC_URL_PRODUCTION: "https://api.petstore.test/v1",
     ...extra,
   };
 }

@@ -107,6 +107,7 @@ export const test = base.extend<{ ssoPage: Page }, { ssoServers: SsoServers }>({
           NODE_ENV: "production",
           HOST: "127.0.0.1",
           PORT: String(port),
+          PUBLIC_URL_PRODUCTION: `${appOrigin}/v1`,
           API_KEYS: E2E_API_KEY,
           DATABASE_URL: `file:${path.join(folder, "sso.db")}`,
           SEED: "false",

@@ -30,6 +30,7 @@ async function startReplica(port: number, databaseUrl: string): Promise<ChildPro
       NODE_ENV: "production",
       PORT: String(port),
       HOST: "127.0.0.1",
+      PUBLIC_URL_PRODUCTION: `${APP_URL}/v1`,
       API_KEYS: E2E_API_KEY,
       DATABASE_URL: databaseUrl,
       LOG_LEVEL: "warn",

@@ -62,6 +62,34 @@ describe("documentation and probes", () => {
     expect(Object.keys(response.body.paths)).toEqual(expect.arrayContaining(["/pets", "/pets/{petId}"]));
   });
 
+  it("the documents' servers: in development this API on localhost (so /docs calls it), in production the configured ones in order", async () => {
+    const development = await start();
+    const servers = async (path: string) => (await request(t!.app).get(path).expect(200)).body.servers as Array<{ url: string; description: string }>;
+    const urls = async (path: string) => (await servers(path)).map(({ url, description }) => `${description} ${url}`);
+    expect(development.config.nodeEnv).toBe("test");
+    expect(await urls("/v1/openapi.json")).toEqual(["development http://localhost:3000/v1"]);
+    expect(await urls("/admin/v1/openapi.json")).toEqual(["development http://localhost:3000/admin/v1"]);
+    // Swagger UI's "Try it out" may call it: the /docs page's CSP connects there.
+    expect((await request(t!.app).get("/docs/").expect(200)).headers["content-security-policy"]).toContain("connect-src 'self' http://localhost:3000;");
+    await t!.close();
+    t = undefined;
+    t = await createTestApp({
+      NODE_ENV: "production",
+      API_KEYS: TEST_KEY,
+      SEED: "false",
+      PUBLIC_URL_PRODUCTION: "https://api.example-store.com/v1",
+      PUBLIC_URL_STAGING: "https://staging.example-store.com/api/v1",
+    });
+    expect(await urls("/v1/openapi.json")).toEqual(["production https://api.example-store.com/v1", "staging https://staging.example-store.com/api/v1"]);
+    expect(await urls("/admin/v1/openapi.json")).toEqual([
+      "production https://api.example-store.com/admin/v1",
+      "staging https://staging.example-store.com/api/admin/v1",
+    ]);
+    expect((await request(t.app).get("/docs/").expect(200)).headers["content-security-policy"]).toContain(
+      "connect-src 'self' https://api.example-store.com https://staging.example-store.com;",
+    );
+  });
+
   it("serves interactive docs at /docs", async () => {
     const { app } = await start();
     const response = await request(app).get("/docs/").expect(200);

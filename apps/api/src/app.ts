@@ -69,7 +69,7 @@ export function createApp({
   const abuseLimits = givenLimits ?? abuseLimitsFromConfig(config, logger, { onStoreFallback: metrics.limiterStoreFellBack });
   const headers = responseHeaderSets({
     production: config.nodeEnv === "production",
-    docsServerUrls: Object.values(config.servers),
+    docsServerUrls: config.servers.map((server) => server.url),
   });
   const app = express();
   app.disable("x-powered-by");

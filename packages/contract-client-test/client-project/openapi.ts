@@ -1,10 +1,11 @@
 // The OpenAPI document from the package's "./openapi" subpath, for generators in other languages.
 import { buildOpenApiDocument } from "@petstore/contract/openapi";
 
-const document = buildOpenApiDocument({
-  production: "https://api.petstore.example/v1",
-  staging: "https://staging.petstore.example/v1",
-});
+// The servers, in order: where the API answers (each URL ends in /v1).
+const document = buildOpenApiDocument([
+  { url: "https://api.petstore.example/v1", description: "production" },
+  { url: "https://staging.petstore.example/v1", description: "staging" },
+]);
 
 console.log(
   JSON.stringify({

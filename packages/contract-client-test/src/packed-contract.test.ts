@@ -97,6 +97,8 @@ async function startApi(databaseFile: string): Promise<string> {
       LOG_LEVEL: "warn",
       // No load balancer to drain for: stop at once on SIGTERM.
       SHUTDOWN_DRAIN_MS: "0",
+      // Production refuses to start without its public address (the OpenAPI documents' server).
+      PUBLIC_URL_PRODUCTION: "https://api.petstore.test/v1",
     },
     stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
@@ -217,8 +219,8 @@ describe("@petstore/contract as npm installs it from its tarball", () => {
     const output = run(process.execPath, ["dist/openapi.js"], { cwd: project });
     const document = JSON.parse(output.stdout) as { openapi: string; servers: string[]; paths: string[] };
     expect(document.openapi).toMatch(/^3\./);
-    // The /v1 prefix lives in the servers' URLs; paths are relative to them.
-    expect(document.servers).toContain("https://api.petstore.example/v1");
+    // The servers client-project/openapi.ts passes, in order; the /v1 prefix lives in their URLs, paths are relative to them.
+    expect(document.servers).toEqual(["https://api.petstore.example/v1", "https://staging.petstore.example/v1"]);
     expect(document.paths).toEqual(expect.arrayContaining(["/pets", "/pets/{petId}"]));
   });
 

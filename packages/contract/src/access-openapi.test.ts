@@ -5,7 +5,10 @@ import { buildAccessOpenApiDocument } from "./access-openapi.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { OPERATION_CREDENTIALS, OPERATION_SCOPES, type AnyOperationName, type OperationName } from "./operation-scopes.js";
 
-const servers = { production: "https://api.petstore.test/v1", staging: "https://staging.petstore.test/v1" };
+const servers = [
+  { url: "https://api.petstore.test/v1", description: "production" },
+  { url: "https://staging.petstore.test/v1", description: "staging" },
+] as const;
 interface Operation {
   operationId: string;
   tags?: string[];
@@ -52,6 +55,16 @@ describe("the access OpenAPI document", () => {
       in: "cookie",
       name: "__Host-petstore-session",
     });
+  });
+
+  it("maps each of the interface's servers, in order, to its /admin/v1 counterpart (only the final /v1 is replaced)", () => {
+    const urls = (list: Parameters<typeof buildAccessOpenApiDocument>[0]) =>
+      (buildAccessOpenApiDocument(list).servers ?? []).map(({ url, description }) => `${description} ${url}`);
+    expect(urls([{ url: "https://example-store.com/api/v1", description: "production" }])).toEqual(["production https://example-store.com/api/admin/v1"]);
+    expect(urls([{ url: "http://localhost:3000/v1", description: "development" }])).toEqual(["development http://localhost:3000/admin/v1"]);
+    expect(() => buildAccessOpenApiDocument([{ url: "https://api.petstore.test/v2", description: "production" }])).toThrow(
+      "server https://api.petstore.test/v2 does not end in /v1",
+    );
   });
 
   it("declares 403 on every operation a read key may not call, and plain integer parameters", () => {

@@ -1,3 +1,4 @@
+import { API_PATH_PREFIX } from "./petstore-contract.js";
 import { adminContract, ADMIN_API_PATH_PREFIX } from "./root.js";
 import {
   ApiKey,
@@ -420,11 +421,14 @@ const WORDS: DocumentWords = {
 
 /**
  * The OpenAPI 3 document of the staff-access operations (`/admin/v1`), served
- * beside the interface's own. `servers` are the interface's, with `/v1`
- * replaced by `/admin/v1`.
+ * beside the interface's own. `servers` are the interface's, in their order,
+ * each with its final `/v1` replaced by `/admin/v1`.
  */
 export function buildAccessOpenApiDocument(servers: OpenApiServers): OpenApiDocument {
-  const adminUrl = (url: string) => url.replace(/\/v1\/?$/, "") + ADMIN_API_PATH_PREFIX;
+  const adminUrl = (url: string) => {
+    if (!url.endsWith(API_PATH_PREFIX)) throw new Error(`Petstore staff access: server ${url} does not end in ${API_PATH_PREFIX}`);
+    return url.slice(0, -API_PATH_PREFIX.length) + ADMIN_API_PATH_PREFIX;
+  };
   return buildContractDocument(adminContract, {
     info: {
       title: "Petstore staff access",
@@ -437,10 +441,7 @@ export function buildAccessOpenApiDocument(servers: OpenApiServers): OpenApiDocu
       contact: CONTACT,
       license: LICENSE,
     },
-    servers: [
-      { url: adminUrl(servers.production), description: "production" },
-      { url: adminUrl(servers.staging), description: "staging" },
-    ],
+    servers: servers.map(({ url, description }) => ({ url: adminUrl(url), description })),
     tags: [
       { name: "session", description: "Who is calling, and the browser session: start one with a key, buy a token with its cookie, sign out." },
       { name: "keys", description: "Issued API keys: create, list, revoke." },

@@ -41,4 +41,12 @@ describe("the OpenAPI builder", () => {
       "listThings: its tag stuff is not one of the document's tags",
     );
   });
+
+  it("stops at no server, or at a server whose URL does not end in the path prefix", () => {
+    const contract = contractTagged({ credential: "bearer", scope: "read", tag: "things" });
+    expect(() => buildContractDocument(contract, { ...options, servers: [] })).toThrow("Things: no server; a document needs at least one");
+    expect(() => buildContractDocument(contract, { ...options, servers: [{ url: "https://things.test/v9/", description: "production" }] })).toThrow(
+      "Things: server https://things.test/v9/ does not end in /v9",
+    );
+  });
 });

@@ -19,12 +19,17 @@ import { MAX_ID } from "./schemas.js";
 export type OpenApiDocument = ReturnType<typeof generateOpenApi>;
 export type Schema = Record<string, unknown>;
 
-export interface OpenApiServers {
-  /** Base URL of the production deployment, ending in `/v1`. */
-  production: string;
-  /** Base URL of the staging deployment, ending in `/v1`. */
-  staging: string;
+/** One server of the interface: a deployment's base URL, ending in `/v1`, and which deployment it is. */
+export interface OpenApiServer {
+  url: string;
+  description: "production" | "staging" | "development";
 }
+
+/**
+ * The servers a document lists, in order: from configuration, never hard-coded (the contract knows no
+ * hosts). A production API lists production, then staging when it has one; a development API, itself.
+ */
+export type OpenApiServers = readonly OpenApiServer[];
 
 interface Parameter {
   name: string;
@@ -86,7 +91,8 @@ export interface DocumentWords {
 
 export interface DocumentOptions {
   info: Record<string, unknown> & { title: string; version: string };
-  servers: Array<{ url: string; description: string }>;
+  /** At least one; each URL ends in `pathPrefix`, with no trailing slash. */
+  servers: ReadonlyArray<{ url: string; description: string }>;
   /** Each route's `metadata.tag` must be one of them. */
   tags: Array<{ name: string; description: string }>;
   /** The contract's path prefix: paths are written relative to the servers, whose URLs end in it. */
@@ -175,6 +181,11 @@ export type DescribedContract = Record<string, AppRoute & { metadata: RouteMetad
  * tagged with its route's `metadata.tag` and its operationId is the route's key.
  */
 export function buildContractDocument<T extends AppRouter>(contract: T & (Operations<T> extends DescribedContract ? unknown : never), { info, servers, tags, pathPrefix, securityDescription, words }: DocumentOptions): OpenApiDocument {
+  // Paths are relative to the servers: a server elsewhere would send every "Try it out" to a wrong path.
+  if (servers.length === 0) throw new Error(`${info.title}: no server; a document needs at least one`);
+  for (const server of servers) {
+    if (!server.url.endsWith(pathPrefix)) throw new Error(`${info.title}: server ${server.url} does not end in ${pathPrefix}`);
+  }
   const captured: Record<string, Schema> = {};
   /** The schema a route uses, as a `$ref` when the contract names it; the generated copy becomes the component. */
   const named = (zodSchema: unknown, generated: Schema | undefined): Schema | undefined => {

@@ -14,10 +14,7 @@ const schemasModule = path.join(path.dirname(fileURLToPath(import.meta.url)), "s
 const scratch = mkdtempSync(path.join(tmpdir(), "petstore-openapi-typescript-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const document = buildOpenApiDocument({
-  production: "https://api.petstore.example/v1",
-  staging: "https://staging.api.petstore.example/v1",
-});
+const document = buildOpenApiDocument([{ url: "https://api.example-store.com/v1", description: "production" }]);
 
 /** Compiles `files` (name -> source) in `scratch` strictly; returns each diagnostic as a line. */
 function compile(files: Record<string, string>): string[] {

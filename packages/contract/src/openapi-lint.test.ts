@@ -50,9 +50,14 @@ async function lint(name: string, document: unknown): Promise<Finding[]> {
 const describeFindings = (findings: Finding[]) =>
   findings.map((f) => `${SEVERITY[f.severity]} ${f.code} at ${f.path.join(".")}: ${f.message}`).join("\n");
 
-// Every document the API serves, as the API's default configuration builds it; its servers are its only
-// input (an http:// server URL is an error: owasp:api8:2023-no-server-http).
-const servers = { production: "https://api.petstore.example/v1", staging: "https://staging.api.petstore.example/v1" };
+// Every document the API serves, as a production configuration with both PUBLIC_URL_PRODUCTION and
+// PUBLIC_URL_STAGING builds it: production, then staging. Its servers are its only input (an http:// server
+// URL is an error: owasp:api8:2023-no-server-http; a development API lists itself at http://localhost and is
+// not what the gate lints).
+const servers = [
+  { url: "https://api.example-store.com/v1", description: "production" },
+  { url: "https://staging.api.example-store.com/v1", description: "staging" },
+] as const;
 const servedDocuments = {
   "/v1/openapi.json": buildOpenApiDocument(servers),
   "/admin/v1/openapi.json": buildAccessOpenApiDocument(servers),

@@ -7,7 +7,10 @@ import { v1Contract } from "./root.js";
 import { OPERATION_SCOPES, type OperationName } from "./operation-scopes.js";
 import { NAME_PATTERN, NewPet } from "./schemas.js";
 
-const servers = { production: "https://api.petstore.test/v1", staging: "https://staging.petstore.test/v1" };
+const servers = [
+  { url: "https://api.petstore.test/v1", description: "production" },
+  { url: "https://staging.petstore.test/v1", description: "staging" },
+] as const;
 const document = buildOpenApiDocument(servers) as unknown as {
   openapi: string;
   info: { version: string };
@@ -61,10 +64,28 @@ describe("OpenAPI document, point by point against the interface spec", () => {
     expect(document.openapi).toMatch(/^3\./);
     expect(document.info.version).toBe("1.0.0");
     expect(document.servers).toEqual([
-      { url: servers.production, description: "production", "x-internal": false },
-      { url: servers.staging, description: "staging", "x-internal": false },
+      { url: "https://api.petstore.test/v1", description: "production", "x-internal": false },
+      { url: "https://staging.petstore.test/v1", description: "staging", "x-internal": false },
     ]);
     for (const server of document.servers) expect(server.url).toMatch(/\/v1$/);
+  });
+
+  it("lists exactly the servers configured, in their order: production alone, or a development API itself", () => {
+    const only = (list: Parameters<typeof buildOpenApiDocument>[0]) =>
+      (buildOpenApiDocument(list).servers ?? []).map(({ url, description }) => ({ url, description }));
+    expect(only([{ url: "https://api.petstore.test/v1", description: "production" }])).toEqual([
+      { url: "https://api.petstore.test/v1", description: "production" },
+    ]);
+    expect(only([{ url: "http://localhost:3000/v1", description: "development" }])).toEqual([
+      { url: "http://localhost:3000/v1", description: "development" },
+    ]);
+  });
+
+  it("refuses no server, or a server whose URL does not end in /v1 (paths are relative to it)", () => {
+    expect(() => buildOpenApiDocument([])).toThrow("Petstore: no server; a document needs at least one");
+    for (const url of ["https://api.petstore.test", "https://api.petstore.test/v1/", "https://api.petstore.test/v2"]) {
+      expect(() => buildOpenApiDocument([{ url, description: "production" }]), url).toThrow(`Petstore: server ${url} does not end in /v1`);
+    }
   });
 
   // Operations beyond the spec join this document under tags of their own; the spec's tag keeps its three.

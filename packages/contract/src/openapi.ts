@@ -250,10 +250,7 @@ export function buildOpenApiDocument(servers: OpenApiServers): OpenApiDocument {
       contact: CONTACT,
       license: LICENSE,
     },
-    servers: [
-      { url: servers.production, description: "production" },
-      { url: servers.staging, description: "staging" },
-    ],
+    servers: servers.map(({ url, description }) => ({ url, description })),
     tags: [{ name: "pets", description: "The animals kept in the store." }],
     pathPrefix: "/v1",
     securityDescription: "The API key, as `Authorization: Bearer <API_KEY>`.",

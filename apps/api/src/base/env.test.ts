@@ -15,6 +15,9 @@ import {
 } from "./env.js";
 
 const STRONG_KEY = "k".repeat(MIN_PRODUCTION_KEY_LENGTH);
+const PUBLIC_URL = "https://api.example-store.com/v1";
+/** The least a production API starts with. */
+const PRODUCTION = { NODE_ENV: "production", API_KEYS: STRONG_KEY, PUBLIC_URL_PRODUCTION: PUBLIC_URL };
 
 describe("readConfig", () => {
   it("has working development defaults, with the documented dev key", () => {
@@ -31,8 +34,8 @@ describe("readConfig", () => {
 
   it("ADMIN_ORIGIN: the Vite dev server in development, unset in production unless given, an origin only; session timeouts", () => {
     expect(readConfig({}).adminOrigin).toBe("http://localhost:5173");
-    expect(readConfig({ NODE_ENV: "production", API_KEYS: STRONG_KEY }).adminOrigin).toBeUndefined();
-    expect(readConfig({ NODE_ENV: "production", API_KEYS: STRONG_KEY, ADMIN_ORIGIN: "https://admin.example-store.com/" }).adminOrigin).toBe(
+    expect(readConfig(PRODUCTION).adminOrigin).toBeUndefined();
+    expect(readConfig({ ...PRODUCTION, ADMIN_ORIGIN: "https://admin.example-store.com/" }).adminOrigin).toBe(
       "https://admin.example-store.com",
     );
     expect(() => readConfig({ ADMIN_ORIGIN: "https://admin.example-store.com/app" })).toThrow(/ADMIN_ORIGIN must be an origin/);
@@ -50,13 +53,13 @@ describe("readConfig", () => {
 
   it("CORS_ORIGIN: the Vite dev server's origins by default in development only; production allows none unless named", () => {
     expect(readConfig({}).corsOrigins).toEqual(["http://127.0.0.1:5173", "http://localhost:5173"]);
-    expect(readConfig({ NODE_ENV: "production", API_KEYS: STRONG_KEY }).corsOrigins).toEqual([]);
-    expect(readConfig({ NODE_ENV: "production", API_KEYS: STRONG_KEY, CORS_ORIGIN: "https://shop.example.com" }).corsOrigins).toEqual(["https://shop.example.com"]);
+    expect(readConfig(PRODUCTION).corsOrigins).toEqual([]);
+    expect(readConfig({ ...PRODUCTION, CORS_ORIGIN: "https://shop.example.com" }).corsOrigins).toEqual(["https://shop.example.com"]);
   });
 
   it("refuses to start in production without keys", () => {
     expect(() => readConfig({ NODE_ENV: "production" })).toThrow(/API_KEYS is required in production/);
-    expect(readConfig({ NODE_ENV: "production", API_KEYS: STRONG_KEY }).apiKeys).toEqual([STRONG_KEY]);
+    expect(readConfig(PRODUCTION).apiKeys).toEqual([STRONG_KEY]);
   });
 
   it("refuses a production key shorter than 32 characters with one line naming API_KEYS, never the key", () => {
@@ -137,10 +140,10 @@ describe("readConfig", () => {
   });
 
   it("SHUTDOWN_DRAIN_MS: 5000 in production, 0 in development and tests, unless set", () => {
-    expect(readConfig({ NODE_ENV: "production", API_KEYS: STRONG_KEY }).shutdownDrainMs).toBe(5000);
+    expect(readConfig(PRODUCTION).shutdownDrainMs).toBe(5000);
     expect(readConfig({ NODE_ENV: "development" }).shutdownDrainMs).toBe(0);
     expect(readConfig({ NODE_ENV: "test" }).shutdownDrainMs).toBe(0);
-    expect(readConfig({ NODE_ENV: "production", API_KEYS: STRONG_KEY, SHUTDOWN_DRAIN_MS: "0" }).shutdownDrainMs).toBe(0);
+    expect(readConfig({ ...PRODUCTION, SHUTDOWN_DRAIN_MS: "0" }).shutdownDrainMs).toBe(0);
     expect(readConfig({ SHUTDOWN_DRAIN_MS: "15000" }).shutdownDrainMs).toBe(15000);
     for (const bad of ["-1", "5s", "1.5"]) {
       expect(() => readConfig({ SHUTDOWN_DRAIN_MS: bad })).toThrow(/^Invalid configuration: SHUTDOWN_DRAIN_MS must be a non-negative integer$/);
@@ -189,12 +192,79 @@ describe("readConfig", () => {
   });
 
   it("in production METRICS_TOKEN needs at least 32 characters, like an API key (one line, the token not echoed)", () => {
-    const production = { NODE_ENV: "production", API_KEYS: "k".repeat(32) };
+    const production = { ...PRODUCTION, API_KEYS: "k".repeat(32) };
     const refuse = () => readConfig({ ...production, METRICS_TOKEN: "short-scraper-token" });
     expect(refuse).toThrow(/^Invalid configuration: METRICS_TOKEN must be at least 32 characters in production[^\n]*$/);
     expect(refuse).not.toThrow(/short-scraper-token/);
     expect(readConfig({ ...production, METRICS_TOKEN: "m".repeat(32) }).metricsToken).toBe("m".repeat(32));
     expect(readConfig({ NODE_ENV: "development", METRICS_TOKEN: "short" }).metricsToken).toBe("short");
+  });
+
+  it("PUBLIC_URL_PRODUCTION is required in production: one line naming it", () => {
+    const refuse = () => readConfig({ NODE_ENV: "production", API_KEYS: STRONG_KEY });
+    expect(refuse).toThrow(ConfigError);
+    expect(refuse).toThrow(
+      /^Invalid configuration: PUBLIC_URL_PRODUCTION is required in production \(the public address of the API, ending in \/v1, like https:\/\/api\.example-store\.com\/v1\)$/,
+    );
+    // Staging alone is no production address either.
+    expect(() => readConfig({ NODE_ENV: "production", API_KEYS: STRONG_KEY, PUBLIC_URL_STAGING: "https://staging.example-store.com/v1" })).toThrow(
+      /^Invalid configuration: PUBLIC_URL_PRODUCTION is required in production/,
+    );
+  });
+
+  it("servers: in production the configured ones, production then staging; no placeholder host", () => {
+    expect(readConfig(PRODUCTION).servers).toEqual([{ url: PUBLIC_URL, description: "production" }]);
+    expect(readConfig({ ...PRODUCTION, PUBLIC_URL_STAGING: "https://staging.example-store.com/api/v1" }).servers).toEqual([
+      { url: PUBLIC_URL, description: "production" },
+      { url: "https://staging.example-store.com/api/v1", description: "staging" },
+    ]);
+    expect(JSON.stringify(readConfig(PRODUCTION).servers)).not.toMatch(/petstore\.example/);
+  });
+
+  it("servers: in development and tests this API on localhost, so /docs calls it; the configured ones when PUBLIC_URL_PRODUCTION is set", () => {
+    expect(readConfig({}).servers).toEqual([{ url: "http://localhost:3000/v1", description: "development" }]);
+    expect(readConfig({ NODE_ENV: "test" }).servers).toEqual([{ url: "http://localhost:3000/v1", description: "development" }]);
+    expect(readConfig({ PORT: "4123" }).servers).toEqual([{ url: "http://localhost:4123/v1", description: "development" }]);
+    // PORT=0 (a port the OS picks) is not known yet: the default port.
+    expect(readConfig({ PORT: "0" }).servers).toEqual([{ url: "http://localhost:3000/v1", description: "development" }]);
+    expect(readConfig({ PUBLIC_URL_PRODUCTION: PUBLIC_URL, PUBLIC_URL_STAGING: "http://staging.internal:8080/v1" }).servers).toEqual([
+      { url: PUBLIC_URL, description: "production" },
+      { url: "http://staging.internal:8080/v1", description: "staging" },
+    ]);
+    expect(() => readConfig({ PUBLIC_URL_STAGING: "https://staging.example-store.com/v1" })).toThrow(
+      /^Invalid configuration: PUBLIC_URL_STAGING needs PUBLIC_URL_PRODUCTION/,
+    );
+  });
+
+  it("PUBLIC_URL_PRODUCTION and PUBLIC_URL_STAGING: an http(s) URL whose path ends exactly in /v1, in every NODE_ENV, one line naming the setting", () => {
+    const bad = [
+      "https://api.example-store.com",
+      "https://api.example-store.com/",
+      "https://api.example-store.com/v2",
+      "https://api.example-store.com/v1/",
+      "https://api.example-store.com/xv1",
+      "https://api.example-store.com/v1?x=1",
+      "https://api.example-store.com/v1#top",
+      "https://user:secret@api.example-store.com/v1",
+      "ftp://api.example-store.com/v1",
+      "api.example-store.com/v1",
+    ];
+    for (const url of bad) {
+      for (const nodeEnv of ["production", "development", "test"]) {
+        for (const [name, env] of [
+          ["PUBLIC_URL_PRODUCTION", { PUBLIC_URL_PRODUCTION: url }],
+          ["PUBLIC_URL_STAGING", { PUBLIC_URL_PRODUCTION: PUBLIC_URL, PUBLIC_URL_STAGING: url }],
+        ] as const) {
+          const refuse = () => readConfig({ NODE_ENV: nodeEnv, API_KEYS: STRONG_KEY, ...env });
+          expect(refuse, `${name}=${url} ${nodeEnv}`).toThrow(
+            new RegExp(`^Invalid configuration: ${name} must be an http\\(s\\) URL whose path ends in /v1 \\(no trailing slash, query, fragment or credentials\\), like https://api\\.example-store\\.com/v1$`),
+          );
+        }
+      }
+    }
+    for (const url of ["https://api.example-store.com/v1", "https://example-store.com/api/v1", "http://127.0.0.1:3100/v1", "https://api.example-store.com:8443/v1"]) {
+      expect(readConfig({ ...PRODUCTION, PUBLIC_URL_PRODUCTION: url }).servers, url).toEqual([{ url, description: "production" }]);
+    }
   });
 
   it("resolves a relative SQLite path once", () => {
@@ -222,6 +292,22 @@ describe("readConfig", () => {
     expect(readConfig({ WEB_DIST_DIR: dist }).webDistDir).toBe(dist);
     expect(readConfig({}).webDistDir).toBe(existsSync(path.join(WORKSPACE_WEB_DIST_DIR, "index.html")) ? WORKSPACE_WEB_DIST_DIR : undefined);
     expect(WORKSPACE_WEB_DIST_DIR).toMatch(/apps[/\\]web[/\\]dist$/);
+  });
+});
+
+describe("the built API in production without PUBLIC_URL_PRODUCTION", () => {
+  it("does not start: it exits non-zero with one line naming PUBLIC_URL_PRODUCTION", async () => {
+    const database = await freshDatabase("sqlite");
+    // Empty means unset (and keeps an apps/api/.env from setting it).
+    const api = await startApiProcess({ PUBLIC_URL_PRODUCTION: "", API_KEYS: STRONG_KEY, DATABASE_URL: database.url });
+    const exit = await Promise.race([api.exited, new Promise<"running">((resolve) => setTimeout(() => resolve("running"), 15_000))]);
+    if (exit === "running") await api.stop("SIGKILL");
+    await database.remove();
+    expect(exit).not.toBe("running");
+    expect((exit as { code: number | null }).code).not.toBe(0);
+    const lines = api.output().trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^Invalid configuration: PUBLIC_URL_PRODUCTION is required in production/);
   });
 });
 

@@ -71,7 +71,7 @@ const publicApiUrl = z
     if (!URL.canParse(value) || !value.endsWith("/v1")) return false;
     const url = new URL(value);
     return ["http:", "https:"].includes(url.protocol) && url.pathname.endsWith("/v1") && !url.search && !url.hash && !url.username && !url.password;
-  }, "must be an http(s) URL whose path ends in /v1 (no trailing slash, query or fragment), like https://api.example-store.com/v1")
+  }, "must be an http(s) URL whose path ends in /v1 (no trailing slash, query, fragment or credentials), like https://api.example-store.com/v1")
   .optional();
 
 const LOOPBACK = new BlockList();

@@ -271,7 +271,7 @@ describe.each(TEST_PROVIDERS)("passkey ceremonies on %s", (provider) => {
   });
 
   it("without ADMIN_ORIGIN (production only) every passkey operation answers 404: passkeys are off", async () => {
-    await start({ NODE_ENV: "production" });
+    await start({ NODE_ENV: "production", PUBLIC_URL_PRODUCTION: "https://api.petstore.test/v1" });
     expect(t.config.adminOrigin).toBeUndefined();
     for (const [path, body] of [
       ["/admin/v1/passkeys/authentication/options", {}],

@@ -38,6 +38,8 @@ export async function startApiProcess(env: Record<string, string>): Promise<ApiP
       AUTH_FAILURES_PER_MIN: "0",
       // Production drains for 5 s after SIGTERM; tests that are about the drain set their own.
       SHUTDOWN_DRAIN_MS: "0",
+      // Production refuses to start without its public address (the OpenAPI documents' server).
+      PUBLIC_URL_PRODUCTION: "https://api.petstore.test/v1",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe", "ipc"],
