@@ -46,6 +46,9 @@ async function tool(name: "pg_dump" | "pg_restore", args: string[]): Promise<{ s
 
 async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  // A connection the server ends (a restart, a dropped database) fails the query in flight; unheard, the
+  // client's 'error' event would end the process.
+  client.on("error", () => {});
   await client.connect();
   try {
     return await work(client);
@@ -64,10 +67,11 @@ async function toolMajor(name: "pg_dump" | "pg_restore"): Promise<number> {
 
 /** pg_dump refuses a server newer than itself; say so in one line before it does, naming both. */
 async function requireToolForServer(name: "pg_dump" | "pg_restore", target: PostgresTarget): Promise<void> {
-  const [client, server] = await Promise.all([
-    toolMajor(name),
-    withClient(target.url, async (c) => Math.floor(Number((await c.query<{ server_version_num: string }>("SHOW server_version_num")).rows[0]!.server_version_num) / 10_000)),
-  ]);
+  // One after the other: a missing tool must not leave a connection behind still querying.
+  const client = await toolMajor(name);
+  const server = await withClient(target.url, async (c) =>
+    Math.floor(Number((await c.query<{ server_version_num: string }>("SHOW server_version_num")).rows[0]!.server_version_num) / 10_000),
+  );
   if (client < server) throw new BackupRefusal(`${name} is version ${client}, older than the server's ${server}: install the PostgreSQL ${server} client package`);
 }
 

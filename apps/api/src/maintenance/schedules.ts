@@ -145,6 +145,8 @@ export function startBackupSchedule({ runner, everyMs, holder, logger, takeBacku
       try {
         result = await takeBackup(signal);
       } catch (error) {
+        // Ended by the API's close: not a failure of the backup, and the next start takes one when due.
+        if (signal.aborted) return;
         onFailed?.();
         throw error;
       }
