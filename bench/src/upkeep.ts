@@ -172,6 +172,10 @@ async function main(): Promise<void> {
     );
     db.transaction(() => {
       for (let n = 1; n <= activity; n++) insert.run(old, n, `pet ${n}`);
+      // Where the API's webhook senders would have left their cursor over the log (SQLite's outbox): rows
+      // written around the API would otherwise be scanned once at its start, a cost that is not the purge's.
+      db.prepare(`INSERT INTO "WebhookFanOut" ("id", "lastAuditEventId") VALUES (1, (SELECT max("id") FROM "AuditEvent"))
+        ON CONFLICT ("id") DO UPDATE SET "lastAuditEventId" = excluded."lastAuditEventId"`).run();
     })();
     db.close();
     log(`added ${activity} activity rows 100 days old`);
@@ -181,8 +185,23 @@ async function main(): Promise<void> {
     let afterPurge: Latency;
     let purgeLine: { msg: string; seconds?: number; longestBatchMs?: number } | undefined;
     try {
-      duringPurge = await pacedLoad(wrk, purging.url, seconds, dir);
-      const lines = readFileSync(logFile, "utf8").split("\n").filter((line) => line.includes('"retention: purged'));
+      // Load in 5 s runs until the purge's log line appears: the worst run's p99 and max, the runs' median p50.
+      const runs: Latency[] = [];
+      const purged = () => readFileSync(logFile, "utf8").split("\n").filter((line) => line.includes('"retention: purged'));
+      while (purged().length === 0 && runs.length < 60) {
+        const one = await pacedLoad(wrk, purging.url, 5, dir);
+        log(`purge run ${runs.length + 1}: p50 ${one.p50} ms, p99 ${one.p99} ms, max ${one.max} ms, ${one.rate} req/s`);
+        runs.push(one);
+      }
+      const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+      duringPurge = {
+        p50: median(runs.map((r) => r.p50)),
+        p99: Math.max(...runs.map((r) => r.p99)),
+        max: Math.max(...runs.map((r) => r.max)),
+        rate: runs.reduce((sum, r) => sum + r.rate, 0) / runs.length,
+        generatorCpu: Math.max(...runs.map((r) => r.generatorCpu)),
+      };
+      const lines = purged();
       purgeLine = lines.length > 0 ? (JSON.parse(lines.at(-1)!) as typeof purgeLine) : undefined;
       afterPurge = await pacedLoad(wrk, purging.url, seconds, dir);
     } finally {
@@ -191,10 +210,10 @@ async function main(): Promise<void> {
     const purgeLines = [
       `## The retention purge at start (SQLite, ${activity} activity rows past the retention)`,
       "",
-      purgeLine ? `${purgeLine.msg}` : `the purge had not finished within ${seconds} s: rerun with a longer --seconds`,
+      purgeLine ? `${purgeLine.msg}` : "the purge had not finished after 60 runs of 5 s",
       "",
       HEADER,
-      row("listPets, paced, while the purge runs", duringPurge),
+      row("listPets, paced, while the purge runs (5 s runs: the worst p99 and max, the median p50)", duringPurge),
       row("listPets, paced, nothing to purge", afterPurge),
       "",
       `slowest request during the purge: ${duringPurge.max.toFixed(1)} ms, ${(duringPurge.max - afterPurge.max).toFixed(1)} ms over the slowest without (goal: within 50 ms); longest batch ${purgeLine?.longestBatchMs?.toFixed(1) ?? "?"} ms (goal: under 50 ms)`,
