@@ -7,10 +7,10 @@ import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sqliteFilePath } from "../base/database-url.js";
 import { openDatabase } from "../database.js";
-import { execute, sql } from "../data/sql-work.js";
-import { createDatabase, databaseUrl, dropDatabase } from "../test/postgres-admin.js";
+import { execute, raw, sql } from "../data/sql-work.js";
+import { createDatabase, databaseUrl, dropDatabase, withAdminClient } from "../test/postgres-admin.js";
 import { bearer, createTestApp, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
-import { BackupRefusal, sidecarOf, writeSidecar } from "./backup-file.js";
+import { BackupRefusal, backupsIn, sidecarOf, writeSidecar } from "./backup-file.js";
 import { takeBackup } from "./backup.js";
 import { dumpPostgres, postgresTarget, restorePostgres } from "./postgres-backup.js";
 import { restoreBackup } from "./restore.js";
@@ -197,6 +197,29 @@ describe.each(TEST_PROVIDERS)("backup and restore on %s", (provider) => {
       await t.database.close();
       await restoreBackup({ file, databaseUrl: target, replace: true });
       expect(await petNames(target)).toEqual(["Rex", "Tom", "Kiki"]);
+    });
+
+    it("a role that may not create databases gets its backup kept but reported unverified, never counted good", async () => {
+      const url = new URL(t.config.databaseUrl);
+      const role = `petstore_nocreatedb_${randomUUID().replaceAll("-", "").slice(0, 8)}`;
+      await withAdminClient(async (client) => {
+        await client.query(`CREATE ROLE ${role} LOGIN NOCREATEDB`);
+      });
+      cleanups.push(() => withAdminClient((client) => client.query(`DROP OWNED BY ${role}; DROP ROLE IF EXISTS ${role}`)).then(() => undefined));
+      // The role reads everything pg_dump reads, in the test app's database.
+      const owner = await openDatabase({ url: t.config.databaseUrl, poolSize: 1 });
+      await owner.sql.transaction(function* () {
+        yield* execute(sql`${raw(`GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${role}`)}`);
+        yield* execute(sql`${raw(`GRANT SELECT ON ALL SEQUENCES IN SCHEMA public TO ${role}`)}`);
+      });
+      await owner.close();
+      url.username = role;
+      url.password = "";
+      const report = await takeBackup({ databaseUrl: url.toString(), dir });
+      expect(report).toMatchObject({ verified: false, unverifiedReason: expect.stringMatching(/may not create a scratch database.*CREATEDB.*BACKUP_SCRATCH_DATABASE_URL/) as unknown });
+      expect(existsSync(`${report.file}.unverified`)).toBe(true);
+      expect(existsSync(sidecarOf(report.file))).toBe(true);
+      expect(backupsIn(dir, "postgresql")).toEqual([{ file: report.file, verified: false, bytes: report.bytes }]);
     });
 
     it("says in one line that pg_dump is missing", async () => {
