@@ -9,7 +9,9 @@ import { API_ROOT } from "../../base/env.js";
 import { sqliteFilePath } from "../../base/database-url.js";
 import { inspectSqlite } from "../../maintenance/sqlite-backup.js";
 import { openDatabase } from "../../database.js";
-import { execute, sql } from "../../data/sql-work.js";
+import { execute, firstRow, sql } from "../../data/sql-work.js";
+import Sqlite from "better-sqlite3";
+import pg from "pg";
 import { listAllPets, startApiProcess, waitUntilReady, type ApiProcess } from "../api-process.js";
 import { createDatabase, databaseUrl, dropDatabase } from "../postgres-admin.js";
 import { bearer, freshDatabase, TEST_KEY, TEST_PROVIDERS } from "../test-app.js";
@@ -107,5 +109,61 @@ describe.each(TEST_PROVIDERS)("the restore drill on %s (built)", (provider) => {
     expect((await operations(database.url, "retention")).stdout).toBe("retention: purged nothing\n");
     const json = JSON.parse((await operations(database.url, "retention", "--json")).stdout) as Record<string, number>;
     expect(Object.values(json).every((count) => count === 0)).toBe(true);
+  });
+
+  it("a backup of an older version restores, and the API migrates it on start", async () => {
+    // The store as the previous version left it: without this round's migration (operators_keep_data).
+    const source = await freshDatabase(provider);
+    cleanups.push(source.remove);
+    const api = await apiOn(source.url);
+    for (const name of ["Old Rex", "Old Tom"]) {
+      expect((await fetch(`${api.url}/v1/pets`, { method: "POST", headers: { Authorization: bearer(), "Content-Type": "application/json" }, body: JSON.stringify({ name, categoryId: 1 }) })).status).toBe(201);
+    }
+    await api.stop("SIGTERM");
+    const latest = provider === "sqlite" ? "0011_operators_keep_data" : "0012_operators_keep_data";
+    if (provider === "sqlite") {
+      const db = new Sqlite(sqliteFilePath(source.url));
+      db.exec(`DROP TABLE "ApiHeartbeat"; DROP TABLE "JobLease"; DROP TRIGGER "AuditEvent_no_delete";
+        CREATE TRIGGER "AuditEvent_no_delete" BEFORE DELETE ON "AuditEvent" BEGIN SELECT RAISE(ABORT, 'AuditEvent is append-only'); END;`);
+      db.prepare("DELETE FROM _prisma_migrations WHERE migration_name = ?").run(latest);
+      db.close();
+    } else {
+      const client = new pg.Client({ connectionString: source.url });
+      await client.connect();
+      await client.query(`DROP TABLE "ApiHeartbeat"; DROP TABLE "JobLease";
+        CREATE OR REPLACE FUNCTION "AuditEvent_append_only"() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN RAISE EXCEPTION ''AuditEvent is append-only''; END'`);
+      await client.query("DELETE FROM _prisma_migrations WHERE migration_name = $1", [latest]);
+      await client.end();
+    }
+    const dir = mkdtempSync(path.join(tmpdir(), "petstore-older-"));
+    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const file = /^backup: (\S+),/.exec((await operations(source.url, "backup", "--to", dir)).stdout)![1]!;
+
+    let target: string;
+    if (provider === "sqlite") {
+      target = `file:${path.join(dir, "restored.db")}`;
+    } else {
+      const name = `petstore_older_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
+      await createDatabase(name);
+      cleanups.push(() => dropDatabase(name));
+      target = databaseUrl(name);
+    }
+    await operations(target, "restore", file);
+    const restoredApi = await apiOn(target);
+    expect((await listAllPets(restoredApi, { Authorization: bearer() })).map((pet) => pet.name)).toEqual(["Old Rex", "Old Tom"]);
+    // Migrated on start: this round's migration is applied, and its heartbeat table is written.
+    const migrated = await openDatabase({ url: target, poolSize: 1 });
+    try {
+      const rows = await migrated.sql.read(function* () {
+        return {
+          applied: yield* firstRow<{ n: unknown }>(sql`SELECT count(*) AS "n" FROM "_prisma_migrations" WHERE "migration_name" = ${latest}`),
+          beats: yield* firstRow<{ n: unknown }>(sql`SELECT count(*) AS "n" FROM "ApiHeartbeat"`),
+        };
+      });
+      expect(Number(rows.applied!.n)).toBe(1);
+      expect(Number(rows.beats!.n)).toBe(1);
+    } finally {
+      await migrated.close();
+    }
   });
 });
