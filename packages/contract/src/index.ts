@@ -19,3 +19,4 @@ export * from "./operation-scopes.js";
 export * from "./route-metadata.js";
 export * from "./staff-schemas.js";
 export * from "./pinned-parsers.js";
+export * from "./pet-patch.js";
