@@ -1,4 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openDatabase } from "../database.js";
+import { withAdminClient } from "../test/postgres-admin.js";
 import { execute, raw, rows, sql, type SqlRunner } from "../data/sql-work.js";
 import { createTestApp, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
 import { jobLease } from "./job-lease.js";
@@ -110,6 +113,31 @@ describe.each(TEST_PROVIDERS)("the retention purge on %s", (provider) => {
     expect(Math.max(...batches)).toBeLessThanOrEqual(5_000);
     expect(await labels("AuditEvent", "targetLabel")).toEqual(Array(10).fill("recent"));
   });
+
+  if (provider === "postgresql") {
+    it("a role that may not delete from the activity log leaves it to the purge role, and purges the rest", async () => {
+      await activity("old", ago(95 * DAY));
+      await insert(sql`INSERT INTO "PasskeyChallenge" ("digest", "purpose", "createdAt", "expiresAt") VALUES ('old-challenge', 'sign-in', ${ago(60_000)}, ${ago(1000)})`);
+      const role = `petstore_api_${randomUUID().replaceAll("-", "").slice(0, 8)}`;
+      await withAdminClient((client) => client.query(`CREATE ROLE ${role} LOGIN`));
+      await runner.transaction(function* () {
+        yield* execute(sql`${raw(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${role}`)}`);
+        yield* execute(sql`${raw(`REVOKE DELETE ON "AuditEvent" FROM ${role}`)}`);
+      });
+      const url = new URL(t.config.databaseUrl);
+      url.username = role;
+      url.password = "";
+      const restricted = await openDatabase({ url: url.toString(), poolSize: 1 });
+      try {
+        expect(await purgeExpired(restricted.sql, SETTINGS, { now: () => NOW })).toMatchObject({ activity: 0, challenges: 1 });
+      } finally {
+        await restricted.close();
+        await runner.transaction(() => execute(sql`${raw(`DROP OWNED BY ${role}`)}`));
+        await withAdminClient((client) => client.query(`DROP ROLE ${role}`));
+      }
+      expect(await labels("AuditEvent", "targetLabel")).toEqual(["old"]);
+    });
+  }
 
   it("a job's lease is held by one replica at a time and tells the others when it last ran", async () => {
     const lease = jobLease(runner, "retention");
