@@ -143,8 +143,9 @@ describe("graceful shutdown", () => {
     while (!output().includes("shutting down")) await sleep(10);
     // The listening socket is closed: a new connection is refused.
     await expect(RawConnection.open(url)).rejects.toMatchObject({ code: "ECONNREFUSED" });
-    // Idle keep-alive connections were closed at once.
-    for (const connection of idle) expect(connection.closed).toBe(true);
+    // Idle keep-alive connections were closed at once: their FIN reaches this side within moments (on a
+    // loaded host not always by the time the refused connect above has come back; it failed CI once so).
+    await expect.poll(() => idle.filter((connection) => !connection.closed).length, { timeout: 1_000, interval: 10 }).toBe(0);
     expect(child.exitCode).toBeNull(); // still finishing the stalled requests
 
     // The clients finish their bodies late; every one is answered in full, and told the connection closes.
