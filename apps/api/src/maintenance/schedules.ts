@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { SqlRunner } from "../data/sql-work.js";
+import type { BackupReport } from "./backup.js";
 import { jobLease } from "./job-lease.js";
 import { describePurge, purgeExpired, type RetentionKind, type RetentionSettings } from "./retention.js";
 
@@ -105,14 +106,8 @@ export function startRetentionSchedule({ runner, settings, holder, logger, onPur
   });
 }
 
-/** What one scheduled backup reports (the backup command's `--json` line). */
-export interface ScheduledBackupResult {
-  file: string;
-  bytes: number;
-  pets: number;
-  seconds: number;
-  verified: boolean;
-  unverifiedReason?: string;
+/** What one scheduled backup reports (the backup command's `--json` line): the backup, and what rotation removed. */
+export interface ScheduledBackupResult extends BackupReport {
   rotated: string[];
 }
 

@@ -9,7 +9,8 @@ import { API_ROOT } from "../../base/env.js";
 import { sqliteFilePath } from "../../base/database-url.js";
 import { inspectSqlite } from "../../maintenance/sqlite-backup.js";
 import { openDatabase } from "../../database.js";
-import { execute, firstRow, sql } from "../../data/sql-work.js";
+import { firstRow, sql } from "../../data/sql-work.js";
+import { insertStaleHeartbeat } from "../upkeep-rows.js";
 import Sqlite from "better-sqlite3";
 import pg from "pg";
 import { listAllPets, startApiProcess, waitUntilReady, type ApiProcess } from "../api-process.js";
@@ -101,10 +102,7 @@ describe.each(TEST_PROVIDERS)("the restore drill on %s (built)", (provider) => {
   it("the retention command purges now and prints what it purged; a second run finds nothing", async () => {
     const database = await freshDatabase(provider);
     cleanups.push(database.remove);
-    const db = await openDatabase({ url: database.url, poolSize: 1 });
-    const then = new Date(Date.now() - 2 * 86_400_000);
-    await db.sql.transaction(() => execute(sql`INSERT INTO "ApiHeartbeat" ("id", "host", "pid", "startedAt", "beatAt") VALUES ('gone:1:ab', 'gone', 1, ${then}, ${then})`));
-    await db.close();
+    await insertStaleHeartbeat(database.url);
     expect((await operations(database.url, "retention")).stdout).toBe("retention: purged heartbeats 1\n");
     expect((await operations(database.url, "retention")).stdout).toBe("retention: purged nothing\n");
     const json = JSON.parse((await operations(database.url, "retention", "--json")).stdout) as Record<string, number>;

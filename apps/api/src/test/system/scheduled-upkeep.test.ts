@@ -2,8 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { openDatabase } from "../../database.js";
-import { execute, sql } from "../../data/sql-work.js";
+import { insertStaleHeartbeat } from "../upkeep-rows.js";
 import { backupsIn } from "../../maintenance/backup-file.js";
 import { startApiProcess, waitUntilReady, type ApiProcess } from "../api-process.js";
 import { bearer, freshDatabase, TEST_KEY, TEST_PROVIDERS } from "../test-app.js";
@@ -26,10 +25,7 @@ describe.each(TEST_PROVIDERS)("the API's own upkeep on %s (built)", (provider) =
     const database = await freshDatabase(provider);
     cleanups.push(database.remove);
     // A heartbeat row of a process killed two days ago: the purge at start removes it.
-    const db = await openDatabase({ url: database.url, poolSize: 1 });
-    const then = new Date(Date.now() - 2 * 86_400_000);
-    await db.sql.transaction(() => execute(sql`INSERT INTO "ApiHeartbeat" ("id", "host", "pid", "startedAt", "beatAt") VALUES ('gone:1:ab', 'gone', 1, ${then}, ${then})`));
-    await db.close();
+    await insertStaleHeartbeat(database.url);
     const api = await startApiProcess({ API_KEYS: TEST_KEY, DATABASE_URL: database.url, METRICS_TOKEN, LOG_LEVEL: "info", ...env });
     cleanups.push(() => api.stop("SIGKILL"));
     await waitUntilReady(api);
