@@ -10,6 +10,8 @@ import type { Database } from "./database.js";
 import { servedContract, type ServedContract } from "./http/operation-dispatch.js";
 import type { Metrics } from "./ops/metrics.js";
 import { createPasskeysRouter } from "./passkeys/passkeys-router.js";
+import { createPetChanges } from "./pets/pet-changes.js";
+import { createPetChangesRouter } from "./pets/pet-changes-router.js";
 import { createPetsRouter } from "./pets/pets-router.js";
 import { createSingleSignOn, type SingleSignOnOptions } from "./sso/single-sign-on.js";
 import { createSsoRouter } from "./sso/sso-router.js";
@@ -61,6 +63,9 @@ export function createRoot({ config, database, metrics, abuseLimits, issuedKeys,
 
   const v1 = server.router(v1Contract, {
     pets: createPetsRouter(database.pets, { idempotencyTtlMs: config.idempotencyTtlMs }),
+    petChanges: createPetChangesRouter(
+      createPetChanges(database.sql, { idempotencyTtlMs: config.idempotencyTtlMs, deletedPetMs: config.operations.retention.deletedPetMs }),
+    ),
   });
   const admin = server.router(adminContract, {
     session: createSessionRouter({ sessions }),

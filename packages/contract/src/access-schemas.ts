@@ -27,12 +27,12 @@ const SESSION_KEY_ID_MAX_LENGTH = 32;
 const CONFIGURED_KEY_ID = "configured-[0-9a-f]{12}";
 const SessionKeyId = z.string().max(SESSION_KEY_ID_MAX_LENGTH).regex(new RegExp(`^(?:[1-9][0-9]*|${CONFIGURED_KEY_ID})$`));
 /** Who made a change: a key's id as in a Session, or `operator` for the operator command. */
-const ActorKeyId = z.string().max(SESSION_KEY_ID_MAX_LENGTH).regex(new RegExp(`^(?:[1-9][0-9]*|${CONFIGURED_KEY_ID}|operator)$`));
+const ActorKeyId = z.string().max(SESSION_KEY_ID_MAX_LENGTH).regex(new RegExp(`^(?:[1-9][0-9]*|${CONFIGURED_KEY_ID}|operator|retention)$`));
 /**
  * A key's or a pet's name as shown (an issued key's, `Configured key N`, `Operator command`, a pet's):
  * the characters of every stored name (`NAME_PATTERN`).
  */
-const KeyLabel = z.string().max(NAME_MAX_LENGTH).regex(NAME_PATTERN);
+export const KeyLabel = z.string().max(NAME_MAX_LENGTH).regex(NAME_PATTERN);
 /** Longest address text: an IPv6 address with an embedded IPv4 address, and room for a zone. */
 const CLIENT_ADDRESS_MAX_LENGTH = 64;
 /**
@@ -159,6 +159,11 @@ export const AuditAction = z
     "passkey.added",
     "passkey.removed",
     "session.ended",
+    // Pets that change (beyond the spec): a pet's corrections, deletion, restore, and its purge by retention.
+    "pet.updated",
+    "pet.deleted",
+    "pet.restored",
+    "pet.purged",
   ])
   .describe("What happened.");
 export type AuditAction = z.infer<typeof AuditAction>;

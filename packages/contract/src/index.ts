@@ -20,3 +20,4 @@ export * from "./route-metadata.js";
 export * from "./staff-schemas.js";
 export * from "./pinned-parsers.js";
 export * from "./pet-patch.js";
+export * from "./pet-changes-contract.js";

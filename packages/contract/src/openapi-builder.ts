@@ -241,7 +241,20 @@ export function buildContractDocument<T extends AppRouter>(contract: T & (Operat
     security: [{ bearerAuth: [] }],
   };
   markIntegerFormats(result);
+  dropUntypedNullable(result);
   return result;
+}
+
+/**
+ * OpenAPI 3.0 takes `nullable` only beside a `type`: the converter also marks a union whose branch is
+ * nullable (`oneOf: [string nullable, number]`), which validators refuse. The branch says it already.
+ */
+function dropUntypedNullable(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(dropUntypedNullable);
+  if (node === null || typeof node !== "object") return;
+  const schema = node as Record<string, unknown>;
+  if (schema["nullable"] === true && schema["type"] === undefined && Array.isArray(schema["oneOf"])) delete schema["nullable"];
+  for (const value of Object.values(schema)) dropUntypedNullable(value);
 }
 
 function describeOperation(
@@ -284,18 +297,25 @@ function describeOperation(
   const body = bodyMedia ? named(zodBody, bodyMedia.schema) : undefined;
   const bodyWords = words.requestBodies[operationId];
   if (body && !bodyWords) throw new Error(`${operationId} request body: no description; add one to the document's words`);
-  const tag = (route.metadata as Partial<RouteMetadata> | undefined)?.tag;
+  const metadata = route.metadata as Partial<RouteMetadata> | undefined;
+  const tag = metadata?.tag;
   if (!tag) throw new Error(`${operationId}: no tag; add metadata.tag to its route`);
   if (!tagNames.has(tag)) throw new Error(`${operationId}: its tag ${tag} is not one of the document's tags`);
+  // An operation beyond the spec says so where a reader of the document meets it first.
+  if (metadata?.stability && !route.description?.startsWith("Beyond the spec:")) {
+    throw new Error(`${operationId}: x-stability ${metadata.stability}, but its description does not start "Beyond the spec:"`);
+  }
+  const bodyContent = body ? { schema: body, ...exampleField(exampleOf(zodBody, words)) } : undefined;
   return {
     ...operation,
     tags: [tag],
-    ...(body
+    ...(metadata?.stability ? { "x-stability": metadata.stability } : {}),
+    ...(bodyContent
       ? {
           requestBody: {
             description: bodyWords?.description,
             required: bodyWords?.required ?? true,
-            content: { "application/json": { schema: body, ...exampleField(exampleOf(zodBody, words)) } },
+            content: Object.fromEntries(["application/json", ...(metadata?.alsoAccepts ?? [])].map((type) => [type, bodyContent])),
           },
         }
       : {}),

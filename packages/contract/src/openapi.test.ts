@@ -98,6 +98,37 @@ describe("OpenAPI document, point by point against the interface spec", () => {
     expect(operations.sort()).toEqual(["GET /pets listPets", "GET /pets/{petId} getPet", "POST /pets createPet"]);
   });
 
+  it("marks every operation beyond the spec: tag pet-changes, x-stability beta, \"Beyond the spec:\"", () => {
+    const beyond = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, op]) => !(op as { tags?: string[] }).tags?.includes("pets"))
+        .map(([method, op]) => ({ at: `${method.toUpperCase()} ${path} ${op.operationId}`, op: op as Operation & { tags: string[]; description: string; "x-stability"?: string } })),
+    );
+    expect(beyond.map(({ at }) => at).sort()).toEqual([
+      "DELETE /pets/{petId} deletePet",
+      "GET /deleted-pets listDeletedPets",
+      "GET /pets/{petId}/history listPetHistory",
+      "PATCH /pets/{petId} updatePet",
+      "POST /deleted-pets/{petId}/restore restorePet",
+    ]);
+    for (const { at, op } of beyond) {
+      expect(op.tags, at).toEqual(["pet-changes"]);
+      expect(op["x-stability"], at).toBe("beta");
+      expect(op.description, at).toMatch(/^Beyond the spec: /);
+    }
+    // The spec's operations carry no stability label.
+    for (const [path, method] of [["/pets", "get"], ["/pets", "post"], ["/pets/{petId}", "get"]] as const) {
+      expect((operation(path, method) as { "x-stability"?: string })["x-stability"]).toBeUndefined();
+    }
+  });
+
+  it("updatePet takes a JSON Patch as application/json-patch+json and as application/json, the same schema", () => {
+    const content = operation("/pets/{petId}", "patch").requestBody?.content ?? {};
+    expect(Object.keys(content)).toEqual(["application/json", "application/json-patch+json"]);
+    expect(content["application/json-patch+json"]?.schema).toEqual({ $ref: "#/components/schemas/PetPatch" });
+    expect(content["application/json"]?.schema).toEqual({ $ref: "#/components/schemas/PetPatch" });
+  });
+
   it("requires HTTP bearer authentication on every operation", () => {
     expect(document.components.securitySchemes["bearerAuth"]).toMatchObject({ type: "http", scheme: "bearer" });
     for (const item of Object.values(document.paths)) {
@@ -155,8 +186,9 @@ describe("OpenAPI document, point by point against the interface spec", () => {
     walk(document, "/v1");
     walk(access, "/admin/v1");
     // Pet and NewPet, the name query; Session, ApiKey (its name and createdBy), NewApiKey, an event's actor and target, and Webhook's createdBy;
-    // StaffMember (name, createdBy), NewStaffMember, Passkey, Invitation, and the passkey bodies (rename, add, accept an invitation).
-    expect(names).toHaveLength(18);
+    // StaffMember (name, createdBy), NewStaffMember, Passkey, Invitation, and the passkey bodies (rename, add, accept an invitation);
+    // a pet change's author (PetChange.by.name).
+    expect(names).toHaveLength(19);
     for (const name of names) expect(name.endsWith(` ${NAME_PATTERN.source}`), name).toBe(true);
   });
 
@@ -269,7 +301,7 @@ describe("OpenAPI document, as good as a hand-written one", () => {
   it("refers to them from every request body and response instead of inline copies", () => {
     for (const op of operations) {
       const body = op.requestBody?.content["application/json"]?.schema;
-      if (body) expect(body, op.operationId).toEqual({ $ref: "#/components/schemas/NewPet" });
+      if (body) expect(body, op.operationId).toEqual({ $ref: `#/components/schemas/${op.operationId === "updatePet" ? "PetPatch" : "NewPet"}` });
       for (const [status, response] of Object.entries(op.responses)) {
         const expected = Number(status) >= 400 ? "Error" : successSchemaName(op.operationId, status);
         expect(response.content?.["application/json"]?.schema, `${op.operationId} ${status}`).toEqual(

@@ -15,6 +15,7 @@ import {
   transportResponses,
 } from "./openapi-builder.js";
 import { v1Contract } from "./root.js";
+import { CURSOR_MAX_LENGTH, DeletedPet, DeletedPets, PetChange, PetChanges, PetPatch } from "./pet-patch.js";
 import {
   ErrorBody,
   LIMIT_DEFAULT,
@@ -45,6 +46,12 @@ export const V1_SCHEMA_NAMES = new Map<unknown, string>([
   [Pet, "Pet"],
   [Pets, "Pets"],
   [ErrorBody, "Error"],
+  // Beyond the spec (tag pet-changes).
+  [PetPatch, "PetPatch"],
+  [DeletedPet, "DeletedPet"],
+  [DeletedPets, "DeletedPets"],
+  [PetChange, "PetChange"],
+  [PetChanges, "PetChanges"],
 ]);
 
 const EXAMPLE_PET = { id: 42, name: "Rex", categoryId: 1, status: "available" };
@@ -54,6 +61,17 @@ const SCHEMA_EXAMPLES: Record<string, unknown> = {
   NewPet: { name: "Rex", categoryId: 1, status: "available" },
   Pet: EXAMPLE_PET,
   Pets: [EXAMPLE_PET, { id: 43, name: "Tom", categoryId: 2 }],
+  PetPatch: [
+    { op: "test", path: "/status", value: "available" },
+    { op: "replace", path: "/status", value: "sold" },
+  ],
+  DeletedPet: { pet: EXAMPLE_PET, deletedAt: "2026-11-28T10:15:00.000Z", deletedBy: "Ana", purgeAt: "2026-12-28T10:15:00.000Z" },
+  DeletedPets: [{ pet: EXAMPLE_PET, deletedAt: "2026-11-28T10:15:00.000Z", deletedBy: "Ana", purgeAt: "2026-12-28T10:15:00.000Z" }],
+  PetChange: { at: "2026-11-28T10:15:00.000Z", action: "pet.updated", by: { kind: "staff", name: "Ana" }, changes: [{ field: "status", from: "available", to: "sold" }] },
+  PetChanges: [
+    { at: "2026-11-28T10:15:00.000Z", action: "pet.updated", by: { kind: "staff", name: "Ana" }, changes: [{ field: "status", from: "available", to: "sold" }] },
+    { at: "2026-11-20T09:00:00.000Z", action: "pet.created", by: { kind: "key", name: "Stock import" }, changes: [{ field: "name", from: null, to: "Rex" }] },
+  ],
   Error: {
     code: "VALIDATION_ERROR",
     message: "Invalid request: body.name: name must not be empty.",
@@ -105,6 +123,37 @@ const PARAMETERS: Record<string, ParameterWords> = {
       "1..255 printable ASCII characters, e.g. a UUID; scoped to the API key.",
     example: "5f0c2f4e-1b7a-4bb2-9d0e-0a6f1c9d3e21",
   },
+  ...Object.fromEntries(
+    ["updatePet", "deletePet", "restorePet"].map((operation) => [
+      `${operation} header:Idempotency-Key`,
+      {
+        description:
+          "Makes the change safe to retry: the same key with the same operation, animal and body replays the first answer; " +
+          "with another, `422`. 1..255 printable ASCII characters, e.g. a UUID; scoped to the caller.",
+        example: "5f0c2f4e-1b7a-4bb2-9d0e-0a6f1c9d3e21",
+      },
+    ]),
+  ),
+  ...Object.fromEntries(
+    ["listDeletedPets", "listPetHistory"].map((operation) => [
+      `${operation} query:limit`,
+      {
+        description: "Maximum number of entries to return.",
+        schema: { type: "integer", format: "int32", minimum: LIMIT_MIN, maximum: LIMIT_MAX, default: LIMIT_DEFAULT },
+        example: LIMIT_DEFAULT,
+      },
+    ]),
+  ),
+  ...Object.fromEntries(
+    ["listDeletedPets", "listPetHistory"].map((operation) => [
+      `${operation} query:after`,
+      {
+        description: "Continue a listing: the opaque cursor that the previous page's `Link` header carries.",
+        schema: { type: "string", minLength: 1, maxLength: CURSOR_MAX_LENGTH, pattern: "^[A-Za-z0-9_-]+$" },
+        example: "MjAyNi0xMS0yOFQxMDoxNTowMC4wMDBaLDQy",
+      },
+    ]),
+  ),
 };
 
 
@@ -171,6 +220,50 @@ const OPERATION_RESPONSES: Record<string, Record<string, ResponseWords>> = {
         "Nothing is stored.",
     },
   },
+  updatePet: {
+    "200": { description: "The animal as changed (as it was, when the patch changed nothing)." },
+    "400": {
+      description: "The patch is not one this operation takes, or its result is not a valid animal; names the operation's index or the field.",
+      example: errorExample(400, "VALIDATION_ERROR", "Invalid request: body[1].path: path must be one of /name, /categoryId, /status."),
+    },
+    "403": {
+      description: "The caller's scope does not cover the change: `write` for any, `admin` to take an animal out of `sold`; nothing changed.",
+      example: errorExample(403, "FORBIDDEN", "Only an admin can return a sold pet; this change needs scope admin."),
+    },
+    "404": { description: "No animal has this id (or it was deleted)." },
+    "409": {
+      description:
+        "A `test` failed: the animal is not as the caller saw it, and nothing changed; the message names the field, the value stored " +
+        "and the value tested. Or a request with this `Idempotency-Key` is still being processed (`Retry-After`).",
+      example: errorExample(409, "CONFLICT", "status is sold, not available."),
+    },
+    "422": { description: "This `Idempotency-Key` was already used with another operation, animal or body." },
+  },
+  deletePet: {
+    "204": { description: "Deleted: restorable until it is purged." },
+    "400": { description: "`petId` is not a positive decimal integer, or the `Idempotency-Key` is not valid." },
+    "403": { description: "The caller's scope does not cover deleting; nothing changed." },
+    "404": { description: "No animal has this id (or it was deleted already)." },
+    "409": { description: "A request with this `Idempotency-Key` is still being processed; retry after `Retry-After` seconds." },
+    "422": { description: "This `Idempotency-Key` was already used with another operation, animal or body." },
+  },
+  listDeletedPets: {
+    "200": { description: "Deleted animals, the latest deletion first; `deletedBy` is null for a caller below scope `write`." },
+    "400": { description: "A query parameter has an invalid value." },
+  },
+  restorePet: {
+    "200": { description: "The animal, back, with its id and fields." },
+    "400": { description: "`petId` is not a positive decimal integer, or the `Idempotency-Key` is not valid." },
+    "403": { description: "The caller's scope does not cover restoring; nothing changed." },
+    "404": { description: "No deleted animal has this id." },
+    "409": { description: "A request with this `Idempotency-Key` is still being processed; retry after `Retry-After` seconds." },
+    "422": { description: "This `Idempotency-Key` was already used with another operation, animal or body." },
+  },
+  listPetHistory: {
+    "200": { description: "The animal's history, newest first; `by.name` is null for a caller below scope `write`." },
+    "400": { description: "`petId` or a query parameter has an invalid value." },
+    "404": { description: "No animal, deleted or not, has ever had this id." },
+  },
   getPet: {
     "200": { description: "The requested animal." },
     "400": {
@@ -188,6 +281,7 @@ const OPERATION_RESPONSES: Record<string, Record<string, ResponseWords>> = {
 /** The words for each operation's request body. */
 const REQUEST_BODIES: DocumentWords["requestBodies"] = {
   createPet: { description: "The animal to add. `name` and `categoryId` are required." },
+  updatePet: { description: "A JSON Patch (RFC 6902) of 1..10 operations, as `application/json-patch+json` or `application/json`." },
 };
 
 /** The interface's own headers; the transport's come from the builder. */
@@ -221,7 +315,11 @@ const HEADERS: Record<string, HeaderDefinition> = {
 
 const WORDS: DocumentWords = {
   schemaNames: V1_SCHEMA_NAMES,
-  nestedSchemas: [{ name: "PetStatus", after: "NewPet", from: (components) => (components["NewPet"]?.["properties"] as Record<string, unknown>)["status"] }],
+  nestedSchemas: [
+    { name: "PetStatus", after: "NewPet", from: (components) => (components["NewPet"]?.["properties"] as Record<string, unknown>)["status"] },
+    { name: "DeletedPet", after: "DeletedPets", from: (components) => components["DeletedPets"]?.["items"] },
+    { name: "PetChange", after: "PetChanges", from: (components) => components["PetChanges"]?.["items"] },
+  ],
   schemaExamples: SCHEMA_EXAMPLES,
   parameters: PARAMETERS,
   statusResponses: ERROR_RESPONSES,
@@ -234,6 +332,11 @@ const WORDS: DocumentWords = {
     listPets: { "200": ["Link"] },
     createPet: { "201": ["Location", "Idempotent-Replayed"], "409": ["Retry-After"] },
     getPet: { "200": ["Deprecation", "Sunset"] },
+    updatePet: { "200": ["Idempotent-Replayed"], "409": ["Retry-After"] },
+    deletePet: { "204": ["Idempotent-Replayed"], "409": ["Retry-After"] },
+    restorePet: { "200": ["Idempotent-Replayed"], "409": ["Retry-After"] },
+    listDeletedPets: { "200": ["Link"] },
+    listPetHistory: { "200": ["Link"] },
   },
 };
 
@@ -251,7 +354,15 @@ export function buildOpenApiDocument(servers: OpenApiServers): OpenApiDocument {
       license: LICENSE,
     },
     servers: servers.map(({ url, description }) => ({ url, description })),
-    tags: [{ name: "pets", description: "The animals kept in the store." }],
+    tags: [
+      { name: "pets", description: "The animals kept in the store." },
+      {
+        name: "pet-changes",
+        description:
+          "Beyond the spec (beta): change, delete and restore animals, and read each one's history. The spec shows no " +
+          "transitions; these operations are this service's own.",
+      },
+    ],
     pathPrefix: "/v1",
     securityDescription: "The API key, as `Authorization: Bearer <API_KEY>`.",
     words: WORDS,

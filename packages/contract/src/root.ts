@@ -3,6 +3,7 @@ import { accountContract } from "./account-contract.js";
 import { activityContract } from "./activity-contract.js";
 import { keysContract } from "./keys-contract.js";
 import { passkeysContract } from "./passkeys-contract.js";
+import { petChangesContract } from "./pet-changes-contract.js";
 import { API_PATH_PREFIX, petsContract } from "./petstore-contract.js";
 import { ErrorBody } from "./schemas.js";
 import { sessionContract } from "./session-contract.js";
@@ -23,7 +24,7 @@ const COMMON_RESPONSES = { 429: ErrorBody, 500: ErrorBody, 503: ErrorBody };
  * the admin app calls it through one typed client.
  */
 export const v1Contract = c.router(
-  { pets: petsContract },
+  { pets: petsContract, petChanges: petChangesContract },
   { pathPrefix: API_PATH_PREFIX, strictStatusCodes: true, commonResponses: COMMON_RESPONSES },
 );
 export type V1Contract = typeof v1Contract;

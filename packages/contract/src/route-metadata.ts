@@ -19,6 +19,13 @@ export const CREDENTIALS: readonly Credential[] = ["bearer", "key", "personToken
 interface CommonRouteMetadata {
   /** The operation's tag in its contract's OpenAPI document: one of the tags that document lists. */
   tag: string;
+  /**
+   * An operation of the interface's document that goes beyond the spec: `x-stability: beta` in the
+   * document, and its description must start "Beyond the spec:".
+   */
+  stability?: "beta";
+  /** Request media types accepted besides `application/json`, for the same body (the document lists each). */
+  alsoAccepts?: readonly string[];
   deprecation?: {
     /** When the deprecation took effect. */
     deprecatedAt: Date;

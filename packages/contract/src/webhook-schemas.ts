@@ -11,11 +11,11 @@ const SENTENCE = /^[^\u0000-\u001f\u007f]*$/;
 const ANSWER = /^[^\u0000]*$/;
 
 /** The event types an endpoint may subscribe to. `webhook.test` is sent by sendTestEvent only. */
-export const WebhookEventType = z.enum(["pet.created", "key.created", "key.revoked"]).describe("An event type an endpoint may subscribe to.");
+export const WebhookEventType = z.enum(["pet.created", "pet.updated", "pet.deleted", "pet.restored", "key.created", "key.revoked"]).describe("An event type an endpoint may subscribe to.");
 export type WebhookEventType = z.infer<typeof WebhookEventType>;
 export const WEBHOOK_EVENT_TYPES = WebhookEventType.options;
 /** Every type a delivery may carry: the subscribable ones, and `webhook.test`. */
-export const DeliveryEventType = z.enum(["pet.created", "key.created", "key.revoked", "webhook.test"]).describe("The event's type.");
+export const DeliveryEventType = z.enum(["pet.created", "pet.updated", "pet.deleted", "pet.restored", "key.created", "key.revoked", "webhook.test"]).describe("The event's type.");
 
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 export const WEBHOOK_DESCRIPTION_MAX_LENGTH = 200;

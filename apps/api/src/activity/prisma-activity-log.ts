@@ -1,4 +1,4 @@
-import type { AuditAction, AuditTargetType } from "@petstore/contract";
+import type { AuditAction, AuditTargetType, PetFieldChange } from "@petstore/contract";
 import { Prisma, type PrismaClient } from "../generated/pg/client.js";
 import type { ActivityLog } from "./activity-log.js";
 import { auditColumns, toAuditEvent, type AuditContext, type AuditTarget } from "./audit-event.js";
@@ -20,11 +20,18 @@ export async function recordActivity(
   target: AuditTarget,
   context: AuditContext,
   data?: unknown,
+  changes?: readonly PetFieldChange[],
 ): Promise<void> {
   const columns = auditColumns(action, target, context);
   await tx.auditEvent.create({
     select: { id: true },
-    data: { ...columns, actorStaffId: columns.actorStaffId === null ? null : BigInt(columns.actorStaffId), targetId: BigInt(columns.targetId), at },
+    data: {
+      ...columns,
+      actorStaffId: columns.actorStaffId === null ? null : BigInt(columns.actorStaffId),
+      targetId: BigInt(columns.targetId),
+      at,
+      changes: changes ? JSON.stringify(changes) : null,
+    },
   });
   const eventType = data === undefined ? undefined : webhookEventTypeOf(action);
   if (eventType) await tx.$executeRaw(outboxInsert(eventType, Prisma.sql`SELECT ${JSON.stringify(data)}`, at));
@@ -59,11 +66,11 @@ export function webhookOutboxOfRows(rows: string, eventType: WebhookEventType, d
  * common table expression `rows`, whose `"id"` and `"name"` columns are the
  * target's id and label.
  */
-export function activityOfRows(rows: string, action: AuditAction, targetType: AuditTargetType, context: AuditContext): Prisma.Sql {
+export function activityOfRows(rows: string, action: AuditAction, targetType: AuditTargetType, context: AuditContext, changes?: readonly PetFieldChange[]): Prisma.Sql {
   const c = auditColumns(action, { type: targetType, id: 0, label: "" }, context);
   return Prisma.sql`
-    INSERT INTO "AuditEvent" ("at", "action", "actorKeyId", "actorStaffId", "actorName", "targetType", "targetId", "targetLabel", "requestId", "clientAddress")
-    SELECT now() AT TIME ZONE 'UTC', ${c.action}, ${c.actorKeyId}, ${c.actorStaffId === null ? null : BigInt(c.actorStaffId)}, ${c.actorName}, ${c.targetType}, "id", "name", ${c.requestId}, ${c.clientAddress}
+    INSERT INTO "AuditEvent" ("at", "action", "actorKeyId", "actorStaffId", "actorName", "targetType", "targetId", "targetLabel", "requestId", "clientAddress", "changes")
+    SELECT now() AT TIME ZONE 'UTC', ${c.action}, ${c.actorKeyId}, ${c.actorStaffId === null ? null : BigInt(c.actorStaffId)}, ${c.actorName}, ${c.targetType}, "id", "name", ${c.requestId}, ${c.clientAddress}, ${changes ? JSON.stringify(changes) : null}
     FROM ${Prisma.raw(`"${rows.replaceAll('"', "")}"`)}`;
 }
 

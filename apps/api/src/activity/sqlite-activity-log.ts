@@ -1,5 +1,5 @@
 import type Sqlite from "better-sqlite3";
-import type { AuditAction } from "@petstore/contract";
+import type { AuditAction, PetFieldChange } from "@petstore/contract";
 import { sqliteTimestamp as timestamp } from "../data/sqlite-timestamp.js";
 import type { ActivityLog } from "./activity-log.js";
 import { auditColumns, toAuditEvent, type AuditContext, type AuditEventRow, type AuditTarget } from "./audit-event.js";
@@ -11,10 +11,10 @@ import { anySubscriber, newWebhookEventId, subscriptionPattern, webhookEventType
  * changed thing as the API answers it) and an action that is a webhook event type, the event also goes
  * into the webhook outbox, in the same row, when some enabled endpoint subscribes to it.
  */
-export type SqliteActivityWriter = (at: Date, action: AuditAction, target: AuditTarget, context: AuditContext, data?: unknown) => void;
+export type SqliteActivityWriter = (at: Date, action: AuditAction, target: AuditTarget, context: AuditContext, data?: unknown, changes?: readonly PetFieldChange[]) => void;
 
-const INSERT_COLUMNS = `"at", "action", "actorKeyId", "actorStaffId", "actorName", "targetType", "targetId", "targetLabel", "detail", "requestId", "clientAddress"`;
-const EVENT_COLUMNS = `"id", ${INSERT_COLUMNS}`;
+const INSERT_COLUMNS = `"at", "action", "actorKeyId", "actorStaffId", "actorName", "targetType", "targetId", "targetLabel", "detail", "requestId", "clientAddress", "changes"`;
+const EVENT_COLUMNS = `"id", "at", "action", "actorKeyId", "actorStaffId", "actorName", "targetType", "targetId", "targetLabel", "detail", "requestId", "clientAddress"`;
 
 /**
  * The activity log's writer on SQLite: one prepared insert, run by the pet and
@@ -27,18 +27,18 @@ const EVENT_COLUMNS = `"id", ${INSERT_COLUMNS}`;
  * page in the commit: measured, 7 % of createPet (docs/decisions/023-webhooks.md).
  */
 export function sqliteActivityWriter(db: Sqlite.Database): SqliteActivityWriter {
-  type Columns = [string, string, string | null, number | null, string, string, number, string, string | null, string | null, string | null];
-  const insert = db.prepare<Columns>(`INSERT INTO "AuditEvent" (${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  type Columns = [string, string, string | null, number | null, string, string, number, string, string | null, string | null, string | null, string | null];
+  const insert = db.prepare<Columns>(`INSERT INTO "AuditEvent" (${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   // The subscription is read once, in the statement that writes the row: no second round through the
   // VM, and no outbox at all (both columns null) when nobody listens.
   const insertWithEvent = db.prepare<[string, ...Columns, string, string]>(
     `WITH "subscribed"("yes") AS (SELECT ${anySubscriber("?")})
      INSERT INTO "AuditEvent" (${INSERT_COLUMNS}, "webhookEventId", "webhookData")
-     SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CASE WHEN "yes" THEN ? END, CASE WHEN "yes" THEN ? END FROM "subscribed"`,
+     SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CASE WHEN "yes" THEN ? END, CASE WHEN "yes" THEN ? END FROM "subscribed"`,
   );
-  return (at, action, target, context, data) => {
+  return (at, action, target, context, data, changes) => {
     const c = auditColumns(action, target, context);
-    const columns: Columns = [timestamp(at), c.action, c.actorKeyId, c.actorStaffId, c.actorName, c.targetType, c.targetId, c.targetLabel, c.detail, c.requestId, c.clientAddress];
+    const columns: Columns = [timestamp(at), c.action, c.actorKeyId, c.actorStaffId, c.actorName, c.targetType, c.targetId, c.targetLabel, c.detail, c.requestId, c.clientAddress, changes ? JSON.stringify(changes) : null];
     const eventType = data === undefined ? undefined : webhookEventTypeOf(action);
     if (eventType) insertWithEvent.run(subscriptionPattern(eventType), ...columns, newWebhookEventId(), JSON.stringify(data));
     else insert.run(...columns);

@@ -41,6 +41,7 @@ export const operationsEnvShape = {
   }),
   DELIVERY_RETENTION_DAYS: days(30),
   EVENT_RETENTION_DAYS: days(30),
+  DELETED_PET_DAYS: days(30),
 };
 
 type OperationsEnv = z.output<z.ZodObject<typeof operationsEnvShape>>;
@@ -54,7 +55,8 @@ export interface OperationsSettings {
     keep: number;
     scratchDatabaseUrl: string | undefined;
   };
-  retention: { activityMs: number; deliveryMs: number; eventMs: number };
+  /** deletedPetMs: how long a deleted pet can be restored before the purge takes it (DELETED_PET_DAYS). */
+  retention: { activityMs: number; deliveryMs: number; eventMs: number; deletedPetMs: number };
 }
 
 /** Builds the settings, or names the one at fault (BACKUP_EVERY needs a folder of its own). */
@@ -74,6 +76,7 @@ export function operationsSettings(env: OperationsEnv, defaultBackupDir: string,
       activityMs: env.ACTIVITY_RETENTION_DAYS * DAY_MS,
       deliveryMs: env.DELIVERY_RETENTION_DAYS * DAY_MS,
       eventMs: env.EVENT_RETENTION_DAYS * DAY_MS,
+      deletedPetMs: env.DELETED_PET_DAYS * DAY_MS,
     },
   };
 }

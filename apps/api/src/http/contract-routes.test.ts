@@ -42,7 +42,7 @@ describe("route facts read from the contract", () => {
         operation,
         route.method,
         route.path,
-        route.method === "POST" && "body" in route,
+        (route.method === "POST" || route.method === "PATCH") && "body" in route,
         (route as AppRoute).deprecated === true,
       ]),
     );

@@ -10,6 +10,8 @@ export interface ContractRoute {
   path: string;
   /** A mutation whose body the contract declares as JSON: it gets the JSON body parser. */
   takesJsonBody: boolean;
+  /** The media types its body may be sent as: `application/json`, and those its metadata adds (`alsoAccepts`). */
+  bodyMediaTypes: string[];
   /** Request headers the route's contract declares (lower-case, as Node delivers them). */
   requestHeaders: string[];
   /** Set on a deprecated route: the facts its response headers announce. */
@@ -28,6 +30,7 @@ export function contractRoutes(router: Readonly<Record<string, AppRoute>> = oper
       "body" in route &&
       route.body !== undefined &&
       (route.contentType ?? "application/json") === "application/json",
+    bodyMediaTypes: ["application/json", ...((route.metadata as RouteMetadata | undefined)?.alsoAccepts ?? [])],
     requestHeaders: route.headers instanceof z.ZodObject ? Object.keys(route.headers.shape as object) : [],
     deprecation: route.deprecated ? (route.metadata as RouteMetadata | undefined)?.deprecation : undefined,
   }));

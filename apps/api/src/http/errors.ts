@@ -8,12 +8,18 @@ import { DATABASE_RETRY_AFTER_SECONDS, storageFaultOf, type StorageFault, type S
 
 /** What a body must be, from the route's schema: "must be a JSON object with name and categoryId". */
 function describeExpectedBody(schema: unknown): string {
+  // A JSON Patch (updatePet): its own bounds say what it must be.
+  if (schema instanceof z.ZodArray) return "must be a JSON array of patch operations";
   if (!(schema instanceof z.ZodObject)) return "must be valid";
   const required = Object.entries(schema.shape as Record<string, z.ZodTypeAny>)
     .filter(([, field]) => !field.isOptional())
     .map(([name]) => name);
   return required.length > 0 ? `must be a JSON object with ${required.join(" and ")}` : "must be a JSON object";
 }
+
+/** Where a field was sent, as JavaScript would reach it: `body.name`, `body[2].path` (an array's index in brackets). */
+const fieldName = (where: string, path: ReadonlyArray<string | number>): string =>
+  path.reduce<string>((name, part) => (typeof part === "number" ? `${name}[${part}]` : `${name}.${part}`), where);
 
 /** Each field at fault, named by where it was sent (`body.name`, `query.limit`, `path.petId`). */
 function validationIssues(
@@ -25,10 +31,10 @@ function validationIssues(
     if (!error) continue;
     for (const issue of error.issues) {
       issues.push(
-        issue.path.length === 0 && where === "body"
+        issue.path.length === 0 && where === "body" && issue.code !== "too_small" && issue.code !== "too_big"
           ? { field: "body", message: describeExpectedBody(bodySchema) }
           : {
-              field: truncated([where, ...issue.path].join("."), ERROR_ISSUE_FIELD_MAX_LENGTH),
+              field: truncated(fieldName(where, issue.path), ERROR_ISSUE_FIELD_MAX_LENGTH),
               message: truncated(issue.message, ERROR_ISSUE_MESSAGE_MAX_LENGTH),
             },
       );

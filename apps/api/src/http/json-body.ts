@@ -4,18 +4,26 @@ import { HttpError } from "../base/http-error.js";
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
-const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
-/** A body must be declared JSON; a request with no body at all reaches validation ("body is required"). */
-const requireJsonContentType: RequestHandler = (req, _res, next) => {
-  const contentType = req.headers["content-type"];
-  const hasBody = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
-  if (contentType === undefined ? hasBody : !JSON_MEDIA_TYPE.test(contentType)) {
-    next(new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", "The request body must be JSON, sent with Content-Type: application/json."));
-    return;
-  }
-  next();
-};
+/**
+ * A body must be declared as one of the route's JSON media types (`application/json`, or also
+ * `application/json-patch+json` for updatePet); a request with no body at all reaches validation
+ * ("body is required").
+ */
+function requireJsonContentType(mediaTypes: readonly string[]): RequestHandler {
+  const accepted = new RegExp(`^(?:${mediaTypes.map(escaped).join("|")})\\s*(;|$)`, "i");
+  const refused = new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", `The request body must be JSON, sent with Content-Type: ${mediaTypes.join(" or ")}.`);
+  return (req, _res, next) => {
+    const contentType = req.headers["content-type"];
+    const hasBody = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
+    if (contentType === undefined ? hasBody : !accepted.test(contentType)) {
+      next(refused);
+      return;
+    }
+    next();
+  };
+}
 
 /** Errors thrown by body-parser carry a `type`; each maps to the Error body. */
 const BODY_PARSER_ERRORS: Record<string, HttpError> = {
@@ -61,11 +69,17 @@ const translateBodyParserError: ErrorRequestHandler = (error: unknown, _req, _re
  */
 export function jsonBodyParsers(routes: readonly ContractRoute[]): RequestHandler {
   const router = Router();
-  const parseJson = express.json({ limit: BODY_LIMIT_BYTES, type: "application/json" });
+  const parsers = new Map<string, RequestHandler>();
+  const parserFor = (mediaTypes: string[]) => {
+    const key = mediaTypes.join(" ");
+    let parser = parsers.get(key);
+    if (!parser) parsers.set(key, (parser = express.json({ limit: BODY_LIMIT_BYTES, type: mediaTypes })));
+    return parser;
+  };
   const methods = new Set<string>();
-  for (const { method, path, takesJsonBody } of routes) {
+  for (const { method, path, takesJsonBody, bodyMediaTypes } of routes) {
     if (!takesJsonBody) continue;
-    router[routerMethod(method)](path, requireJsonContentType, parseJson, translateBodyParserError);
+    router[routerMethod(method)](path, requireJsonContentType(bodyMediaTypes), parserFor(bodyMediaTypes), translateBodyParserError);
     methods.add(method);
   }
   return (req, res, next) => (methods.has(req.method) ? router(req, res, next) : next());

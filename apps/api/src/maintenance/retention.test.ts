@@ -10,7 +10,7 @@ import { purgeExpired, RETENTION_KINDS, type RetentionSettings } from "./retenti
 const DAY = 86_400_000;
 const NOW = new Date();
 const ago = (ms: number) => new Date(NOW.getTime() - ms);
-const SETTINGS: RetentionSettings = { activityMs: 90 * DAY, deliveryMs: 30 * DAY, eventMs: 30 * DAY, idempotencyMs: DAY };
+const SETTINGS: RetentionSettings = { activityMs: 90 * DAY, deliveryMs: 30 * DAY, eventMs: 30 * DAY, idempotencyMs: DAY, deletedPetMs: 30 * DAY };
 
 describe.each(TEST_PROVIDERS)("the retention purge on %s", (provider) => {
   let t: TestApp;
@@ -73,7 +73,7 @@ describe.each(TEST_PROVIDERS)("the retention purge on %s", (provider) => {
 
     const purged: Array<[string, number]> = [];
     const counts = await purgeExpired(runner, SETTINGS, { now: () => NOW, onPurged: (kind, count) => purged.push([kind, count]) });
-    expect(counts).toEqual({ activity: 1, deliveries: 2, events: 1, idempotency: 1, sessions: 2, tokens: 1, challenges: 1, invitations: 1, heartbeats: 1 });
+    expect(counts).toEqual({ deletedPets: 0, activity: 1, deliveries: 2, events: 1, idempotency: 1, sessions: 2, tokens: 1, challenges: 1, invitations: 1, heartbeats: 1 });
     expect(Object.fromEntries(purged)).toEqual(counts);
 
     expect(await labels("AuditEvent", "targetLabel")).toEqual(["recent"]);

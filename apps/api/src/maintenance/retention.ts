@@ -1,4 +1,5 @@
 import { execute, provider, raw, rows, sql, toNumber, type SqlRunner, type SqlStatement, type SqlWork } from "../data/sql-work.js";
+import { purgeDeletedPets } from "../pets/pet-changes.js";
 
 /**
  * The one retention purge (docs/operations.md, "Retention"): what the store no longer needs, deleted in
@@ -17,9 +18,11 @@ export interface RetentionSettings {
   eventMs: number;
   /** IDEMPOTENCY_TTL_HOURS: a create's remembered answer. */
   idempotencyMs: number;
+  /** DELETED_PET_DAYS: a deleted pet, restorable until then; then purged for good (its history stays). */
+  deletedPetMs: number;
 }
 
-export const RETENTION_KINDS = ["activity", "deliveries", "events", "idempotency", "sessions", "tokens", "challenges", "invitations", "heartbeats"] as const;
+export const RETENTION_KINDS = ["deletedPets", "activity", "deliveries", "events", "idempotency", "sessions", "tokens", "challenges", "invitations", "heartbeats"] as const;
 export type RetentionKind = (typeof RETENTION_KINDS)[number];
 export type PurgeCounts = Record<RetentionKind, number>;
 
@@ -65,6 +68,7 @@ interface Cutoffs {
   events: Date;
   idempotency: Date;
   heartbeats: Date;
+  deletedPets: Date;
 }
 
 /** The oldest `limit` rows by id; deletes those of them `old` selects; more are left while the window was all old. */
@@ -84,6 +88,8 @@ function* byIndex(table: string, key: readonly string[], old: SqlStatement, limi
 }
 
 const BATCHES: Record<RetentionKind, Batch> = {
+  // Each purged pet leaves a `pet.purged` event (actor "Retention") in the log; its history stays.
+  deletedPets: (c, limit) => purgeDeletedPets(c.deletedPets, limit, c.now),
   // SQLite's webhook outbox rides in the log (decision 023): a row the senders have not fanned out yet stays.
   // On PostgreSQL an operator may take DELETE on the log from the API's role and purge it with a role of
   // its own (docs/operations.md): then this role leaves the log to that one.
@@ -128,6 +134,7 @@ export async function purgeExpired(runner: SqlRunner, settings: RetentionSetting
     events: before(settings.eventMs),
     idempotency: before(settings.idempotencyMs),
     heartbeats: before(STALE_HEARTBEAT_MS),
+    deletedPets: before(settings.deletedPetMs),
   };
   const counts = Object.fromEntries(RETENTION_KINDS.map((kind) => [kind, 0])) as PurgeCounts;
   // A kind that fails does not keep the others from their purge; the failures are thrown together at the end.

@@ -4,6 +4,7 @@ import { Prisma } from "../generated/pg/client.js";
 import { activityOfRows, recordActivity, webhookOutboxOfRows } from "../activity/prisma-activity-log.js";
 import { answerFromRecord, idempotencyLockId } from "./idempotent-create.js";
 import { nameKey, nameKeyRange } from "./name-key.js";
+import { createdChanges } from "./pet-changes.js";
 import type { KeyedPetInsert, KeyedCreateOutcome, PetRepository } from "./pet-repository.js";
 import { toPet } from "./pet-row.js";
 
@@ -50,7 +51,7 @@ export function createPrismaPetRepository(prisma: PrismaClient): PetRepository {
             INSERT INTO "Pet" ("name", "nameKey", "categoryId", "status")
             VALUES (${pet.name}, ${nameKey(pet.name)}, ${BigInt(pet.categoryId)}, ${pet.status ?? null})
             RETURNING "id", "name", "categoryId", "status"
-          ), "activity" AS (${activityOfRows("created", "pet.created", "pet", audit)}
+          ), "activity" AS (${activityOfRows("created", "pet.created", "pet", audit, createdChanges(pet))}
           ), "outbox" AS (${webhookOutboxOfRows("created", "pet.created", PET_JSON)})
           SELECT "id", "name", "categoryId", "status" FROM "created"`;
         return toPet(row!);
@@ -129,6 +130,6 @@ async function createInTransaction(tx: TransactionClient, request: KeyedPetInser
   await tx.idempotencyRecord.create({
     data: { scope, key, fingerprint, status: 201, body: JSON.stringify(pet), location, createdAt: now },
   });
-  if (audit) await recordActivity(tx, now, "pet.created", { type: "pet", id: pet.id, label: pet.name }, audit, pet);
+  if (audit) await recordActivity(tx, now, "pet.created", { type: "pet", id: pet.id, label: pet.name }, audit, pet, createdChanges(pet));
   return { kind: "created", pet, location };
 }

@@ -6,6 +6,7 @@ import { sqliteActivityWriter } from "../activity/sqlite-activity-log.js";
 import type { NewPet, Pet } from "@petstore/contract";
 import { answerFromRecord, type IdempotencyRecordRow } from "./idempotent-create.js";
 import { nameKey, nameKeyRange } from "./name-key.js";
+import { createdChanges } from "./pet-changes.js";
 import type { KeyedPetInsert, KeyedCreateOutcome, PetPageQuery, PetRepository } from "./pet-repository.js";
 import { toPet, type PetRow } from "./pet-row.js";
 
@@ -153,7 +154,7 @@ function prepareStatements(db: Sqlite.Database) {
   const createAudited = groupCommit(db, ({ pet: newPet, audit }: { pet: NewPet; audit: AuditContext }): Pet => {
     const now = new Date();
     const pet = toPet(insert.get(newPet.name, nameKey(newPet.name), newPet.categoryId, newPet.status ?? null, timestamp(now))!);
-    recordEvent(now, "pet.created", { type: "pet", id: pet.id, label: pet.name }, audit, pet);
+    recordEvent(now, "pet.created", { type: "pet", id: pet.id, label: pet.name }, audit, pet, createdChanges(pet));
     return pet;
   });
   const createIdempotent = db.transaction((request: KeyedPetInsert): KeyedCreateOutcome => {
@@ -165,7 +166,7 @@ function prepareStatements(db: Sqlite.Database) {
     const pet = toPet(insert.get(newPet.name, nameKey(newPet.name), newPet.categoryId, newPet.status ?? null, createdAt)!);
     const location = locationOf(pet);
     insertRecord.run(scope, key, fingerprint, 201, JSON.stringify(pet), location, createdAt);
-    if (audit) recordEvent(now, "pet.created", { type: "pet", id: pet.id, label: pet.name }, audit, pet);
+    if (audit) recordEvent(now, "pet.created", { type: "pet", id: pet.id, label: pet.name }, audit, pet, createdChanges(pet));
     return { kind: "created", pet, location };
   });
   return {
