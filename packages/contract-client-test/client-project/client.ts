@@ -2,7 +2,7 @@
 // its tarball, driving a running API through @ts-rest/core's fetch client.
 // Every status is checked before its body is read: the body's type follows it.
 import { initClient } from "@ts-rest/core";
-import { petstoreContract, type ErrorBody, type Pet } from "@petstore/contract";
+import { petstoreContract, v1Contract, type ErrorBody, type Pet, type PetPatch } from "@petstore/contract";
 
 function required(name: string): string {
   const value = process.env[name];
@@ -39,6 +39,34 @@ const notFound: ErrorBody = missing.body;
 const invalid = await client.createPet({ body: { name: "   ", categoryId: 3 } });
 if (invalid.status !== 400) throw new Error(`createPet with a blank name answered ${invalid.status}`);
 
+// A sale done safely (updatePet, beyond the spec: v1Contract.petChanges): read the pet, then send a
+// patch that tests the status read before it replaces it. If someone changed the pet in between, the
+// test fails with a 409 and nothing is overwritten: read again and decide anew.
+const changes = initClient(v1Contract.petChanges, { baseUrl, baseHeaders: { Authorization: `Bearer ${apiKey}` }, throwOnUnknownStatus: true });
+async function sell(petId: number): Promise<Pet | ErrorBody> {
+  const read = await client.getPet({ params: { petId } });
+  if (read.status !== 200) throw new Error(`getPet answered ${read.status}: ${read.body.message}`);
+  const patch: PetPatch = [
+    { op: "test", path: "/status", value: read.body.status ?? null },
+    { op: "replace", path: "/status", value: "sold" },
+  ];
+  // An Idempotency-Key makes a retry after a lost answer replay the sale instead of failing its own test.
+  const sold = await changes.updatePet({ params: { petId }, body: patch, headers: { "idempotency-key": `sale-${petId}-${Date.now()}` } });
+  if (sold.status === 200 || sold.status === 409) return sold.body;
+  throw new Error(`updatePet answered ${sold.status}: ${sold.body.message}`);
+}
+const sale = await sell(pet.id);
+// A second seller who read the pet before the sale: their test of "available" fails, nothing changes.
+const late = await changes.updatePet({
+  params: { petId: pet.id },
+  body: [
+    { op: "test", path: "/status", value: "available" },
+    { op: "replace", path: "/status", value: "pending" },
+  ],
+});
+if (late.status !== 409) throw new Error(`a stale updatePet answered ${late.status}`);
+const conflict: ErrorBody = late.body;
+
 const stranger = initClient(petstoreContract, {
   baseUrl,
   baseHeaders: { Authorization: "Bearer not-a-key-of-this-api" },
@@ -57,5 +85,7 @@ console.log(
     notFound,
     invalid: invalid.body,
     unauthorized,
+    sale,
+    conflict,
   }),
 );

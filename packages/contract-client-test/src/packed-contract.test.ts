@@ -205,6 +205,8 @@ describe("@petstore/contract as npm installs it from its tarball", () => {
       notFound: { code: string; status: number };
       invalid: { code: string; status: number };
       unauthorized: { code: string; status: number };
+      sale: unknown;
+      conflict: { code: string; status: number; message: string };
     };
     expect(result.created).toEqual({ id: expect.any(Number), name: "Rex", categoryId: 3, status: "available" });
     expect(result.listedIds).toContain(result.created.id);
@@ -212,6 +214,9 @@ describe("@petstore/contract as npm installs it from its tarball", () => {
     expect(result.notFound).toMatchObject({ code: "NOT_FOUND", status: 404 });
     expect(result.invalid).toMatchObject({ code: "VALIDATION_ERROR", status: 400 });
     expect(result.unauthorized).toMatchObject({ code: "UNAUTHORIZED", status: 401 });
+    // The safe sale: read, test and replace; then a stale seller's 409, with nothing overwritten.
+    expect(result.sale).toEqual({ ...result.created, status: "sold" });
+    expect(result.conflict).toMatchObject({ code: "CONFLICT", status: 409, message: expect.stringMatching(/^status is "sold", not "available"/) });
   });
 
   it("builds the OpenAPI document from the ./openapi subpath", () => {
