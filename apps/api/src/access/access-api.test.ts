@@ -340,7 +340,7 @@ describe.each(TEST_PROVIDERS)("staff access on %s", (provider) => {
     expectError(await api().post("/admin/v1/keys/7.0/revoke").set("Authorization", asAdmin), 400, "VALIDATION_ERROR");
     expectError(await api().post("/admin/v1/keys/424242/revoke").set("Authorization", asAdmin), 404, "NOT_FOUND");
     expectError(await api().get("/admin/v1/audit-events?limit=0").set("Authorization", asAdmin), 400, "VALIDATION_ERROR");
-    expectError(await api().get("/admin/v1/audit-events?action=pet.deleted").set("Authorization", asAdmin), 400, "VALIDATION_ERROR");
+    expectError(await api().get("/admin/v1/audit-events?action=pet.eaten").set("Authorization", asAdmin), 400, "VALIDATION_ERROR");
     expect((await api().get("/admin/v1/keys").set("Authorization", asAdmin)).body).toEqual([]);
     expect(await events()).toEqual([]);
     expectError(await api().get("/admin/v1/keys"), 401, "UNAUTHORIZED");

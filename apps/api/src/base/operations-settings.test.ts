@@ -10,7 +10,7 @@ describe("the operations settings (backups, retention)", () => {
     const { operations } = readConfig(base);
     expect(operations).toEqual({
       backups: { dir: DEFAULT_BACKUP_DIR, everyMs: undefined, keep: 7, scratchDatabaseUrl: undefined },
-      retention: { activityMs: 400 * DAY, deliveryMs: 30 * DAY, eventMs: 30 * DAY },
+      retention: { activityMs: 400 * DAY, deliveryMs: 30 * DAY, eventMs: 30 * DAY, deletedPetMs: 30 * DAY },
     });
   });
 

@@ -74,7 +74,8 @@ describe.each(TEST_PROVIDERS)("the retention purge on %s", (provider) => {
     const purged: Array<[string, number]> = [];
     const counts = await purgeExpired(runner, SETTINGS, { now: () => NOW, onPurged: (kind, count) => purged.push([kind, count]) });
     expect(counts).toEqual({ deletedPets: 0, activity: 1, deliveries: 2, events: 1, idempotency: 1, sessions: 2, tokens: 1, challenges: 1, invitations: 1, heartbeats: 1 });
-    expect(Object.fromEntries(purged)).toEqual(counts);
+    // Deleted pets' purge has its own test (pets/pet-changes.test.ts); a kind with nothing to purge reports nothing.
+    expect(Object.fromEntries(purged)).toEqual(Object.fromEntries(Object.entries(counts).filter(([, count]) => count > 0)));
 
     expect(await labels("AuditEvent", "targetLabel")).toEqual(["recent"]);
     expect(await labels("WebhookDelivery", "eventId")).toEqual(["new-done", "old-pending"]);
