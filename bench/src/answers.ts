@@ -4,10 +4,12 @@
  * headers of the contract (Content-Type, Link, Deprecation, Sunset). The
  * production floor must also send the API's set of headers (names; values only
  * where they are not per request); a difference there is a warning in the
- * report, not a failure. And when a run fails, one request shows what it was answered.
+ * report, not a failure. A scenario a build may not serve (updatePet) is asked
+ * once per target before it is loaded: 404 or 405 leaves that target out of it.
+ * And when a run fails, one request shows what it was answered.
  */
 import { rowsLabel } from "./format.js";
-import { scenarioPath, type LoadJob } from "./scenarios.js";
+import { scenarioPath, seededCategoryOf, updatePatch, type LoadJob, type Scenario } from "./scenarios.js";
 import type { RunningServer } from "./server-process.js";
 import type { Provider, Target } from "./targets.js";
 
@@ -52,6 +54,32 @@ export class AnswerCheck {
     }
   }
 
+  /**
+   * Whether `server` (serving `target` with `apiKey`) serves `scenario` (one of PROBED_SCENARIOS), by one
+   * request that changes nothing; called before any load of the dataset, and after `check`. updatePet: pet 1's
+   * patch of a lone `test` of its seeded category (the API answers the pet as it is, writing nothing).
+   * 2xx: it does (the answer is checked against the first one to the same probe, as `check`'s);
+   * 404 or 405: it does not (a build before the operation: no route, or the path's other methods only);
+   * anything else throws, as a wrong answer to `check` does: the bench could not load it without failures.
+   */
+  async servesScenario(server: RunningServer, provider: Provider, target: Target, rows: number, apiKey: string, scenario: Scenario): Promise<ScenarioProbe> {
+    if (scenario !== "updatePet") throw new Error(`no probe for ${scenario}`);
+    const who = `${target} (${provider}, ${rowsLabel(rows)})`;
+    const response = await fetch(`${server.url}/v1/pets/1`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      body: PROBE_PATCH,
+    });
+    const answer = `${response.status} ${(await response.text()).slice(0, 300)}`;
+    if (response.status === 404 || response.status === 405) return { served: false, answer };
+    if (response.status < 200 || response.status > 299) throw new Error(`${who} answers ${scenario}'s probe (PATCH /v1/pets/1 ${PROBE_PATCH}) with ${answer}`);
+    const key = `${rows} PATCH /v1/pets/1`;
+    const reference = this.referenceAnswers.get(key);
+    if (reference === undefined) this.referenceAnswers.set(key, answer);
+    else if (reference !== answer) throw new Error(`${who} answers ${scenario}'s probe differently:\n  ${answer}\n  expected ${reference}`);
+    return { served: true, answer };
+  }
+
   private compareHeaders(provider: Provider, api: Map<string, string>, floor: Map<string, string>): void {
     const apiOnly = [...api.keys()].filter((name) => !floor.has(name));
     const floorOnly = [...floor.keys()].filter((name) => !api.has(name));
@@ -71,6 +99,15 @@ export class AnswerCheck {
   }
 }
 
+/** updatePet's probe: a patch of pet 1 that tests its seeded category and changes nothing. */
+const PROBE_PATCH = JSON.stringify([{ op: "test", path: "/categoryId", value: seededCategoryOf(1) }]);
+
+/** A probe's outcome: whether the target serves the scenario, and what it answered (status and the body's start). */
+export interface ScenarioProbe {
+  served: boolean;
+  answer: string;
+}
+
 /** One request of the job's scenario, to show what a failing run was answered. */
 export async function sampleAnswer(job: LoadJob): Promise<string> {
   const headers = { authorization: `Bearer ${job.apiKey}`, "content-type": "application/json" };
@@ -79,6 +116,8 @@ export async function sampleAnswer(job: LoadJob): Promise<string> {
       ? await fetch(`${job.url}/v1/pets/1`, { headers })
       : job.scenario === "createPet"
         ? await fetch(`${job.url}/v1/pets`, { method: "POST", headers, body: JSON.stringify({ name: "bench sample", categoryId: 1, status: "available" }) })
-        : await fetch(`${job.url}${scenarioPath(job.scenario)}`, { headers });
+        : job.scenario === "updatePet"
+          ? await fetch(`${job.url}/v1/pets/1`, { method: "PATCH", headers, body: updatePatch(1, "bench sample") })
+          : await fetch(`${job.url}${scenarioPath(job.scenario)}`, { headers });
   return `${response.status} ${(await response.text()).slice(0, 300)}`;
 }

@@ -41,7 +41,8 @@
  * token's (the goal: the token within 5 % of the issued key).
  *
  * Options: --targets=api,production,bare,baseline (default api,production,bare; `express` is read as
- * `production`) --scenarios=getPet,... --requests=N
+ * `production`) --scenarios=getPet,... (by default those every server serves; updatePet, the API's
+ * own, only when named, with --targets=api) --requests=N
  * (default 20000) --warmup=N (default 3000) --rounds=N (default 3) --rows=N
  * (default 10000) --api-env=K=V[,K=V] (extra environment for the API, e.g.
  * METRICS_TOKEN= to price a feature) --postgres (PostgreSQL instead of SQLite) --cpu-prof (API
@@ -59,7 +60,7 @@ import { createIssuedKey } from "./issued-key.js";
 import { createSessionToken } from "./session-token.js";
 import { deleteEndpoints, registerEndpoints, startReceiver, WEBHOOK_ENDPOINTS, webhookEnv } from "./webhooks.js";
 import { parseCpuOptions } from "./options.js";
-import { scenarioPath, type Scenario } from "./scenarios.js";
+import { scenarioPath, updatePatch, type Scenario } from "./scenarios.js";
 import { seedPostgres, seedSqlite } from "./seed.js";
 import { cpuNs, peakRssMb, stopServer, type RunningServer } from "./server-process.js";
 import { API_KEY, apiCommand, apiRoot, PG_BENCH_URL, RESULTS, startBenchServer, timeStamp } from "./servers.js";
@@ -81,7 +82,16 @@ function load(url: string, scenario: Scenario, amount: number, rows: number, api
               body: JSON.stringify({ name: `cpu ${++created}`, categoryId: 1 + (created % 10), status: "available" }),
             }),
           }
-        : { method: "GET", path: scenarioPath(scenario) };
+        : scenario === "updatePet"
+          ? {
+              // The API only (the floors do not serve it): a seeded pet at random, its name replaced (run.ts's patch).
+              method: "PATCH",
+              setupRequest: (req) => {
+                const id = 1 + Math.floor(Math.random() * rows);
+                return { ...req, path: `/v1/pets/${id}`, body: updatePatch(id, `cpu ${++created}`) };
+              },
+            }
+          : { method: "GET", path: scenarioPath(scenario) };
   return autocannon({
     url,
     connections: 10,

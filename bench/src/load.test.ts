@@ -4,8 +4,8 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureLoadGenerator, keySliceSums, runLoad, sliceRate } from "./load.js";
-import type { LoadJob } from "./scenarios.js";
+import { ensureLoadGenerator, keySliceMs, keySliceSums, runLoad, sliceRate, wrkScript } from "./load.js";
+import { updatePatch, type LoadJob } from "./scenarios.js";
 
 describe("keySliceSums", () => {
   const slice = (count: number, cleanFromMs: number) => ({ count, cleanFromMs });
@@ -89,6 +89,99 @@ describe("a key-sliced wrk run", () => {
       const { key, reference } = (await run(referenceFirst)).keySlices!;
       expect(sliceRate(key) / sliceRate(reference)).toBeGreaterThan(0.4);
       expect(sliceRate(key) / sliceRate(reference)).toBeLessThan(0.65);
+    }
+  });
+});
+
+describe("updatePet's script", () => {
+  const job: LoadJob = { url: "http://127.0.0.1:1", apiKey: "k", scenario: "updatePet", connections: 4, durationSeconds: 1, maxId: 10_000 };
+
+  it("patches a pet picked in 1..maxId, as JSON, in plain and key-sliced runs", () => {
+    for (const script of [wrkScript(job, "1-1"), wrkScript({ ...job, referenceKey: "r" }, "1-2")]) {
+      expect(script).toContain("local function updateRequest(headers, n)");
+      expect(script).toContain("math.random(1, 10000)");
+      expect(script).toContain('wrk.format("PATCH", "/v1/pets/" .. id, headers, body)');
+      expect(script).toContain('"Content-Type"] = "application/json"');
+    }
+  });
+
+  it("has a write's key slices: long enough for many requests that each wait for a commit", () => {
+    expect(keySliceMs("updatePet")).toBe(keySliceMs("createPet"));
+    expect(keySliceMs("updatePet")).toBeGreaterThan(keySliceMs("getPet"));
+  });
+});
+
+/**
+ * updatePet end to end: real wrk against a node:http server in this process that reads each request as
+ * the API would (method, path, Content-Type, the JSON Patch) and answers 200, or 409 when the patch is not
+ * the one the bench means to send (scenarios.ts, updatePatch: the seeded category tested, the name replaced).
+ */
+describe("an updatePet wrk run", () => {
+  let server: Server;
+  let url: string;
+  let wrk: string;
+  let work: string;
+  const requests: { method: string; path: string; contentType: string; key: string; body: string }[] = [];
+  /** Answer every request 409, as the API answers a failed `test`. */
+  let refuse = false;
+
+  beforeAll(async () => {
+    wrk = ensureLoadGenerator(() => {});
+    work = mkdtempSync(path.join(tmpdir(), "petstore-load-test-"));
+    server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      req.on("end", () => {
+        const request = { method: req.method ?? "", path: req.url ?? "", contentType: req.headers["content-type"] ?? "", key: req.headers.authorization ?? "", body };
+        requests.push(request);
+        const id = Number(/^\/v1\/pets\/(\d+)$/.exec(request.path)?.[1]);
+        const name = (JSON.parse(body) as { value: unknown }[])[1]?.value;
+        const meant = !refuse && request.method === "PATCH" && typeof name === "string" && body === updatePatch(id, name);
+        res.writeHead(meant ? 200 : 409, { "content-type": "application/json" }).end("{}");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  const ids = () => requests.map(({ path: p }) => Number(p.slice("/v1/pets/".length)));
+
+  it("sends the meant patch of pets spread over 1..maxId, each with its own name", async () => {
+    requests.length = 0;
+    const result = await runLoad(wrk, { url, apiKey: "KEY", scenario: "updatePet", connections: 4, durationSeconds: 1, maxId: 500 }, work, process.pid);
+    expect(result.non2xx + result.errors + result.timeouts).toBe(0);
+    expect(requests.length).toBeGreaterThan(200);
+    expect(requests.every((r) => r.contentType === "application/json" && r.key === "Bearer KEY")).toBe(true);
+    expect(Math.min(...ids())).toBeGreaterThanOrEqual(1);
+    expect(Math.max(...ids())).toBeLessThanOrEqual(500);
+    // Spread: most of the 500 pets are met, not one row over and over.
+    expect(new Set(ids()).size).toBeGreaterThan(Math.min(400, requests.length / 2));
+    const names = requests.map(({ body }) => (JSON.parse(body) as { value: string }[])[1]!.value);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it("sends both keys of a key-sliced run, each request the meant patch", async () => {
+    requests.length = 0;
+    const result = await runLoad(wrk, { url, apiKey: "KEY", referenceKey: "REF", scenario: "updatePet", connections: 4, durationSeconds: 2, maxId: 50 }, work, process.pid);
+    expect(result.non2xx + result.errors + result.timeouts).toBe(0);
+    expect(new Set(requests.map((r) => r.key))).toEqual(new Set(["Bearer KEY", "Bearer REF"]));
+    expect(requests.every((r) => r.contentType === "application/json")).toBe(true);
+    expect(result.keySlices!.key.requests).toBeGreaterThan(0);
+  });
+
+  it("counts every answer >= 400 (a failed test is 409), which the bench reports and fails the run on", async () => {
+    requests.length = 0;
+    refuse = true;
+    try {
+      const result = await runLoad(wrk, { url, apiKey: "KEY", scenario: "updatePet", connections: 4, durationSeconds: 1, maxId: 50 }, work, process.pid);
+      expect(result.total).toBeGreaterThan(0);
+      expect(result.non2xx).toBe(result.total);
+    } finally {
+      refuse = false;
     }
   });
 });

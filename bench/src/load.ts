@@ -15,7 +15,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import { scenarioPath, type LoadJob, type LoadResult, type Scenario, type SliceSum } from "./scenarios.js";
+import { isWriteScenario, scenarioPath, type LoadJob, type LoadResult, type Scenario, type SliceSum } from "./scenarios.js";
 import { processCpuNs } from "./server-process.js";
 
 /** The cores: wrk on the first, the server under test on the second (database servers are not pinned). */
@@ -67,28 +67,48 @@ const luaString = (value: string) => JSON.stringify(value); // a JSON string lit
  * separate 2 s runs met different ones (a neighbour's burst on the shared host
  * moves a 2 s run by 10-20 %; decision 018). A slice is long enough for many
  * requests after its first `connections` (which keySliceSums leaves out):
- * createPet waits ~40 ms for its commit, so its slices are longer.
+ * a write (createPet, updatePet) waits ~40 ms for its commit, so its slices are longer.
  */
-export const keySliceMs = (scenario: Scenario): number => (scenario === "createPet" ? 250 : 100);
+export const keySliceMs = (scenario: Scenario): number => (isWriteScenario(scenario) ? 250 : 100);
 
 /**
  * The Lua expression that builds one request of the job's scenario: `headers`
- * names the Lua table of headers (`nil`: wrk.headers), `counter` (createPet's
- * only) the Lua variable that numbers its bodies, each name unique in the run.
+ * names the Lua table of headers (`nil`: wrk.headers), `counter` (the writes'
+ * only) the Lua variable that numbers their bodies, each name unique in the run.
+ * updatePet's calls `updateRequest`, which requestFunctions defines.
  */
 function requestExpression(job: LoadJob, runTag: string, headers: string, counter?: string): string {
   if (job.scenario === "getPet") return `wrk.format("GET", "/v1/pets/" .. math.random(1, ${job.maxId}), ${headers})`;
+  if (isWriteScenario(job.scenario) && counter === undefined) throw new Error(`${job.scenario}'s request needs a counter to number its bodies`);
   if (job.scenario === "createPet") {
-    if (counter === undefined) throw new Error("createPet's request needs a counter to number its bodies");
     return `wrk.format("POST", "/v1/pets", ${headers}, '{"name":"bench ${runTag}-' .. ${counter} .. '","categoryId":' .. (1 + ${counter} % 10) .. ',"status":"available"}')`;
   }
+  if (job.scenario === "updatePet") return `updateRequest(${headers}, ${counter})`;
   return `wrk.format("GET", ${luaString(scenarioPath(job.scenario))}, ${headers})`;
 }
 
 /**
+ * Lua functions a scenario's request expression calls, defined before `request()`. updatePet's
+ * `updateRequest(headers, n)`: a seeded pet picked uniformly in 1..maxId (so the writes spread over the
+ * table, not one row's lock or page), patched with scenarios.ts's updatePatch: a `test` of its seeded
+ * category (1 + id % 10, never changed by the bench) and a `replace` of its name by one unique in the run.
+ */
+function requestFunctions(job: LoadJob, runTag: string): string[] {
+  if (job.scenario !== "updatePet") return [];
+  return [
+    "local function updateRequest(headers, n)",
+    `  local id = math.random(1, ${job.maxId})`,
+    `  local body = '[{"op":"test","path":"/categoryId","value":' .. (1 + id % 10) .. '},{"op":"replace","path":"/name","value":"bench ${runTag}-' .. n .. '"}]'`,
+    `  return wrk.format("PATCH", "/v1/pets/" .. id, headers, body)`,
+    "end",
+  ];
+}
+
+/**
  * The Lua script of one run: the request (fixed, or built per request for
- * getPet's random id and createPet's unique body) and a `done()` that prints
- * the summary as one JSON line, so nothing parses wrk's text.
+ * getPet's random id, createPet's unique body and updatePet's random pet and
+ * unique name) and a `done()` that prints the summary as one JSON line, so
+ * nothing parses wrk's text.
  */
 export function wrkScript(job: LoadJob, runTag: string): string {
   if (job.referenceKey !== undefined) return keySlicedScript(job, runTag);
@@ -98,13 +118,15 @@ export function wrkScript(job: LoadJob, runTag: string): string {
       `function init(args) math.randomseed(${Math.floor(Math.random() * 2 ** 31)}) end`,
       `function request() return ${requestExpression(job, runTag, "nil")} end`,
     );
-  } else if (job.scenario === "createPet") {
+  } else if (isWriteScenario(job.scenario)) {
     lines.push(
       `wrk.headers["Content-Type"] = "application/json"`,
-      "local created = 0",
+      `function init(args) math.randomseed(${Math.floor(Math.random() * 2 ** 31)}) end`,
+      ...requestFunctions(job, runTag),
+      "local sent = 0",
       "function request()",
-      "  created = created + 1",
-      `  return ${requestExpression(job, runTag, "nil", "created")}`,
+      "  sent = sent + 1",
+      `  return ${requestExpression(job, runTag, "nil", "sent")}`,
       "end",
     );
   } else {
@@ -147,13 +169,14 @@ function keySlicedScript(job: LoadJob, runTag: string): string {
     'local clock = ffi.new("bench_timespec")',
     "local function nowMs() ffi.C.clock_gettime(1, clock) return tonumber(clock.tv_sec) * 1000 + tonumber(clock.tv_nsec) / 1e6 end",
     `function init(args) math.randomseed(${Math.floor(Math.random() * 2 ** 31)}) end`,
+    ...requestFunctions(job, runTag),
     // Built at the first request: by then wrk.headers holds the Host that wrk's own init added.
     "local headersOf = nil",
     "local function keyHeaders(key)",
     "  local headers = {}",
     "  for name, value in pairs(wrk.headers) do headers[name] = value end",
     '  headers["Authorization"] = "Bearer " .. key',
-    ...(job.scenario === "createPet" ? ['  headers["Content-Type"] = "application/json"'] : []),
+    ...(isWriteScenario(job.scenario) ? ['  headers["Content-Type"] = "application/json"'] : []),
     "  return headers",
     "end",
     "local startMs = nil",
@@ -259,7 +282,7 @@ export function runLoad(wrk: string, job: LoadJob, scriptDir: string, serverPid:
     "--threads", "1",
     "--connections", String(job.connections),
     "--duration", `${Math.max(1, Math.round(job.durationSeconds))}s`,
-    // createPet waits for an fsync: a slow answer is a slow answer, not a timeout.
+    // A write waits for an fsync: a slow answer is a slow answer, not a timeout.
     "--timeout", "10s",
     "--script", script,
     job.url,

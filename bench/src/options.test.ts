@@ -32,6 +32,11 @@ describe("parseBenchOptions", () => {
     expect(options.apiEnv).toEqual({ LOG_LEVEL: "warn", X: "a=b" });
   });
 
+  it("runs updatePet after createPet, the writes last, whatever the order named", () => {
+    expect(parseBenchOptions(["--quick", "--scenarios=updatePet,createPet"]).scenarios).toEqual(["createPet", "updatePet"]);
+    expect(parseBenchOptions([]).scenarios.slice(-2)).toEqual(["createPet", "updatePet"]);
+  });
+
   it("reads the target `express` as the production floor's, its name before the bare floor ran beside it", () => {
     expect(parseBenchOptions(["--targets=api,express,bare"]).targets).toEqual(["api", "production", "bare"]);
   });
@@ -53,6 +58,11 @@ describe("parseCpuOptions", () => {
     expect(parseCpuOptions(["--targets=api,express"]).targets).toEqual(["api", "production"]);
     expect(parseCpuOptions([])).toMatchObject({ targets: ["api", "production", "bare"], rounds: 3, requests: 20_000, rows: 10_000, postgres: false, issued: false });
     expect(parseCpuOptions([]).scenarios).toEqual(["listPets", "listPets?status=available&limit=100", "getPet", "createPet"]);
+  });
+
+  it("leaves updatePet (the API's own) out unless named", () => {
+    expect(parseCpuOptions([]).scenarios).not.toContain("updatePet");
+    expect(parseCpuOptions(["--targets=api", "--scenarios=updatePet"])).toMatchObject({ targets: ["api"], scenarios: ["updatePet"] });
   });
 
   it("--issued: the API only", () => {

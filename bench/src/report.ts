@@ -7,8 +7,8 @@ import { figure, percent, rowsLabel, times } from "./format.js";
 import { hostSpeedLine, type HostSpeed } from "./host-speed.js";
 import { keySliceMs } from "./load.js";
 import type { BenchOptions } from "./options.js";
-import { findRow, peakOf, type BenchRecord, type Row } from "./results.js";
-import type { Scenario } from "./scenarios.js";
+import { findRow, peakOf, unservedOf, type BenchRecord, type Row, type Unserved } from "./results.js";
+import { isWriteScenario, type Scenario } from "./scenarios.js";
 import {
   chosenSpread,
   cpuUsPerRequest,
@@ -21,6 +21,7 @@ import {
   pairedRatio,
   pairedSpread,
   roundRatios,
+  updateOverCreate,
   webhooksOverNone,
   worstOf,
   type Figure,
@@ -36,6 +37,8 @@ const CONTENDED_BELOW = 0.8;
 // The goal lines' ratios to three decimals: a goal's edge (0.85, 0.95) must not be reached by rounding
 // (full run 15 printed an issued ÷ configured of 0.945 as 0.95).
 const GOAL_DIGITS = 3;
+/** The goal of `ratio-update` on SQLite: the API's updatePet at this share of its createPet's rate or better. */
+export const UPDATE_OVER_CREATE_GOAL = 0.8;
 
 /** The run's moment, the machine's load average (1 min) and its speed (host-speed.ts) at its start and end. */
 export interface ReportContext {
@@ -50,7 +53,9 @@ export function renderReport(record: BenchRecord, options: BenchOptions, context
   const lines: string[] = [...method(options, context)];
   const { results } = record;
   const providers = (["sqlite", "postgresql"] as const).filter((provider) => results.some((r) => r.provider === provider));
-  for (const provider of providers) lines.push(...providerTables(record, options, provider), ...webhookTable(results, options, provider));
+  for (const provider of providers) {
+    lines.push(...providerTables(record, options, provider), ...webhookTable(results, options, provider), ...updateTable(record, options, provider));
+  }
   lines.push(...deliveriesSection(record.deliveries), ...fairSendingSection(record.fairSending));
   if (record.headerWarnings.length > 0) {
     lines.push(
@@ -99,7 +104,10 @@ function method(options: BenchOptions, { stamp, loadAtStart, loadAtEnd, hostSpee
       `**production**: the production floor, a hand-written Express 4 app doing the same work by hand (SQLite: the API's prepared statements; PostgreSQL: the API's Prisma calls, the Express + Prisma floor) with production's duties: ` +
       `one pino line per request to a file, the API's security headers and X-Request-Id, per-key request counting (target \`express\` before the bare floor ran beside it). ` +
       `**bare**: the bare Express floor, the same Express app, SQL, bearer check, parameter checks, bodies, status codes and contract headers, and nothing else (no log line, no security headers, no request id, no counting, no schema library). ` +
-      `**baseline**: node:http + the driver (prepared better-sqlite3 statements; a \`pg\` Pool with the same SQL); also the generator's headroom: it must reach several times the API's rate.`,
+      `**baseline**: node:http + the driver (prepared better-sqlite3 statements; a \`pg\` Pool with the same SQL); also the generator's headroom: it must reach several times the API's rate. ` +
+      `**updatePet** (the API's own, beyond the spec; its targets only): \`PATCH /v1/pets/{id}\` of a seeded pet picked at random, a JSON Patch testing its category (never changed) and replacing its name with one unique in the run, so each answer is 200; ` +
+      `compared with the API's createPet (**update ÷ create**, paired by round: round n of each, a scenario apart; goal on SQLite ≥ ${UPDATE_OVER_CREATE_GOAL}). ` +
+      `A target whose build does not serve it (a probe \`PATCH /v1/pets/1\` answered 404 or 405, e.g. BENCH_API_MAIN before it) is left out of it: n/a.`,
     `Machine: load average ${loadAtStart.toFixed(1)} at start, ${loadAtEnd.toFixed(1)} at end (other work on the machine skews every figure; compare rows of one run).`,
     hostSpeedLine(hostSpeed.before, hostSpeed.after),
     "",
@@ -118,8 +126,12 @@ function* scenarioRows(results: readonly Row[], options: BenchOptions, provider:
   }
 }
 
+/** A probe's answer in one line of the report: its status and the start of its body. */
+const unservedAnswer = (u: Unserved) => `answered ${u.answer.replace(/\s+/g, " ").slice(0, 120)}`;
+
 /** One database's section: req/s and ratios, peak RSS, log volume. */
-function providerTables({ results, logFigures }: BenchRecord, options: BenchOptions, provider: Provider): string[] {
+function providerTables(record: BenchRecord, options: BenchOptions, provider: Provider): string[] {
+  const { results, logFigures } = record;
   const lines = [`## ${provider}`, ""];
   lines.push(
     "| rows | scenario | api req/s | api (issued) req/s | api (token) req/s | production floor req/s | bare floor req/s | baseline req/s | api ÷ production floor | api ÷ bare floor | issued ÷ configured | token ÷ issued | vs baseline | headroom | api p50/p99 ms | production p50/p99 ms | bare p50/p99 ms | baseline p50/p99 ms |",
@@ -129,6 +141,11 @@ function providerTables({ results, logFigures }: BenchRecord, options: BenchOpti
     lines.push(
       `| ${rowsLabel(rows)} | \`${scenario}\` | ${figure(rps(api))} | ${figure(rps(issued))} | ${figure(rps(token))} | ${figure(rps(production))} | ${figure(rps(bare))} | ${figure(rps(base))} | ${times(pairedRatio(api, production))} | ${times(pairedRatio(api, bare))} | ${times(issuedOverConfigured(issued))} | ${times(inRunSpread(token).median)} | ${times(pairedRatio(api, base))} | ${times(1 / pairedRatio(api, base))} | ${latency(api)} | ${latency(production)} | ${latency(bare)} | ${latency(base)} |`,
     );
+  }
+  const unserved = record.unserved.filter((u) => u.provider === provider);
+  if (unserved.length > 0) {
+    lines.push("", "Not served by the build (probe answered 404 or 405; left out, n/a above):", "");
+    for (const u of unserved) lines.push(`- ${rowsLabel(u.rows)} \`${u.scenario}\` ${u.target}: ${unservedAnswer(u)}`);
   }
   lines.push("", "Peak RSS (MB, each server's peak over all the dataset's scenarios, from the end of its first warm-up):", "");
   lines.push("| rows | api | production floor | bare floor | baseline | api ÷ production floor | api ÷ bare floor |", "|---|---:|---:|---:|---:|---:|---:|");
@@ -160,6 +177,34 @@ function webhookTable(results: readonly Row[], options: BenchOptions, provider: 
     const perRound = api && webhooks ? roundRatios(webhooks, api).map((ratio) => ratio.toFixed(3)).join(", ") : "";
     lines.push(
       `| ${rowsLabel(size)} | \`${scenario}\` | ${figure(rps(api))} | ${figure(rps(webhooks))} | ${figure(webhooksOverNone(webhooks, api), GOAL_DIGITS)} | ${perRound} | ${latency(api)} | ${latency(webhooks)} |`,
+    );
+  }
+  lines.push("");
+  return lines;
+}
+
+/**
+ * The API's updatePet beside its createPet, per dataset (when updatePet was asked for): both rates, update ÷ create
+ * paired by round, and "n/a" with the probe's answer when the build does not serve updatePet.
+ */
+function updateTable({ results, unserved }: BenchRecord, options: BenchOptions, provider: Provider): string[] {
+  if (!options.scenarios.includes("updatePet")) return [];
+  const datasets = options.datasets.filter((rows) => findRow(results, provider, "api", rows, "updatePet") || findRow(results, provider, "api", rows, "createPet") || unservedOf(unserved, provider, "api", rows, "updatePet"));
+  if (datasets.length === 0) return [];
+  const lines = [
+    `updatePet beside createPet, the API (${provider}; paired by round, round n of each a scenario apart${provider === "sqlite" ? `; goal: update ÷ create ≥ ${UPDATE_OVER_CREATE_GOAL}` : "; information"}):`,
+    "",
+    "| rows | createPet req/s | updatePet req/s | update ÷ create | per round | createPet p50/p99 ms | updatePet p50/p99 ms | updatePet errors |",
+    "|---|---:|---:|---:|---|---:|---:|---:|",
+  ];
+  for (const rows of datasets) {
+    const create = findRow(results, provider, "api", rows, "createPet");
+    const update = findRow(results, provider, "api", rows, "updatePet");
+    const notServed = unservedOf(unserved, provider, "api", rows, "updatePet");
+    const perRound = create && update ? roundRatios(update, create).map((ratio) => ratio.toFixed(3)).join(", ") : "";
+    const updateRate = notServed ? `n/a (not served: ${notServed.answer.slice(0, 3)})` : figure(rps(update));
+    lines.push(
+      `| ${rowsLabel(rows)} | ${figure(rps(create))} | ${updateRate} | ${figure(updateOverCreate(update, create), GOAL_DIGITS)} | ${perRound} | ${latency(create)} | ${latency(update)} | ${update ? errorsOf(update) : ""} |`,
     );
   }
   lines.push("");
@@ -206,6 +251,9 @@ const deliveryLine = (d: DeliveryThroughput): string =>
   `${d.provider}: ${figure(d.deliveriesPerSecond)} deliveries/s (${d.distinct} of ${d.pets} events received, in ${d.received} requests; ` +
   `last receipt ${d.lastReceiptSeconds.toFixed(1)} s after the first create, the creates done at ${d.createSeconds.toFixed(1)} s; WEBHOOK_POLL_MS=${d.pollMs})`;
 
+/** A row's failed responses: its warm-up's and every round's (status >= 400, socket errors, timeouts). */
+const errorsOf = (row: Row) => failedResponses(row.warmup) + row.rounds.reduce((total, run) => total + failedResponses(run.result), 0);
+
 /** Every target's figures, one row each. */
 function everyRun(results: readonly Row[]): string[] {
   const lines = [
@@ -216,7 +264,6 @@ function everyRun(results: readonly Row[]): string[] {
   ];
   lines.push("| database | rows | scenario | target | req/s | p50 ms | p99 ms | server core busy | wrk core busy | server CPU µs/request | errors | peak RSS MB |");
   lines.push("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
-  const errorsOf = (row: Row) => failedResponses(row.warmup) + row.rounds.reduce((total, run) => total + failedResponses(run.result), 0);
   for (const row of results) {
     lines.push(
       `| ${row.provider} | ${rowsLabel(row.rows)} | \`${row.scenario}\` | ${row.target} | ${figure(row.result.requestsPerSecond)} | ${row.result.p50Ms.toFixed(2)} | ${row.result.p99Ms.toFixed(2)} | ${percent(row.result.serverBusy)} | ${percent(row.result.generatorBusy)} | ${figure(cpuUsPerRequest(row.result))} | ${errorsOf(row)} | ${figure(row.peakRssMb)} |`,
@@ -262,14 +309,15 @@ function plansAndWeb({ plans, web }: BenchRecord): string[] {
 }
 
 /** The machine-readable lines (the worst dataset unless said), in a code block; and where the headroom was low. */
-function goals({ results, web, deliveries, fairSending }: BenchRecord, options: BenchOptions, providers: readonly Provider[]): { goalLines: string[]; lowHeadroom: string[] } {
+function goals({ results, web, deliveries, fairSending, unserved }: BenchRecord, options: BenchOptions, providers: readonly Provider[]): { goalLines: string[]; lowHeadroom: string[] } {
   const find = (provider: Provider, target: Target, rows: number, scenario: Scenario) => findRow(results, provider, target, rows, scenario);
   const largest = Math.max(...options.datasets);
   const lines = [
     "",
     "Goals: `ratio-floor` (the API over the production floor) ≥ 0.95 on SQLite, ≥ 0.85 on PostgreSQL (there the production floor is the Express + Prisma floor); " +
       "`ratio-bare` (the API over the bare Express floor) ≥ 0.85 on SQLite, information on PostgreSQL; `ratio-baseline` (node:http + the driver) information; " +
-      "`ratio-issued` (issued key ÷ configured key) and `ratio-token` (session token ÷ the issued key it was started with) within 5 % of 1. " +
+      "`ratio-issued` (issued key ÷ configured key) and `ratio-token` (session token ÷ the issued key it was started with) within 5 % of 1; " +
+      `\`ratio-update\` (the API's updatePet ÷ its createPet) ≥ ${UPDATE_OVER_CREATE_GOAL} on SQLite, information on PostgreSQL (n/a: the build does not serve updatePet). ` +
       "Each ratio line is the worst dataset's median over the rounds (ratio-issued: the dataset furthest from 1), the range of its rounds' ratios (min-max) beside it.",
     `(\`name-p99\` lines: the ${rowsLabel(largest)} dataset${largest === 1_000_000 ? "" : "; the goal is set at 1M"}.)`,
     "",
@@ -301,6 +349,11 @@ function goals({ results, web, deliveries, fairSending }: BenchRecord, options: 
     // createPet with three webhook endpoints (the sender paused) over createPet with none: the worst dataset, goal >= 0.95.
     const webhooks = worstSpread(spreadsPerDataset("createPet", "api-webhooks", "api"));
     if (webhooks) lines.push(`ratio-webhooks ${provider} createPet ${withRange(webhooks, GOAL_DIGITS)}`);
+    // The API's updatePet over its createPet (the same process, round n of each): the worst dataset, goal on SQLite >= 0.8.
+    if (options.scenarios.includes("updatePet") && options.scenarios.includes("createPet")) {
+      const line = updateLine(provider, options.datasets, (rows, scenario) => find(provider, "api", rows, scenario), (rows) => unservedOf(unserved, provider, "api", rows, "updatePet"));
+      if (line) lines.push(line);
+    }
     // A floor's CPU per request over the API's: what ratio-floor (ratio-bare) would be if each server had its core to itself.
     for (const [name, floor] of [["cpu-floor", "production"], ["cpu-bare", "bare"]] as const) {
       for (const scenario of options.scenarios) {
@@ -347,14 +400,31 @@ function goals({ results, web, deliveries, fairSending }: BenchRecord, options: 
   return { goalLines: lines, lowHeadroom };
 }
 
+/**
+ * `ratio-update <provider> updatePet <median> (<min>-<max>)`: the worst dataset's update ÷ create; `n/a (...)` when
+ * the API's build serves updatePet on no dataset (its probe's answer beside it); undefined when neither ran.
+ */
+export function updateLine(
+  provider: Provider,
+  datasets: readonly number[],
+  apiRow: (rows: number, scenario: Scenario) => Row | undefined,
+  notServed: (rows: number) => Unserved | undefined,
+): string | undefined {
+  const spread = worstSpread(datasets.map((rows) => pairedSpread(apiRow(rows, "updatePet"), apiRow(rows, "createPet"))));
+  if (spread) return `ratio-update ${provider} updatePet ${withRange(spread, GOAL_DIGITS)}`;
+  const unserved = datasets.map(notServed).find((u) => u !== undefined);
+  if (unserved) return `ratio-update ${provider} updatePet n/a (not served by this build: ${unservedAnswer(unserved)})`;
+  return undefined;
+}
+
 /** What makes the figures doubtful: a busy server core, or too little headroom. */
 function warningsOf(results: readonly Row[], lowHeadroom: readonly string[]): string[] {
   const warnings: string[] = [];
   // A measured SQLite read whose server had its core less than 80 % of the time: something else ran on core 1.
   // Only SQLite: the database is in the server's process, so its core is full unless something took it.
   // A PostgreSQL server waits for PostgreSQL (not pinned): its core idles by design, most of all the thin baseline's.
-  // (createPet's servers wait for the fsync: their cores are never full.)
-  const runs = results.filter((r) => r.provider === "sqlite" && r.scenario !== "createPet").flatMap((r) => r.rounds.map((run) => run.result));
+  // (A write's servers, createPet's and updatePet's, wait for the fsync: their cores are never full.)
+  const runs = results.filter((r) => r.provider === "sqlite" && !isWriteScenario(r.scenario)).flatMap((r) => r.rounds.map((run) => run.result));
   const contended = runs.filter((result) => result.serverBusy < CONTENDED_BELOW);
   if (contended.length > 0) {
     warnings.push(

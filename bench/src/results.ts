@@ -30,6 +30,16 @@ export interface LogFigures {
   requests: number;
 }
 
+/** A target left out of a scenario because its build does not serve it (answers.ts, servesScenario: 404 or 405). */
+export interface Unserved {
+  provider: Provider;
+  rows: number;
+  target: Target;
+  scenario: Scenario;
+  /** The probe's answer: its status and the start of its body. */
+  answer: string;
+}
+
 export interface BenchRecord {
   results: Row[];
   logFigures: LogFigures[];
@@ -45,6 +55,13 @@ export interface BenchRecord {
   deliveries: DeliveryThroughput[];
   /** Fair sending, per database, on the delivery throughput's API; empty when --deliveries=0. */
   fairSending: FairSending[];
+  /** The targets a probed scenario (updatePet) was skipped on: not failures, "n/a" in the report. */
+  unserved: Unserved[];
+}
+
+/** Why `target` has no row for `scenario` on this database and dataset, when its build does not serve it. */
+export function unservedOf(unserved: readonly Unserved[], provider: Provider, target: Target, rows: number, scenario: Scenario): Unserved | undefined {
+  return unserved.find((u) => u.provider === provider && u.target === target && u.rows === rows && u.scenario === scenario);
 }
 
 export function findRow(results: readonly Row[], provider: Provider, target: Target, rows: number, scenario: Scenario): Row | undefined {

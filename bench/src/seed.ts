@@ -5,6 +5,7 @@
  */
 import Sqlite from "better-sqlite3";
 import pg from "pg";
+import { seededCategoryOf } from "./scenarios.js";
 
 /**
  * Names: a tenth of the pets share the prefix `bella` (every tenth id, so
@@ -17,6 +18,8 @@ const NAME_SQL = `CASE WHEN n % 10 = 0 THEN 'Bella ' || n ELSE 'pet ' || n END`;
 /** A store's history: most pets sold long ago, a few available or pending, some with no status. */
 export const statusOf = (n: number): string | null =>
   n % 50 === 0 ? "available" : n % 50 < 4 ? "pending" : n % 50 < 6 ? null : "sold";
+/** Categories (seededCategoryOf, 1 + n % 10): updatePet's patches test them, so both databases seed the same. */
+const CATEGORY_SQL = `1 + n % 10`;
 const STATUS_SQL = `CASE WHEN n % 50 = 0 THEN 'available' WHEN n % 50 < 4 THEN 'pending' WHEN n % 50 < 6 THEN NULL ELSE 'sold' END`;
 
 export function seedSqlite(file: string, rows: number): void {
@@ -24,7 +27,7 @@ export function seedSqlite(file: string, rows: number): void {
   try {
     const insert = db.prepare(`INSERT INTO "Pet" ("id", "name", "nameKey", "categoryId", "status") VALUES (?, ?, ?, ?, ?)`);
     db.transaction(() => {
-      for (let n = 1; n <= rows; n++) insert.run(n, nameOf(n), nameOf(n).toLowerCase(), 1 + (n % 10), statusOf(n));
+      for (let n = 1; n <= rows; n++) insert.run(n, nameOf(n), nameOf(n).toLowerCase(), seededCategoryOf(n), statusOf(n));
     })();
   } finally {
     db.close();
@@ -38,7 +41,7 @@ export async function seedPostgres(url: string, rows: number): Promise<void> {
     await client.query(`TRUNCATE "Pet" RESTART IDENTITY`);
     await client.query(
       `INSERT INTO "Pet" ("name", "nameKey", "categoryId", "status")
-       SELECT ${NAME_SQL}, lower(${NAME_SQL}), 1 + n % 10, ${STATUS_SQL} FROM generate_series(1, ${rows}) AS n`,
+       SELECT ${NAME_SQL}, lower(${NAME_SQL}), ${CATEGORY_SQL}, ${STATUS_SQL} FROM generate_series(1, ${rows}) AS n`,
     );
     // What autovacuum would do shortly after a bulk load.
     await client.query(`VACUUM ANALYZE "Pet"`);

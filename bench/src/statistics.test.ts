@@ -16,6 +16,7 @@ import {
   roundRatios,
   spreadOf,
   summarize,
+  updateOverCreate,
   upperMedian,
   webhooksOverNone,
   worstOf,
@@ -227,6 +228,18 @@ describe("webhooksOverNone", () => {
   it("is NaN when either side did not run", () => {
     expect(webhooksOverNone(undefined, measured(1000))).toBeNaN();
     expect(webhooksOverNone(measured(1000), undefined)).toBeNaN();
+  });
+});
+
+describe("updateOverCreate", () => {
+  it("is the API's updatePet over its createPet, paired by round", () => {
+    // Rounds 0.8, 0.9, 0.85: median 0.85.
+    expect(updateOverCreate(measured(800, 900, 425), measured(1000, 1000, 500))).toBeCloseTo(0.85);
+  });
+
+  it("is NaN when updatePet did not run (a build that does not serve it) or createPet did not", () => {
+    expect(updateOverCreate(undefined, measured(1000))).toBeNaN();
+    expect(updateOverCreate(measured(1000), undefined)).toBeNaN();
   });
 });
 

@@ -164,3 +164,10 @@ export function deliveriesPerSecond(delivered: number, startMs: number, lastMs: 
   const seconds = (lastMs - startMs) / 1000;
   return delivered > 0 && seconds > 0 ? delivered / seconds : NaN;
 }
+
+/**
+ * The API's updatePet req/s over its createPet req/s on the same dataset, paired by round like the other
+ * ratios (the median of the rounds' ratios; the goal on SQLite is >= 0.8). Unlike a floor ratio, the two
+ * are not back to back: round n of updatePet runs a scenario after round n of createPet, on the same process.
+ */
+export const updateOverCreate = (update: Measured | undefined, create: Measured | undefined): number => pairedRatio(update, create);
