@@ -1,4 +1,4 @@
-import { expect, petRows, runSuffix, test, wcagViolations } from "./fixtures.js";
+import { createPet, expect, petRows, runSuffix, statusMessage, test, wcagViolations } from "./fixtures.js";
 
 test("sign-in, with and without a refused key, has no WCAG violations axe can find", async ({ page }) => {
   await page.goto("/sign-in");
@@ -94,6 +94,11 @@ test("the list is usable from the keyboard alone, with a visible focus", async (
   expect(ring).not.toBe("none");
   await page.keyboard.press("Tab");
   await expect(page.getByLabel("Page size")).toBeFocused();
+  // A session that may change pets has a selection checkbox before each row's link, and one for all.
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("checkbox", { name: "Select all on this page" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("checkbox", { name: "Select Rex", exact: true })).toBeFocused();
   await page.keyboard.press("Tab");
   await expect(page.getByRole("link", { name: "Rex" })).toBeFocused();
   await page.keyboard.press("Enter");
@@ -101,5 +106,65 @@ test("the list is usable from the keyboard alone, with a visible focus", async (
   // The new page's content has the focus, not the link that has gone.
   await expect(page.getByRole("main")).toBeFocused();
   await page.keyboard.press("Tab");
+  await expect(page.getByRole("button", { name: "Reserve" })).toBeFocused();
+  await page.getByRole("link", { name: "Back to pets" }).focus();
   await expect(page.getByRole("link", { name: "Back to pets" })).toBeFocused();
 });
+
+// The changes beyond the spec, on pets of this test alone: the list with a selection and its dialog, the
+// status message with Undo, a pet's page with its Edit form, its Delete dialog and a conflict, and
+// Recently deleted.
+for (const [device, viewport] of [
+  ["desktop", { width: 1280, height: 800 }],
+  ["phone", { width: 390, height: 844 }],
+] as const) {
+  test(`the pet-change states have no WCAG violations axe can find, on ${device}`, async ({ signedInPage: page, api }) => {
+    test.setTimeout(210_000);
+    await page.setViewportSize(viewport);
+    const run = `Axe ${device} ${runSuffix()}`;
+    const first = await createPet(api, { name: `${run} A`, categoryId: 1, status: "available" });
+    const second = await createPet(api, { name: `${run} B`, categoryId: 1 });
+
+    await page.goto(`/pets?${new URLSearchParams({ name: run }).toString()}`);
+    await expect(petRows(page)).toHaveCount(2);
+    await page.getByRole("checkbox", { name: "Select all on this page" }).check();
+    await expect(page.getByRole("toolbar", { name: "Selected pets" })).toBeVisible();
+    expect(await wcagViolations(page)).toEqual([]);
+
+    await page.getByRole("toolbar", { name: "Selected pets" }).getByRole("button", { name: "Delete" }).click();
+    await expect(page.getByRole("alertdialog", { name: "Delete 2 pets" })).toBeVisible();
+    expect(await wcagViolations(page)).toEqual([]);
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+    await expect(statusMessage(page).getByRole("button", { name: "Undo" })).toBeVisible();
+    expect(await wcagViolations(page)).toEqual([]);
+
+    await page.goto("/pets/deleted");
+    await expect(page.getByRole("table", { name: "Recently deleted" }).getByRole("rowheader", { name: first.name })).toBeVisible();
+    expect(await wcagViolations(page)).toEqual([]);
+    for (const pet of [first, second]) expect((await api.post(`/v1/deleted-pets/${pet.id}/restore`)).status()).toBe(200);
+
+    await page.goto(`/pets/${first.id}`);
+    await expect(page.getByRole("region", { name: "History" }).getByRole("listitem").first()).toBeVisible();
+    expect(await wcagViolations(page)).toEqual([]);
+
+    await page.getByRole("button", { name: "Edit" }).click();
+    await page.getByLabel("Category").fill("0");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByLabel("Category")).toHaveAttribute("aria-invalid", "true");
+    expect(await wcagViolations(page)).toEqual([]);
+
+    // Someone else sells the pet: the form's save meets a conflict.
+    expect((await api.patch(`/v1/pets/${first.id}`, { data: [{ op: "replace", path: "/status", value: "sold" }] })).status()).toBe(200);
+    await page.getByLabel("Category").fill("2");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByRole("alert").getByRole("button", { name: "Reload" })).toBeVisible();
+    expect(await wcagViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Reload" }).click();
+    await page.getByRole("button", { name: "Cancel" }).click();
+
+    await page.getByRole("button", { name: "Delete" }).click();
+    await expect(page.getByRole("alertdialog", { name: "Delete pet" })).toBeVisible();
+    expect(await wcagViolations(page)).toEqual([]);
+    await page.keyboard.press("Escape");
+  });
+}

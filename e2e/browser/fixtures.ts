@@ -1,8 +1,8 @@
 import { AxeBuilder } from "@axe-core/playwright";
-import { LIMIT_MAX, Pets, type Pet } from "@petstore/contract";
-import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { CreatedApiKey, LIMIT_MAX, Pet, Pets, type NewPet, type Scope } from "@petstore/contract";
+import { expect, type APIRequestContext, type Browser, type Locator, type Page } from "@playwright/test";
 import { test as apiTest } from "../api/fixtures.js";
-import { E2E_API_KEY } from "../playwright.config.js";
+import { API_URL, E2E_API_KEY } from "../playwright.config.js";
 
 export async function signIn(page: Page, apiKey: string): Promise<void> {
   await page.getByLabel("API key", { exact: true }).fill(apiKey);
@@ -40,9 +40,17 @@ export function petRows(page: Page): Locator {
 export async function shownPetIds(page: Page): Promise<number[]> {
   const ids: number[] = [];
   for (const row of await petRows(page).all()) {
-    ids.push(Number(await row.getByRole("cell").first().textContent()));
+    ids.push(Number(await petCells(row).first().textContent()));
   }
   return ids;
+}
+
+/**
+ * A pet row's own cells: ID, Category ID, Status. A session that may change pets also has a cell with the
+ * row's selection checkbox, first; it is left out.
+ */
+export function petCells(row: Locator): Locator {
+  return row.getByRole("cell").filter({ hasNot: row.page().getByRole("checkbox") });
 }
 
 /** Checks one row cell by cell, so "5" cannot pass for "51". */
@@ -51,7 +59,7 @@ export async function expectPetRow(
   pet: { id: number; name: string; categoryId: number; status: string },
 ): Promise<void> {
   await expect(row.getByRole("rowheader")).toHaveText(pet.name);
-  await expect(row.getByRole("cell")).toHaveText([String(pet.id), String(pet.categoryId), pet.status]);
+  await expect(petCells(row)).toHaveText([String(pet.id), String(pet.categoryId), pet.status]);
 }
 
 /** Every pet the API holds, page by page, to check what the UI claims it saved. */
@@ -86,3 +94,42 @@ export const VIEWPORTS = [
   ["desktop", { width: 1280, height: 800 }],
   ["phone", { width: 390, height: 844 }],
 ] as const;
+
+/** A pet added through the API for one test (give it a name unique to the run: runSuffix). */
+export async function createPet(api: APIRequestContext, pet: NewPet): Promise<Pet> {
+  const response = await api.post("/v1/pets", { data: pet });
+  expect(response.status()).toBe(201);
+  return Pet.parse(await response.json());
+}
+
+/** The pet as the API has it now; null when it is not listed (deleted). */
+export async function petNow(api: APIRequestContext, petId: number): Promise<Pet | null> {
+  const response = await api.get(`/v1/pets?after=${petId - 1}&limit=1`);
+  expect(response.status()).toBe(200);
+  return Pets.parse(await response.json()).find((pet) => pet.id === petId) ?? null;
+}
+
+/** A key of `scope` issued through the API (the e2e key is admin), named for this run. */
+export async function issueKey(api: APIRequestContext, scope: Scope): Promise<CreatedApiKey> {
+  const response = await api.post("/admin/v1/keys", { data: { name: `E2E ${scope} ${runSuffix()}`, scope } });
+  expect(response.status()).toBe(201);
+  return CreatedApiKey.parse(await response.json());
+}
+
+/**
+ * A page in a browser context of its own (its own cookies: a separate session), signed in with `apiKey`
+ * and showing the pet list. Closed with its context when the test ends (`close`).
+ */
+export async function signedInPageInNewContext(browser: Browser, apiKey: string): Promise<{ page: Page; close: () => Promise<void> }> {
+  const context = await browser.newContext({ baseURL: API_URL, viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto("/sign-in");
+  await signIn(page, apiKey);
+  await expect(page.getByRole("heading", { name: "Pets", level: 1 })).toBeVisible();
+  return { page, close: () => context.close() };
+}
+
+/** The app's polite status region, where "Deleted Rex." and its Undo show. */
+export function statusMessage(page: Page): Locator {
+  return page.getByRole("status");
+}

@@ -120,5 +120,5 @@ test("a key that is not admin sees neither Keys nor Activity", async ({ page, ap
   await expect(page.getByRole("heading", { name: "Activity", level: 1 })).toBeVisible();
   await expect(page.getByText(/You need an admin key/)).toBeVisible();
   await expect(page.getByText(`Signed in as ${keyName} (write)`)).toBeVisible();
-  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText(["Pets", "New pet", "Import pets"]);
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText(["Pets", "New pet", "Import pets", "Recently deleted"]);
 });

@@ -22,14 +22,15 @@ import { SignInOptionsProvider } from "./session/SignInOptionsProvider.js";
 import { SignInPage } from "./session/SignInPage.js";
 import { createTokenManager } from "./session/token-manager.js";
 
-// Admin pages (and the invitation page, opened once per person): most staff never open them, so their
-// code is fetched on the first visit, not with the app.
+// Admin pages (and the invitation page, opened once per person; Recently deleted, opened now and then): most
+// staff never open them, so their code is fetched on the first visit, not with the app.
 const KeysPage = lazy(() => import("./access/KeysPage.js").then(({ KeysPage }) => ({ default: KeysPage })));
 const ActivityPage = lazy(() => import("./access/ActivityPage.js").then(({ ActivityPage }) => ({ default: ActivityPage })));
 const WebhooksPage = lazy(() => import("./webhooks/WebhooksPage.js").then(({ WebhooksPage }) => ({ default: WebhooksPage })));
 const WebhookPage = lazy(() => import("./webhooks/WebhookPage.js").then(({ WebhookPage }) => ({ default: WebhookPage })));
 const StaffPage = lazy(() => import("./staff/StaffPage.js").then(({ StaffPage }) => ({ default: StaffPage })));
 const InvitationPage = lazy(() => import("./staff/InvitationPage.js").then(({ InvitationPage }) => ({ default: InvitationPage })));
+const DeletedPetsPage = lazy(() => import("./pets/DeletedPetsPage.js").then(({ DeletedPetsPage }) => ({ default: DeletedPetsPage })));
 const AccountPage = lazy(() => import("./staff/AccountPage.js").then(({ AccountPage }) => ({ default: AccountPage })));
 
 function LoadingPage() {
@@ -73,6 +74,16 @@ export function AppRoutes() {
           element={
             <RequireOperation operation="createPet" title="Import pets" refusal={READ_ONLY_MESSAGE}>
               <ImportPetsPage />
+            </RequireOperation>
+          }
+        />
+        <Route
+          path="/pets/deleted"
+          element={
+            <RequireOperation operation="restorePet" title="Recently deleted" refusal={READ_ONLY_MESSAGE}>
+              <Suspense fallback={<LoadingPage />}>
+                <DeletedPetsPage />
+              </Suspense>
             </RequireOperation>
           }
         />

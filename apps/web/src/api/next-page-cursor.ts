@@ -1,15 +1,18 @@
 import type { z } from "zod";
 
-/** The contract's schema of an operation's `after` query (listPets, listAuditEvents). */
-export type CursorSchema = z.ZodType<number | undefined, z.ZodTypeDef, unknown>;
+/**
+ * The contract's schema of an operation's `after` query: an id (listPets, listAuditEvents) or an opaque
+ * string (the listings beyond the spec).
+ */
+export type CursorSchema<Cursor = number> = z.ZodType<Cursor | undefined, z.ZodTypeDef, unknown>;
 
 /**
- * The `after` id of the API's `Link: <...>; rel="next"` header (RFC 8288), or
+ * The `after` cursor of the API's `Link: <...>; rel="next"` header (RFC 8288), or
  * undefined on the last page or for a cursor `cursor` (the operation's own
  * schema) refuses. Following the server's link, rather than computing the
  * next id here, keeps the paging rule in one place: the API.
  */
-export function nextPageCursor(linkHeader: string | null, cursor: CursorSchema): number | undefined {
+export function nextPageCursor<Cursor = number>(linkHeader: string | null, cursor: CursorSchema<Cursor>): Cursor | undefined {
   if (!linkHeader) return undefined;
   for (const link of linkHeader.split(/,(?=\s*<)/)) {
     const match = /^\s*<([^>]*)>(.*)$/.exec(link);

@@ -55,4 +55,8 @@ export const petQueryKeys = {
   list: (query: ListPetsQuery) =>
     ["pets", "list", query.status ?? "all", query.limit, query.after ?? 0, ...(query.name !== undefined ? [query.name] : [])] as const,
   detail: (petId: number) => ["pets", "detail", petId] as const,
+  /** A pet's history (beyond the spec), every page loaded so far. */
+  history: (petId: number) => ["pets", "history", petId] as const,
+  /** A page of the deleted pets (beyond the spec), from cursor `after`. */
+  deleted: (after: string | undefined) => ["pets", "deleted", after ?? ""] as const,
 };

@@ -12,6 +12,7 @@ export function AppShell() {
   const { signedInAs } = useSession();
   const signOut = useSignOut();
   const mayCreatePets = useMayCall("createPet");
+  const mayRestorePets = useMayCall("restorePet");
   const mayManageKeys = useMayCall("listKeys");
   const mayReadActivity = useMayCall("listAuditEvents");
   const mayManageWebhooks = useMayCall("listWebhooks");
@@ -49,6 +50,11 @@ export function AppShell() {
                   Import pets
                 </NavLink>
               </>
+            )}
+            {mayRestorePets && (
+              <NavLink to="/pets/deleted" className={styles.navLink}>
+                Recently deleted
+              </NavLink>
             )}
             {mayManageKeys && (
               <NavLink to="/keys" className={styles.navLink}>

@@ -78,6 +78,6 @@ describe("the pet page", () => {
     const { requests } = renderApp("/pets/2", () => jsonResponse(200, [BELLA]), { session: testSession(scope) });
     expect(await screen.findByRole("heading", { name: "Bella", level: 1 })).toBeInTheDocument();
     expect(screen.queryByText(/Added by|added this pet/)).not.toBeInTheDocument();
-    expect(requests.map((request) => new URL(request.url).pathname)).toEqual(["/v1/pets"]);
+    expect(requests.map((request) => new URL(request.url).pathname)).not.toContain("/admin/v1/audit-events");
   });
 });

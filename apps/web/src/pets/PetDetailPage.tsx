@@ -1,5 +1,6 @@
 import { GetPetParams, type Pet } from "@petstore/contract";
-import { useParams } from "react-router-dom";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { useLocation, useParams } from "react-router-dom";
 import { AddedBy } from "../access/AddedBy.js";
 import { petQueryKeys, usePetstoreClient } from "../api/petstore-client.js";
 import { ButtonLink } from "../design-system/Button.js";
@@ -7,9 +8,19 @@ import { Panel } from "../design-system/Panel.js";
 import { isWaitingOutOutage, LoadFailure } from "../layout/LoadFailure.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
 import { NotFound } from "../layout/NotFoundPage.js";
-import { useMayCall } from "../session/permissions.js";
+import { useShowStatusMessage } from "../layout/status-message.js";
+import { useMayCall, useMayReturnSoldPets } from "../session/permissions.js";
+import { ChangeProblemNotice } from "./ChangeProblemNotice.js";
+import { EditPetForm } from "./EditPetForm.js";
+import { PetActions } from "./PetActions.js";
+import { PetHistory } from "./PetHistory.js";
+import { statusChangePatch, type StatusAction } from "./pet-patches.js";
+import { usePetUpdate } from "./use-pet-changes.js";
 import styles from "./PetDetailPage.module.css";
 import { StatusBadge } from "./StatusBadge.js";
+
+// Fetched when Delete is pressed, not with the app.
+const DeletePetDialog = lazy(() => import("./DeletePetDialog.js").then(({ DeletePetDialog }) => ({ default: DeletePetDialog })));
 
 /** `/pets/:petId`. An id the contract would refuse is not found without asking the API. */
 export function PetDetailPage() {
@@ -54,29 +65,132 @@ function PetDetail({ petId }: { petId: number }) {
   return <PetCard pet={pet} />;
 }
 
+/**
+ * The pet, and for sessions that may change pets its status buttons, `Edit` and `Delete`; then its
+ * history. Every change tests what the page shows, so a change someone else made meanwhile is a conflict
+ * to reload, never overwritten.
+ */
 function PetCard({ pet }: { pet: Pet }) {
   const mayReadActivity = useMayCall("listAuditEvents");
+  const mayUpdate = useMayCall("updatePet");
+  const mayDelete = useMayCall("deletePet");
+  const mayReturnSold = useMayReturnSoldPets();
+  const showStatusMessage = useShowStatusMessage();
+  const { pathname } = useLocation();
+  const { update, pending, problem, dismissProblem, reload } = usePetUpdate(pet.id);
+  const [editing, setEditing] = useState(false);
+  // After Reload, a new form from the pet as read then: it shows (and tests) the pet as it is now.
+  const [reloaded, setReloaded] = useState<{ version: number; pet: Pet } | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const actions = useRef<HTMLDivElement>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const editButtonFocus = useRef(false);
+
+  // Back from the form, the focus goes where the form was opened from.
+  useEffect(() => {
+    if (!editing && editButtonFocus.current) {
+      editButtonFocus.current = false;
+      editButton.current?.focus();
+    }
+  }, [editing]);
+
+  const closeForm = () => {
+    editButtonFocus.current = true;
+    setEditing(false);
+  };
+
+  const changeStatus = (action: StatusAction) =>
+    update({
+      patch: statusChangePatch(pet.status, action.to),
+      onSaved: (saved) => {
+        showStatusMessage(action.done(saved.name), pathname);
+        // The button pressed may be gone with the old status: the group keeps the focus.
+        actions.current?.focus();
+      },
+    });
+
   return (
     <div className={styles.page}>
       <h1>{pet.name}</h1>
+      {problem && (
+        <ChangeProblemNotice
+          problem={problem}
+          onDismiss={() => {
+            dismissProblem();
+            actions.current?.focus();
+          }}
+          onReload={async () => {
+            const now = await reload();
+            // A form starts again (and takes the focus); otherwise the changes' group has it, the alert gone.
+            if (now) setReloaded((last) => ({ version: (last?.version ?? 0) + 1, pet: now }));
+            actions.current?.focus();
+          }}
+        />
+      )}
       <Panel>
-        <dl className={styles.details}>
-          <dt>ID</dt>
-          <dd>{pet.id}</dd>
-          <dt>Name</dt>
-          <dd>{pet.name}</dd>
-          <dt>Category ID</dt>
-          <dd>{pet.categoryId}</dd>
-          <dt>Status</dt>
-          <dd>
-            <StatusBadge status={pet.status} />
-          </dd>
-        </dl>
+        {editing ? (
+          <EditPetForm
+            key={reloaded?.version ?? 0}
+            pet={reloaded?.pet ?? pet}
+            mayReturnSold={mayReturnSold}
+            saving={pending}
+            onSave={(patch) =>
+              update({
+                patch,
+                onSaved: (saved) => {
+                  showStatusMessage(`Saved ${saved.name}.`, pathname);
+                  closeForm();
+                },
+              })
+            }
+            onNothingChanged={() => {
+              showStatusMessage("Nothing to save: no field was changed.", pathname, "info");
+              closeForm();
+            }}
+            onCancel={closeForm}
+          />
+        ) : (
+          <dl className={styles.details}>
+            <dt>ID</dt>
+            <dd>{pet.id}</dd>
+            <dt>Name</dt>
+            <dd>{pet.name}</dd>
+            <dt>Category ID</dt>
+            <dd>{pet.categoryId}</dd>
+            <dt>Status</dt>
+            <dd>
+              <StatusBadge status={pet.status} />
+            </dd>
+          </dl>
+        )}
+        {(mayUpdate || mayDelete) && !editing && (
+          <PetActions
+            ref={actions}
+            editRef={editButton}
+            pet={pet}
+            mayUpdate={mayUpdate}
+            mayDelete={mayDelete}
+            mayReturnSold={mayReturnSold}
+            busy={pending}
+            onStatus={changeStatus}
+            onEdit={() => {
+              setReloaded(null);
+              setEditing(true);
+            }}
+            onDelete={() => setDeleting(true)}
+          />
+        )}
         {mayReadActivity && <AddedBy petId={pet.id} className={styles.addedBy} />}
       </Panel>
+      <PetHistory petId={pet.id} />
       <div>
         <ButtonLink to="/pets">Back to pets</ButtonLink>
       </div>
+      {deleting && (
+        <Suspense fallback={null}>
+          <DeletePetDialog pet={pet} onCancel={() => setDeleting(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }

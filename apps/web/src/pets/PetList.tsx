@@ -1,4 +1,5 @@
-import { ListPetsQuery } from "@petstore/contract";
+import { ListPetsQuery, type Pet } from "@petstore/contract";
+import { lazy, Suspense, useState } from "react";
 import { ButtonLink } from "../design-system/Button.js";
 import { Notice } from "../design-system/Notice.js";
 import { isWaitingOutOutage, LoadFailure } from "../layout/LoadFailure.js";
@@ -8,18 +9,27 @@ import { nextPageCursor } from "../api/next-page-cursor.js";
 import { toSearchParams } from "./pet-list-view.js";
 import pager from "../design-system/Pager.module.css";
 import styles from "./PetList.module.css";
-import { PetTable } from "./PetTable.js";
+import { PetTable, type PetSelection } from "./PetTable.js";
 
 const SKELETON_ROWS = 6;
+
+// Fetched on the first selection, not with the app: most visits to the list change nothing.
+const SelectedPetsToolbar = lazy(() => import("./SelectedPetsToolbar.js").then(({ SelectedPetsToolbar }) => ({ default: SelectedPetsToolbar })));
 
 function linkTo(view: ListPetsQuery): string {
   return `/pets?${toSearchParams(view).toString()}`;
 }
 
-/** One page of pets for `view`, with its loading, empty and error states and the way to the next page. */
+/**
+ * One page of pets for `view`, with its loading, empty and error states and the way to the next page.
+ * Sessions that may change pets check rows to change them together (`Selected pets`); the selection is
+ * this page's: the caller gives each view a list of its own.
+ */
 export function PetList({ view, highlightedId }: { view: ListPetsQuery; highlightedId?: number | undefined }) {
   const petstore = usePetstoreClient();
   const mayCreatePets = useMayCall("createPet");
+  const mayChangePets = useMayCall("updatePet");
+  const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set());
   const listQuery = petstore.pets.listPets.useQuery({
     queryKey: petQueryKeys.list(view),
     queryData: {
@@ -83,9 +93,28 @@ export function PetList({ view, highlightedId }: { view: ListPetsQuery; highligh
   const nextAfter = nextPageCursor(headers.get("link"), ListPetsQuery.shape.after);
   const firstId = pets[0]?.id;
   const lastId = pets[pets.length - 1]?.id;
+  const selectedPets = pets.filter((pet) => selected.has(pet.id));
+  const selection: PetSelection | undefined = mayChangePets
+    ? {
+        selected,
+        onToggle: (pet: Pet, checked: boolean) =>
+          setSelected((current) => {
+            const next = new Set(current);
+            if (checked) next.add(pet.id);
+            else next.delete(pet.id);
+            return next;
+          }),
+        onToggleAll: (checked: boolean) => setSelected(new Set(checked ? pets.map((pet) => pet.id) : [])),
+      }
+    : undefined;
   return (
     <>
-      <PetTable pets={pets} highlightedId={highlightedId} />
+      {selectedPets.length > 0 && (
+        <Suspense fallback={null}>
+          <SelectedPetsToolbar pets={selectedPets} onFinished={() => setSelected(new Set())} />
+        </Suspense>
+      )}
+      <PetTable pets={pets} highlightedId={highlightedId} selection={selection} />
       <div className={pager.pager}>
         <p className={pager.summary}>
           {pets.length === 1 ? "1 pet" : `${pets.length} pets`}, ids {firstId}–{lastId}

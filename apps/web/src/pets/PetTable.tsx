@@ -1,16 +1,29 @@
 import type { Pet } from "@petstore/contract";
+import { useEffect, useRef } from "react";
 import { Link } from "react-router-dom";
 import table from "../design-system/DataTable.module.css";
 import styles from "./PetTable.module.css";
 import { StatusBadge } from "./StatusBadge.js";
 
-/** Pets in a table; each name links to the pet's page. */
-export function PetTable({ pets, highlightedId }: { pets: Pet[]; highlightedId?: number | undefined }) {
+/** The rows checked for a bulk change, and how the checkboxes change them. */
+export interface PetSelection {
+  selected: ReadonlySet<number>;
+  onToggle: (pet: Pet, checked: boolean) => void;
+  onToggleAll: (checked: boolean) => void;
+}
+
+/** Pets in a table; each name links to the pet's page. With `selection`, each row has a checkbox, and the header one for all. */
+export function PetTable({ pets, highlightedId, selection }: { pets: Pet[]; highlightedId?: number | undefined; selection?: PetSelection | undefined }) {
   return (
     <div className={table.scroller}>
       <table className={`${table.table} ${styles.pets}`} aria-label="Pets">
         <thead>
           <tr>
+            {selection && (
+              <th scope="col" className={styles.select}>
+                <SelectAll pets={pets} selection={selection} />
+              </th>
+            )}
             <th scope="col" className={table.numeric}>
               ID
             </th>
@@ -18,21 +31,55 @@ export function PetTable({ pets, highlightedId }: { pets: Pet[]; highlightedId?:
           </tr>
         </thead>
         <tbody>
-          {pets.map((pet) => (
-            <tr key={pet.id} className={pet.id === highlightedId ? styles.highlighted : undefined}>
-              <td className={table.numeric}>{pet.id}</td>
-              <th scope="row">
-                <Link to={`/pets/${pet.id}`}>{pet.name}</Link>
-              </th>
-              <td className={table.numeric}>{pet.categoryId}</td>
-              <td>
-                <StatusBadge status={pet.status} />
-              </td>
-            </tr>
-          ))}
+          {pets.map((pet) => {
+            const selected = selection?.selected.has(pet.id) ?? false;
+            const className = [pet.id === highlightedId && styles.highlighted, selected && styles.selected].filter(Boolean).join(" ");
+            return (
+              <tr key={pet.id} className={className || undefined}>
+                {selection && (
+                  <td className={styles.select}>
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${pet.name}`}
+                      checked={selected}
+                      onChange={(event) => selection.onToggle(pet, event.target.checked)}
+                    />
+                  </td>
+                )}
+                <td className={table.numeric}>{pet.id}</td>
+                <th scope="row">
+                  <Link to={`/pets/${pet.id}`}>{pet.name}</Link>
+                </th>
+                <td className={table.numeric}>{pet.categoryId}</td>
+                <td>
+                  <StatusBadge status={pet.status} />
+                </td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** `Select all on this page`: checked when every row is, mixed when some are. */
+function SelectAll({ pets, selection }: { pets: Pet[]; selection: PetSelection }) {
+  const checkbox = useRef<HTMLInputElement>(null);
+  const count = pets.filter((pet) => selection.selected.has(pet.id)).length;
+  const all = pets.length > 0 && count === pets.length;
+  const some = count > 0 && !all;
+  useEffect(() => {
+    if (checkbox.current) checkbox.current.indeterminate = some;
+  }, [some]);
+  return (
+    <input
+      ref={checkbox}
+      type="checkbox"
+      aria-label="Select all on this page"
+      checked={all}
+      onChange={(event) => selection.onToggleAll(event.target.checked)}
+    />
   );
 }
 

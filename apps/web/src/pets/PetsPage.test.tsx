@@ -26,8 +26,10 @@ describe("the pets list", () => {
     await waitFor(() => expect(petRows()).toHaveLength(3));
     const [rex, , milo] = petRows();
     expect(within(rex!).getByRole("rowheader")).toHaveTextContent("Rex");
-    expect(within(rex!).getAllByRole("cell").map((cell) => cell.textContent)).toEqual(["1", "1", "available"]);
-    expect(within(milo!).getAllByRole("cell")[2]).toHaveTextContent("no status");
+    // A write session's rows start with the selection checkbox's cell.
+    expect(within(rex!).getAllByRole("cell").map((cell) => cell.textContent)).toEqual(["", "1", "1", "available"]);
+    expect(within(rex!).getByRole("checkbox", { name: "Select Rex" })).not.toBeChecked();
+    expect(within(milo!).getAllByRole("cell")[3]).toHaveTextContent("no status");
     expect(within(rex!).getByRole("link", { name: "Rex" })).toHaveAttribute("href", "/pets/1");
     expect(screen.queryByText("Loading pets…")).not.toBeInTheDocument();
   });

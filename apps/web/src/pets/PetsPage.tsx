@@ -76,7 +76,8 @@ export function PetsPage() {
             ))}
           </SelectField>
         </div>
-        <PetList view={view} highlightedId={createdPetIdOf(location.state)} />
+        {/* A list per view: a selection is of the pets shown, and a new filter or page starts without one. */}
+        <PetList key={toSearchParams(view).toString()} view={view} highlightedId={createdPetIdOf(location.state)} />
         {/* After the list: the table stays the next stop from the filters, for keyboard users too. */}
         <div className={styles.actions}>
           <ExportPets view={view} />

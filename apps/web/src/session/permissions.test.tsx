@@ -29,7 +29,7 @@ describe("what a key's scope shows", () => {
   it("a write key adds pets but sees none of Keys, Activity and Webhooks", async () => {
     renderApp("/pets", noPets, { session: testSession("write", "Intake") });
     expect(await screen.findByText("Signed in as Intake (write)")).toBeInTheDocument();
-    expect(navigationLinks()).toEqual(["Pets", "New pet", "Import pets"]);
+    expect(navigationLinks()).toEqual(["Pets", "New pet", "Import pets", "Recently deleted"]);
     expect(await screen.findByRole("link", { name: "Add the first pet" })).toBeInTheDocument();
   });
 
@@ -49,19 +49,19 @@ describe("what a key's scope shows", () => {
   it("an admin key sees Keys, Activity, Webhooks and Staff too, but no Account", async () => {
     renderApp("/pets", noPets, { session: testSession("admin", "Configured key 1") });
     expect(await screen.findByText("Signed in as Configured key 1 (admin)")).toBeInTheDocument();
-    expect(navigationLinks()).toEqual(["Pets", "New pet", "Import pets", "Keys", "Activity", "Webhooks", "Staff"]);
+    expect(navigationLinks()).toEqual(["Pets", "New pet", "Import pets", "Recently deleted", "Keys", "Activity", "Webhooks", "Staff"]);
   });
 
   it("a person is named in the header like a key, and has an Account", async () => {
     renderApp("/pets", noPets, { session: personSession("write", "Sam Rivera") });
     expect(await screen.findByText("Signed in as Sam Rivera (write)")).toBeInTheDocument();
-    expect(navigationLinks()).toEqual(["Pets", "New pet", "Import pets", "Account"]);
+    expect(navigationLinks()).toEqual(["Pets", "New pet", "Import pets", "Recently deleted", "Account"]);
   });
 
   it("an admin person sees Staff and Account", async () => {
     renderApp("/pets", noPets, { session: personSession("admin", "Ana Admin") });
     expect(await screen.findByText("Signed in as Ana Admin (admin)")).toBeInTheDocument();
-    expect(navigationLinks()).toEqual(["Pets", "New pet", "Import pets", "Keys", "Activity", "Webhooks", "Staff", "Account"]);
+    expect(navigationLinks()).toEqual(["Pets", "New pet", "Import pets", "Recently deleted", "Keys", "Activity", "Webhooks", "Staff", "Account"]);
   });
 
   it("a key opening /account is told it is for people, and nothing is sent", async () => {

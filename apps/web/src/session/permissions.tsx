@@ -1,4 +1,4 @@
-import { OPERATION_SCOPES, scopeCovers, type OperationName } from "@petstore/contract";
+import { OPERATION_SCOPES, scopeCovers, type OperationName, type Scope } from "@petstore/contract";
 import type { ReactNode } from "react";
 import { ButtonLink } from "../design-system/Button.js";
 import { Panel } from "../design-system/Panel.js";
@@ -13,6 +13,18 @@ import { useSession } from "./session.js";
 export function useMayCall(operation: OperationName): boolean {
   const { signedInAs } = useSession();
   return signedInAs !== null && scopeCovers(signedInAs.scope, OPERATION_SCOPES[operation]);
+}
+
+/**
+ * The scope that may move a pet out of `sold`: updatePet's own scope, write, covers every other move (the
+ * contract says so in words, not in OPERATION_SCOPES).
+ */
+export const RETURNS_SOLD_PET_SCOPE = "admin" satisfies Scope;
+
+/** Whether the session may return a sold pet (RETURNS_SOLD_PET_SCOPE); the API answers 403 to others. */
+export function useMayReturnSoldPets(): boolean {
+  const { signedInAs } = useSession();
+  return signedInAs !== null && scopeCovers(signedInAs.scope, RETURNS_SOLD_PET_SCOPE);
 }
 
 /** Whether the one signed in is a person (a passkey or single sign-on), not a key. */

@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENT_TYPES } from "@petstore/contract";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { delivery, webhook, WEBHOOK_SECRET, webhooksApi } from "../test/fake-webhooks-api.js";
@@ -72,11 +73,8 @@ describe("the Webhooks page", () => {
     const form = await screen.findByRole("form", { name: "Add endpoint" });
     await user.type(within(form).getByLabelText("Endpoint URL"), "https://hooks.example.com/petstore");
     await user.type(within(form).getByLabelText("Description"), "Stock system");
-    expect(within(form).getAllByRole("checkbox").map((box) => box.getAttribute("value"))).toEqual([
-      "pet.created",
-      "key.created",
-      "key.revoked",
-    ]);
+    // The contract's event types, in its order.
+    expect(within(form).getAllByRole("checkbox").map((box) => box.getAttribute("value"))).toEqual([...WEBHOOK_EVENT_TYPES]);
     await user.click(within(form).getByRole("checkbox", { name: "key.revoked" }));
     await user.click(within(form).getByRole("checkbox", { name: "pet.created" }));
     await user.click(within(form).getByRole("button", { name: "Add endpoint" }));

@@ -1,0 +1,110 @@
+import { PET_STATUSES, type Pet, type PetPatch } from "@petstore/contract";
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { Button } from "../design-system/Button.js";
+import { SelectField, TextField } from "../design-system/FormFields.js";
+import { focusFirstInvalid } from "../forms/focus-first-invalid.js";
+import { EDIT_PET_FIELDS, editFormValues, validateEditedPet, type EditPetFieldErrors, type EditPetFormValues } from "./edit-pet-form.js";
+import { editPatch, ONLY_ADMIN_RETURNS_SOLD, type PetFields } from "./pet-patches.js";
+import formStyles from "../design-system/Form.module.css";
+import styles from "./PetDetailPage.module.css";
+
+/**
+ * `Edit`: the pet's three fields, as the page showed them when the form opened. `Save changes` sends a
+ * patch that tests each of those values (so someone else's change meanwhile is a conflict, not
+ * overwritten) and replaces the ones changed; with none changed, nothing is sent.
+ */
+export function EditPetForm({
+  pet,
+  mayReturnSold,
+  saving,
+  onSave,
+  onNothingChanged,
+  onCancel,
+}: {
+  pet: Pet;
+  mayReturnSold: boolean;
+  saving: boolean;
+  onSave: (patch: PetPatch) => void;
+  onNothingChanged: () => void;
+  onCancel: () => void;
+}) {
+  // What the form showed: its tests compare with these, whatever the page has read since.
+  const [shown] = useState<PetFields>(() => ({ name: pet.name, categoryId: pet.categoryId, status: pet.status }));
+  const [values, setValues] = useState<EditPetFormValues>(() => editFormValues(shown));
+  const [fieldErrors, setFieldErrors] = useState<EditPetFieldErrors>({});
+  const name = useRef<HTMLInputElement>(null);
+  const soldForGood = shown.status === "sold" && !mayReturnSold;
+
+  useEffect(() => {
+    name.current?.focus();
+  }, []);
+
+  const update = (field: keyof EditPetFormValues) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
+
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const validation = validateEditedPet(values);
+    if (!validation.success) {
+      setFieldErrors(validation.errors);
+      focusFirstInvalid(event.currentTarget, EDIT_PET_FIELDS, validation.errors);
+      return;
+    }
+    setFieldErrors({});
+    const patch = editPatch(shown, validation.data);
+    if (patch) onSave(patch);
+    else onNothingChanged();
+  };
+
+  return (
+    <form className={formStyles.form} onSubmit={handleSubmit} noValidate aria-label={`Edit ${shown.name}`}>
+      <TextField
+        ref={name}
+        label="Name"
+        name="name"
+        autoComplete="off"
+        value={values.name}
+        onChange={(event) => update("name")(event.target.value)}
+        error={fieldErrors.name}
+      />
+      <TextField
+        label="Category"
+        name="categoryId"
+        inputMode="numeric"
+        autoComplete="off"
+        value={values.categoryId}
+        onChange={(event) => update("categoryId")(event.target.value)}
+        error={fieldErrors.categoryId}
+        hint="The category's id: a whole number, 1 or more."
+      />
+      <SelectField
+        label="Status"
+        name="status"
+        value={values.status}
+        onChange={(event) => update("status")(event.target.value)}
+        error={fieldErrors.status}
+        hint={soldForGood ? ONLY_ADMIN_RETURNS_SOLD : undefined}
+      >
+        {soldForGood ? (
+          <option value="sold">sold</option>
+        ) : (
+          <>
+            <option value="">No status</option>
+            {PET_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {status}
+              </option>
+            ))}
+          </>
+        )}
+      </SelectField>
+      <div className={styles.actions}>
+        <Button type="submit" aria-disabled={saving || undefined} aria-busy={saving || undefined} onClick={(event) => saving && event.preventDefault()}>
+          Save changes
+        </Button>
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}
