@@ -29,6 +29,8 @@ export function contractRoutes(router: Readonly<Record<string, AppRoute>> = oper
       route.method !== "DELETE" &&
       "body" in route &&
       route.body !== undefined &&
+      // c.noBody() (restorePet): a marker, not a schema; such a route reads no body, as a GET.
+      typeof route.body !== "symbol" &&
       (route.contentType ?? "application/json") === "application/json",
     bodyMediaTypes: ["application/json", ...((route.metadata as RouteMetadata | undefined)?.alsoAccepts ?? [])],
     requestHeaders: route.headers instanceof z.ZodObject ? Object.keys(route.headers.shape as object) : [],

@@ -52,7 +52,8 @@ const UNREADABLE_BODY = new HttpError(
 );
 
 const translateBodyParserError: ErrorRequestHandler = (error: unknown, _req, _res, next) => {
-  if (typeof error !== "object" || error === null) return next(error);
+  // The content-type check's own refusal (it names the route's media types) passes as it is.
+  if (error instanceof HttpError || typeof error !== "object" || error === null) return next(error);
   const type = "type" in error ? String(error.type) : undefined;
   const known = type !== undefined ? BODY_PARSER_ERRORS[type] : undefined;
   if (known) return next(known);

@@ -8,6 +8,11 @@ const admin = { mayReturnSold: true };
 const patch = (operations: unknown) => PetPatch.parse(operations);
 
 describe("a pet's JSON Patch", () => {
+  it("a test after a replace sees the name as it will be stored, trimmed", () => {
+    expect(applyPetPatch(rex, patch([{ op: "replace", path: "/name", value: " Max " }, { op: "test", path: "/name", value: " Max " }]), admin)).toMatchObject({ kind: "applied", pet: { name: "Max" } });
+    expect(applyPetPatch(rex, patch([{ op: "replace", path: "/name", value: " Max " }, { op: "test", path: "/name", value: "Max" }]), admin)).toMatchObject({ kind: "applied" });
+  });
+
   it("reserves and sells with a test of the status shown; the answer names what moved", () => {
     expect(applyPetPatch(rex, patch([{ op: "test", path: "/status", value: "available" }, { op: "replace", path: "/status", value: "pending" }]), write)).toEqual({
       kind: "applied",

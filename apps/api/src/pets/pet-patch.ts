@@ -54,7 +54,8 @@ export function applyPetPatch(stored: Pet, patch: PetPatch, { mayReturnSold }: P
       }
       case "replace":
       case "add":
-        values[field] = operation.value;
+        // A name set is held trimmed, as it will be stored: a later `test` in the patch compares with that.
+        values[field] = asTested(field, operation.value);
         setBy[field] = index;
         break;
       case "remove":
