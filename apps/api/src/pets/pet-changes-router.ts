@@ -18,13 +18,13 @@ function linkNext(next: string | undefined, limit: number, req: Pick<Request, "b
 }
 
 /** A refused or answered change, as the contract's answers. */
-function answerOf(outcome: PetChangeOutcome, petId: number, res: Response) {
+function answerOf(outcome: PetChangeOutcome, notFound: string, res: Response) {
   switch (outcome.kind) {
     case "done":
       if (outcome.replayed) res.setHeader("Idempotent-Replayed", "true");
       return outcome;
     case "not-found":
-      return { status: 404 as const, body: toErrorBody(404, "NOT_FOUND", `No pet has id ${petId}.`) };
+      return { status: 404 as const, body: toErrorBody(404, "NOT_FOUND", notFound) };
     case "conflict":
       return { status: 409 as const, body: toErrorBody(409, "CONFLICT", `${outcome.message}; nothing was changed. Read the pet again and decide anew.`) };
     case "invalid":
@@ -65,22 +65,20 @@ export function createPetChangesRouter(changes: PetChanges): RouterOf<typeof v1C
   return server.router(v1Contract.petChanges, {
     updatePet: async ({ params, body, headers, req, res }) => {
       const outcome = await changes.change(callOf({ operation: "updatePet", petId: params.petId, patch: body }, headers["idempotency-key"], req, res));
-      const answer = answerOf(outcome, params.petId, res);
+      const answer = answerOf(outcome, `No pet has id ${params.petId}.`, res);
       return "kind" in answer ? { status: 200 as const, body: answer.pet! } : answer;
     },
 
     deletePet: async ({ params, headers, req, res }) => {
       const outcome = await changes.change(callOf({ operation: "deletePet", petId: params.petId }, headers["idempotency-key"], req, res));
-      const answer = answerOf(outcome, params.petId, res);
+      const answer = answerOf(outcome, `No pet has id ${params.petId}.`, res);
       return "kind" in answer ? { status: 204 as const, body: undefined } : answer;
     },
 
     restorePet: async ({ params, headers, req, res }) => {
       const outcome = await changes.change(callOf({ operation: "restorePet", petId: params.petId }, headers["idempotency-key"], req, res));
-      const answer = answerOf(outcome, params.petId, res);
-      if ("kind" in answer) return { status: 200 as const, body: answer.pet! };
-      if (answer.status === 404) return { status: 404 as const, body: toErrorBody(404, "NOT_FOUND", `No deleted pet has id ${params.petId}.`) };
-      return answer;
+      const answer = answerOf(outcome, `No deleted pet has id ${params.petId}.`, res);
+      return "kind" in answer ? { status: 200 as const, body: answer.pet! } : answer;
     },
 
     listDeletedPets: async ({ query, req, res }) => {
