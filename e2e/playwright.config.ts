@@ -34,6 +34,10 @@ export default defineConfig({
   workers: 1,
   forbidOnly: true,
   retries: 0,
+  // Failure detectors, not speed goals: the suites run two at a time on 2 cores (turbo --concurrency=2),
+  // so a page or an assertion may wait on a busy CPU. Speed is the benchmark's business.
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   reporter: process.env["CI"] ? [["list"], ["html", { open: "never" }]] : [["list"]],
   use: {
     trace: "retain-on-failure",

@@ -5,7 +5,7 @@ export default defineConfig({
     include: ["src/**/*.test.ts"],
     globalSetup: ["src/test/global-setup.ts"],
     // Tests that start the built API as a child process need a few seconds.
-    testTimeout: 30_000,
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     // Vitest's default on a 2-core machine is one worker (CPUs - 1), and most of this suite waits on child
     // processes, sockets and timers rather than computing: three files at a time took the suite from 314 s

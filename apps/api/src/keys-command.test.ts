@@ -45,7 +45,7 @@ describe.each(TEST_PROVIDERS)("the keys operator command on %s (built)", (provid
       ["key.revoked", { keyId: "operator", staffId: null, name: "Operator command" }, null, null],
       ["key.created", { keyId: "operator", staffId: null, name: "Operator command" }, null, null],
     ]);
-  }, 30_000);
+  }, 60_000);
 
   it("refuses bad input with exit code 1 and a line saying why, storing nothing", async () => {
     await expect(keys("create", "--name", "X", "--scope", "owner")).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("--scope") });
@@ -54,5 +54,5 @@ describe.each(TEST_PROVIDERS)("the keys operator command on %s (built)", (provid
     await expect(keys("revoke", "42")).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("No issued key has id 42") });
     await expect(keys("rotate")).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("Usage:") });
     expect((await keys("list")).stdout).toBe("No issued keys.\n");
-  }, 30_000);
+  }, 60_000);
 });

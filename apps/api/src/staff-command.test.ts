@@ -69,7 +69,7 @@ describe.each(TEST_PROVIDERS)("the staff operator command on %s (built)", (provi
     const events = AuditEvents.parse((await request(t.app).get("/admin/v1/audit-events").set("Authorization", bearer())).body);
     expect(events.filter((event) => event.actor.keyId === "operator").map((event) => event.action)).toEqual(["staff.disabled", "staff.invited"]);
     expect(JSON.stringify(events)).not.toContain(token);
-  }, 30_000);
+  }, 60_000);
 
   it("refuses bad input with exit code 1 and a line saying why, storing nothing", async () => {
     await expect(staff({}, "invite", "--email", "x@example.com", "--name", "X", "--role", "owner")).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("--role") });
@@ -86,5 +86,5 @@ describe.each(TEST_PROVIDERS)("the staff operator command on %s (built)", (provi
     const invited = await staff({}, "invite", "--email", "dev@example.com", "--name", "Dev", "--role", "read");
     expect(invited.stdout).toMatch(/^http:\/\/localhost:5173\/invite#/);
     InvitedStaffMember.shape.invitationUrl.parse(invited.stdout.trim());
-  }, 30_000);
+  }, 60_000);
 });

@@ -295,7 +295,7 @@ describe.runIf(ownRedis)("Redis stopped mid-run, then back", () => {
     for (const app of [a.app, b.app, a.app]) expectError(await get(app, "Bearer guess"), 401, "UNAUTHORIZED");
     expectError(await get(b.app, "Bearer guess"), 429, "RATE_LIMITED");
     for (const t of [a, b]) expect(warnings(t)).toHaveLength(1);
-  }, 30_000);
+  }, 60_000);
 });
 
 describe.runIf(ownRedis)("two built replicas (NODE_ENV=production) with one REDIS_URL", () => {

@@ -110,7 +110,7 @@ describe.each(TEST_PROVIDERS)("the webhook sender holds on %s", (provider) => {
     // The slow one's first sends are answered, and the next ones are claimed: still never more than its share at once.
     await expect.poll(() => slow.calls.length, { timeout: slowMs + 5_000 }).toBeGreaterThan(perEndpoint);
     expect(slow.mostOpen()).toBe(perEndpoint);
-  }, 40_000);
+  }, 60_000);
 
   it("a resend while an attempt is being sent answers 409 CONFLICT: 40 at once make at most one POST at a time, and every attempt is recorded", async () => {
     const t = await appWithSender(provider);

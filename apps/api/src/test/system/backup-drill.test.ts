@@ -62,7 +62,7 @@ describe.each(TEST_PROVIDERS)("the restore drill on %s (built)", (provider) => {
       }
     });
     // Mid-way: once a hundred are in (seconds on a loaded host).
-    await expect.poll(() => acknowledged.length, { timeout: 30_000, interval: 50 }).toBeGreaterThanOrEqual(100);
+    await expect.poll(() => acknowledged.length, { timeout: 60_000, interval: 50 }).toBeGreaterThanOrEqual(100);
     const backupBegan = Date.now();
     const before = acknowledged.filter((pet) => pet.at < backupBegan);
     const { stdout } = await operations(source.url, "backup", "--to", dir);
@@ -166,5 +166,5 @@ describe.each(TEST_PROVIDERS)("the restore drill on %s (built)", (provider) => {
       await migrated.close();
     }
     // Two API starts, a backup with its verification and a restore: a loaded CI host takes longer than the default.
-  }, 60_000);
+  }, 120_000);
 });

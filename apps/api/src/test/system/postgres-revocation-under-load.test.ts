@@ -127,5 +127,5 @@ describe.runIf(TEST_PROVIDERS.includes("postgresql"))("a revocation reaches a re
       stopped = true;
       await Promise.all(loops);
     }
-  }, 30_000);
+  }, 60_000);
 });

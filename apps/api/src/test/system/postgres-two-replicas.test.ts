@@ -127,5 +127,5 @@ describe.runIf(TEST_PROVIDERS.includes("postgresql"))("PostgreSQL start-up", () 
     });
     expect(await api.exited).toEqual({ code: 1, signal: null });
     expect(api.output()).toMatch(/cannot start: database unavailable after \d+ attempt/);
-  }, 30_000);
+  }, 60_000);
 });

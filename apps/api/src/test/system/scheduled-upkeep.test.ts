@@ -38,7 +38,7 @@ describe.each(TEST_PROVIDERS)("the API's own upkeep on %s (built)", (provider) =
     cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
     const { api } = await start({ BACKUP_DIR: dir, BACKUP_EVERY: "1s", BACKUP_KEEP: "2" });
     const taken = () => (api.output().match(/"msg":"backup \S+: \d+ bytes, \d+ pets, [0-9.]+ s, verified"/g) ?? []).length;
-    await expect.poll(taken, { timeout: 30_000, interval: 200 }).toBeGreaterThanOrEqual(3);
+    await expect.poll(taken, { timeout: 60_000, interval: 200 }).toBeGreaterThanOrEqual(3);
 
     const kept = backupsIn(dir, provider);
     expect(kept.length).toBe(2);
@@ -59,7 +59,7 @@ describe.each(TEST_PROVIDERS)("the API's own upkeep on %s (built)", (provider) =
     writeFileSync(blocker, "not a folder");
     cleanups.push(async () => rmSync(path.dirname(blocker), { recursive: true, force: true }));
     const { api } = await start({ BACKUP_DIR: path.join(blocker, "backups"), BACKUP_EVERY: "1s" });
-    await expect.poll(async () => sample(await metrics(api), "petstore_backup_failures_total"), { timeout: 30_000, interval: 200 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(async () => sample(await metrics(api), "petstore_backup_failures_total"), { timeout: 60_000, interval: 200 }).toBeGreaterThanOrEqual(2);
     expect(api.output()).toMatch(/"level":50,.*"msg":"backup failed: .*(ENOTDIR|not a directory)/);
     expect(sample(await metrics(api), "petstore_backup_last_success_timestamp_seconds")).toBe(0);
     expect((await fetch(`${api.url}/v1/pets`, { headers: { Authorization: bearer() } })).status).toBe(200);
