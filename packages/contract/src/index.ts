@@ -21,3 +21,5 @@ export * from "./staff-schemas.js";
 export * from "./pinned-parsers.js";
 export * from "./pet-patch.js";
 export * from "./pet-changes-contract.js";
+export * from "./store-schemas.js";
+export * from "./store-contract.js";

@@ -98,7 +98,7 @@ describe("OpenAPI document, point by point against the interface spec", () => {
     expect(operations.sort()).toEqual(["GET /pets listPets", "GET /pets/{petId} getPet", "POST /pets createPet"]);
   });
 
-  it("marks every operation beyond the spec: tag pet-changes, x-stability beta, \"Beyond the spec:\"", () => {
+  it("marks every operation beyond the spec: its own tag (pet-changes, categories, store), x-stability beta, \"Beyond the spec:\"", () => {
     const beyond = Object.entries(document.paths).flatMap(([path, item]) =>
       Object.entries(item)
         .filter(([, op]) => !(op as { tags?: string[] }).tags?.includes("pets"))
@@ -106,13 +106,19 @@ describe("OpenAPI document, point by point against the interface spec", () => {
     );
     expect(beyond.map(({ at }) => at).sort()).toEqual([
       "DELETE /pets/{petId} deletePet",
+      "GET /categories listCategories",
       "GET /deleted-pets listDeletedPets",
       "GET /pets/{petId}/history listPetHistory",
+      "GET /store/inventory getInventory",
       "PATCH /pets/{petId} updatePet",
+      "POST /categories createCategory",
+      "POST /categories/{categoryId}/rename renameCategory",
       "POST /deleted-pets/{petId}/restore restorePet",
     ]);
+    const tagOf = (operationId: string | undefined) =>
+      operationId === "getInventory" ? "store" : operationId?.endsWith("Category") || operationId === "listCategories" ? "categories" : "pet-changes";
     for (const { at, op } of beyond) {
-      expect(op.tags, at).toEqual(["pet-changes"]);
+      expect(op.tags, at).toEqual([tagOf(op.operationId)]);
       expect(op["x-stability"], at).toBe("beta");
       expect(op.description, at).toMatch(/^Beyond the spec: /);
     }
@@ -187,8 +193,8 @@ describe("OpenAPI document, point by point against the interface spec", () => {
     walk(access, "/admin/v1");
     // Pet and NewPet, the name query; Session, ApiKey (its name and createdBy), NewApiKey, an event's actor and target, and Webhook's createdBy;
     // StaffMember (name, createdBy), NewStaffMember, Passkey, Invitation, and the passkey bodies (rename, add, accept an invitation);
-    // a pet change's author (PetChange.by.name).
-    expect(names).toHaveLength(19);
+    // a pet change's author (PetChange.by.name); Category, NewCategory, CategoryRename and an inventory line's name.
+    expect(names).toHaveLength(23);
     for (const name of names) expect(name.endsWith(` ${NAME_PATTERN.source}`), name).toBe(true);
   });
 
@@ -301,7 +307,8 @@ describe("OpenAPI document, as good as a hand-written one", () => {
   it("refers to them from every request body and response instead of inline copies", () => {
     for (const op of operations) {
       const body = op.requestBody?.content["application/json"]?.schema;
-      if (body) expect(body, op.operationId).toEqual({ $ref: `#/components/schemas/${op.operationId === "updatePet" ? "PetPatch" : "NewPet"}` });
+      const bodies: Record<string, string> = { updatePet: "PetPatch", createCategory: "NewCategory", renameCategory: "CategoryRename" };
+      if (body) expect(body, op.operationId).toEqual({ $ref: `#/components/schemas/${bodies[op.operationId ?? ""] ?? "NewPet"}` });
       for (const [status, response] of Object.entries(op.responses)) {
         const expected = Number(status) >= 400 ? "Error" : successSchemaName(op.operationId, status);
         expect(response.content?.["application/json"]?.schema, `${op.operationId} ${status}`).toEqual(

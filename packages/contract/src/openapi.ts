@@ -16,6 +16,7 @@ import {
 } from "./openapi-builder.js";
 import { v1Contract } from "./root.js";
 import { CURSOR_MAX_LENGTH, DeletedPet, DeletedPets, PetChange, PetChanges, PetPatch } from "./pet-patch.js";
+import { Categories, Category, CategoryRename, CountedGroup, Inventory, InventoryCategory, NewCategory, StatusCounts } from "./store-schemas.js";
 import {
   ErrorBody,
   LIMIT_DEFAULT,
@@ -52,6 +53,16 @@ export const V1_SCHEMA_NAMES = new Map<unknown, string>([
   [DeletedPets, "DeletedPets"],
   [PetChange, "PetChange"],
   [PetChanges, "PetChanges"],
+  // Beyond the spec (tags categories, store).
+  [Category, "Category"],
+  [Categories, "Categories"],
+  [NewCategory, "NewCategory"],
+  [CategoryRename, "CategoryRename"],
+  [Inventory, "Inventory"],
+  // Found inside Inventory (WORDS.nestedSchemas).
+  [StatusCounts, "StatusCounts"],
+  [InventoryCategory, "InventoryCategory"],
+  [CountedGroup, "CountedGroup"],
 ]);
 
 const EXAMPLE_PET = { id: 42, name: "Rex", categoryId: 1, status: "available" };
@@ -72,6 +83,19 @@ const SCHEMA_EXAMPLES: Record<string, unknown> = {
     { at: "2026-11-28T10:15:00.000Z", action: "pet.updated", by: { kind: "staff", name: "Ana" }, changes: [{ field: "status", from: "available", to: "sold" }] },
     { at: "2026-11-20T09:00:00.000Z", action: "pet.created", by: { kind: "key", name: "Stock import" }, changes: [{ field: "name", from: null, to: "Rex" }] },
   ],
+  Category: { id: 1, name: "Dogs" },
+  Categories: [{ id: 2, name: "Cats" }, { id: 1, name: "Dogs" }],
+  NewCategory: { name: "Dogs", id: 1 },
+  CategoryRename: { name: "Dogs and puppies" },
+  StatusCounts: { available: 812, pending: 41, sold: 344, none: 7 },
+  CountedGroup: { total: 12, byStatus: { available: 9, pending: 0, sold: 3, none: 0 } },
+  InventoryCategory: { categoryId: 1, name: "Dogs", total: 1204, byStatus: { available: 812, pending: 41, sold: 344, none: 7 } },
+  Inventory: {
+    total: 1216,
+    byStatus: { available: 821, pending: 41, sold: 347, none: 7 },
+    byCategory: [{ categoryId: 1, name: "Dogs", total: 1204, byStatus: { available: 812, pending: 41, sold: 344, none: 7 } }],
+    other: { total: 12, byStatus: { available: 9, pending: 0, sold: 3, none: 0 } },
+  },
   Error: {
     code: "VALIDATION_ERROR",
     message: "Invalid request: body.name: name must not be empty.",
@@ -111,6 +135,29 @@ const PARAMETERS: Record<string, ParameterWords> = {
     // The schemas' own regex, as zod-to-JSON-Schema writes a `.regex` (Pet.name, NewPet.name).
     schema: { type: "string", minLength: 1, maxLength: NAME_MAX_LENGTH, pattern: NAME_PATTERN.source },
     example: "Rex",
+  },
+  "query:categoryId": {
+    description: "Extension: only animals with this `categoryId`. Combines with `status`, `name`, `after` and `before`.",
+    schema: { type: "integer", format: "int64", minimum: 1, maximum: MAX_ID },
+    example: 1,
+  },
+  "query:before": {
+    description:
+      "Extension: the page of ids just below this one, still in ascending order, with `Link` `rel=\"prev\"` (and `rel=\"next\"`). Not with `after`.",
+    schema: { type: "integer", format: "int64", minimum: 1, maximum: MAX_ID },
+    example: 43,
+  },
+  "query:count": {
+    description:
+      "Extension: `true` adds `X-Total-Count`, the number of animals matching the filters: exact with `status` and `categoryId`; " +
+      "with `name`, counted up to 10,000 (then `10000+`).",
+    schema: { type: "string", enum: ["true", "false"] },
+    example: "true",
+  },
+  "path:categoryId": {
+    description: "The identifier of the category.",
+    schema: { type: "integer", format: "int64", minimum: 1, maximum: MAX_ID },
+    example: 1,
   },
   "path:petId": {
     description: "The identifier of the animal.",
@@ -264,6 +311,28 @@ const OPERATION_RESPONSES: Record<string, Record<string, ResponseWords>> = {
     "400": { description: "`petId` or a query parameter has an invalid value." },
     "404": { description: "No animal, deleted or not, has ever had this id." },
   },
+  listCategories: {
+    "200": { description: "Every category the store has named, by name." },
+  },
+  createCategory: {
+    "201": { description: "The category, with its id." },
+    "400": { description: "The name or the id is not valid." },
+    "403": { description: "The caller's scope is not `admin`; nothing is stored." },
+    "409": {
+      description: "The name is another category's (ignoring case and accents), the id is named already, or the store has 1,000 categories.",
+      example: errorExample(409, "CONFLICT", "A category is named Dogs already."),
+    },
+  },
+  renameCategory: {
+    "200": { description: "The category, renamed." },
+    "400": { description: "`categoryId` or the name is not valid." },
+    "403": { description: "The caller's scope is not `admin`; nothing changed." },
+    "404": { description: "No category has this id.", example: errorExample(404, "NOT_FOUND", "No category has id 9.") },
+    "409": { description: "The name is another category's (ignoring case and accents).", example: errorExample(409, "CONFLICT", "A category is named Cats already.") },
+  },
+  getInventory: {
+    "200": { description: "The store's animals counted by status and by category, exact at the moment it is read." },
+  },
   getPet: {
     "200": { description: "The requested animal." },
     "400": {
@@ -281,6 +350,8 @@ const OPERATION_RESPONSES: Record<string, Record<string, ResponseWords>> = {
 /** The words for each operation's request body. */
 const REQUEST_BODIES: DocumentWords["requestBodies"] = {
   createPet: { description: "The animal to add. `name` and `categoryId` are required." },
+  createCategory: { description: "The category's name, and optionally the id to name." },
+  renameCategory: { description: "The category's new name." },
   updatePet: { description: "A JSON Patch (RFC 6902) of 1..10 operations, as `application/json-patch+json` or `application/json`." },
 };
 
@@ -288,9 +359,18 @@ const REQUEST_BODIES: DocumentWords["requestBodies"] = {
 const HEADERS: Record<string, HeaderDefinition> = {
   ...TRANSPORT_HEADERS,
   Link: {
-    description: 'Extension: `<...>; rel="next"`, the next page of this listing, when there is one.',
-    schema: { type: "string", maxLength: 2048, pattern: '^<[^>]+>; rel="next"$' },
+    description:
+      'Extension: `<...>; rel="next"`, the next page of this listing, when there is one; a page asked with `before` ' +
+      'also carries `<...>; rel="prev"`, the page before it, when there is one.',
+    schema: { type: "string", maxLength: 4096, pattern: '^<[^>]+>; rel="(next|prev)"(, <[^>]+>; rel="next")?$' },
     example: '</v1/pets?limit=20&after=42>; rel="next"',
+  },
+  "X-Total-Count": {
+    description:
+      "Extension, with `count=true`: how many animals match the filters, over all pages. With a `name` search it is counted up to " +
+      "10,000, then `10000+`.",
+    schema: { type: "string", maxLength: 17, pattern: "^[0-9]+\\+?$" },
+    example: "1204",
   },
   Location: {
     description: "The path of the created animal.",
@@ -313,12 +393,18 @@ const HEADERS: Record<string, HeaderDefinition> = {
   },
 };
 
+const inventoryProperty = (components: Record<string, unknown>, field: string): unknown =>
+  ((components["Inventory"] as { properties: Record<string, unknown> } | undefined)?.properties ?? {})[field];
+
 const WORDS: DocumentWords = {
   schemaNames: V1_SCHEMA_NAMES,
   nestedSchemas: [
     { name: "PetStatus", after: "NewPet", from: (components) => (components["NewPet"]?.["properties"] as Record<string, unknown>)["status"] },
     { name: "DeletedPet", after: "DeletedPets", from: (components) => components["DeletedPets"]?.["items"] },
     { name: "PetChange", after: "PetChanges", from: (components) => components["PetChanges"]?.["items"] },
+    { name: "StatusCounts", after: "Inventory", from: (components) => inventoryProperty(components, "byStatus") },
+    { name: "InventoryCategory", after: "StatusCounts", from: (components) => (inventoryProperty(components, "byCategory") as Record<string, unknown>)["items"] },
+    { name: "CountedGroup", after: "InventoryCategory", from: (components) => inventoryProperty(components, "other") },
   ],
   schemaExamples: SCHEMA_EXAMPLES,
   parameters: PARAMETERS,
@@ -329,7 +415,7 @@ const WORDS: DocumentWords = {
   commonHeaders: TRANSPORT_COMMON_HEADERS,
   statusHeaders: TRANSPORT_STATUS_HEADERS,
   operationHeaders: {
-    listPets: { "200": ["Link"] },
+    listPets: { "200": ["Link", "X-Total-Count"] },
     createPet: { "201": ["Location", "Idempotent-Replayed"], "409": ["Retry-After"] },
     getPet: { "200": ["Deprecation", "Sunset"] },
     updatePet: { "200": ["Idempotent-Replayed"], "409": ["Retry-After"] },
@@ -361,6 +447,14 @@ export function buildOpenApiDocument(servers: OpenApiServers): OpenApiDocument {
         description:
           "Beyond the spec (beta): change, delete and restore animals, and read each one's history. The spec shows no " +
           "transitions; these operations are this service's own.",
+      },
+      {
+        name: "categories",
+        description: "Beyond the spec (beta): the names of the categories animals belong to. Animals keep `categoryId` as the spec shows it.",
+      },
+      {
+        name: "store",
+        description: "Beyond the spec (beta): the store's figures. The spec names store operations without showing them.",
       },
     ],
     pathPrefix: "/v1",

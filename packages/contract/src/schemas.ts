@@ -224,8 +224,20 @@ export const ListPetsQuery = z
      * case and accents. The same rule as a pet's name (`NameText`).
      */
     name: PetName.optional(),
+    /** Category filter (extension, "The store at a glance"): only pets with this `categoryId`. */
+    categoryId: decimalInteger("categoryId", positiveSafeInteger("categoryId")).optional(),
+    /** The page just below this id (extension), still in ascending order; not with `after`. */
+    before: decimalInteger("before", z.number().int().min(1, "before must be at least 1").max(MAX_ID, `before must be at most ${MAX_ID}`)).optional(),
+    /** `true` (extension): the answer carries `X-Total-Count`, the number of pets matching the filters. */
+    count: z.enum(["true", "false"], { errorMap: () => ({ message: "count must be true or false" }) }).optional(),
   })
-  .strip();
+  .strip()
+  // A check, not a transform: the output stays the object's (see decimalInteger on transforms).
+  .superRefine((query, ctx) => {
+    if (query.after !== undefined && query.before !== undefined) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["before"], message: "before and after cannot be used together" });
+    }
+  });
 /** What a client sends. */
 export type ListPetsQueryInput = z.input<typeof ListPetsQuery>;
 /** What the server works with after parsing (limit defaulted). */
