@@ -14,6 +14,8 @@ import { createPetChanges } from "./pets/pet-changes.js";
 import { createPetChangesRouter } from "./pets/pet-changes-router.js";
 import { createPetsRouter } from "./pets/pets-router.js";
 import { createSingleSignOn, type SingleSignOnOptions } from "./sso/single-sign-on.js";
+import { createCategories } from "./store/categories.js";
+import { createCategoriesRouter, createStoreRouter } from "./store/store-router.js";
 import { createSsoRouter } from "./sso/sso-router.js";
 import { createAccountRouter } from "./staff/account-router.js";
 import { createSessionRouter } from "./staff/session-router.js";
@@ -62,10 +64,12 @@ export function createRoot({ config, database, metrics, abuseLimits, issuedKeys,
   const signInLimits = { signInStarts: abuseLimits.signInStarts, onRejected: metrics.limitRejected };
 
   const v1 = server.router(v1Contract, {
-    pets: createPetsRouter(database.pets, { idempotencyTtlMs: config.idempotencyTtlMs }),
+    pets: createPetsRouter(database.pets, database.sql, { idempotencyTtlMs: config.idempotencyTtlMs }),
     petChanges: createPetChangesRouter(
       createPetChanges(database.sql, { idempotencyTtlMs: config.idempotencyTtlMs, deletedPetMs: config.operations.retention.deletedPetMs }),
     ),
+    categories: createCategoriesRouter(createCategories(database.sql)),
+    store: createStoreRouter(database.sql),
   });
   const admin = server.router(adminContract, {
     session: createSessionRouter({ sessions }),

@@ -29,7 +29,7 @@ export async function startDatabase(
       const keyed = await database.pets.fillMissingNameKeys();
       if (keyed > 0) logger.info({ keyed }, "computed missing name search keys");
       if (config.seed) {
-        const added = await seedPets(database.pets);
+        const added = await seedPets(database.pets, database.sql);
         if (added > 0) logger.info({ added }, "seeded demo pets");
       }
       return database;

@@ -164,11 +164,14 @@ export const AuditAction = z
     "pet.deleted",
     "pet.restored",
     "pet.purged",
+    // The store at a glance (beyond the spec): categories named and renamed.
+    "category.created",
+    "category.renamed",
   ])
   .describe("What happened.");
 export type AuditAction = z.infer<typeof AuditAction>;
 export const AUDIT_ACTIONS = AuditAction.options;
-export const AuditTargetType = z.enum(["pet", "key", "webhook", "staff"]).describe("What it happened to.");
+export const AuditTargetType = z.enum(["pet", "key", "webhook", "staff", "category"]).describe("What it happened to.");
 export type AuditTargetType = z.infer<typeof AuditTargetType>;
 
 /**

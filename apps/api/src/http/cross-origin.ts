@@ -12,6 +12,7 @@ const EXPOSED_HEADERS = [
   "Deprecation",
   "Sunset",
   "Idempotent-Replayed",
+  "X-Total-Count",
 ];
 
 /**

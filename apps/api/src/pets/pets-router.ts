@@ -6,6 +6,8 @@ import { pageWithNextLink, rowsToRead } from "../base/next-page.js";
 import { createKeyedCreateService } from "./idempotent-create.js";
 import type { PetRepository } from "./pet-repository.js";
 import type { RouterOf } from "../base/contract-router.js";
+import type { SqlRunner } from "../data/sql-work.js";
+import { listWithExtensions } from "./pet-listing.js";
 
 const server = initServer();
 
@@ -17,10 +19,14 @@ export interface PetsRouterOptions {
 const locationOf = (pet: { id: number }) => v1Contract.pets.getPet.path.replace(":petId", String(pet.id));
 
 /** The spec's pets contract: listPets, createPet, getPet. */
-export function createPetsRouter(pets: PetRepository, { idempotencyTtlMs }: PetsRouterOptions): RouterOf<typeof v1Contract.pets> {
+export function createPetsRouter(pets: PetRepository, sql: SqlRunner, { idempotencyTtlMs }: PetsRouterOptions): RouterOf<typeof v1Contract.pets> {
   const keyedCreates = createKeyedCreateService({ pets, ttlMs: idempotencyTtlMs });
   return server.router(v1Contract.pets, {
     listPets: async ({ query, req, res }) => {
+      // The extensions beyond the spec's shapes (a category, the page below an id, the total) take their own path.
+      if (query.categoryId !== undefined || query.before !== undefined || query.count === "true") {
+        return { status: 200, body: await listWithExtensions(sql, query, req, res) };
+      }
       const rows = await pets.list({ take: rowsToRead(query.limit), status: query.status, after: query.after, name: query.name });
       return { status: 200, body: pageWithNextLink(rows, query.limit, { status: query.status, name: query.name }, req, res) };
     },

@@ -1,0 +1,128 @@
+import type { ListPetsQuery, Pet, PetStatus } from "@petstore/contract";
+import type { Request, Response } from "express";
+import { rowsToRead } from "../base/next-page.js";
+import { firstRow, joinSql, raw, rows, sql, toNumber, type SqlRunner, type SqlStatement, type SqlWork } from "../data/sql-work.js";
+import { nameKeyRange } from "./name-key.js";
+import { toPet, type PetRow } from "./pet-row.js";
+
+/**
+ * listPets' extensions from "The store at a glance" (docs/decisions/046-the-store-at-a-glance.md): the
+ * category filter, the page below an id (`before`) and the total (`count=true`), written once for both
+ * providers. The spec's own shapes (limit, status, after, a name search) keep their hand-tuned statements
+ * (sqlite-pet-repository.ts, prisma-pet-repository.ts): this path runs only when one of these is asked.
+ */
+
+/** With a name search the total is counted up to this many, then answered as `10000+`. */
+export const NAME_COUNT_CAP = 10_000;
+
+export interface PetFilters {
+  status?: PetStatus | undefined;
+  categoryId?: number | undefined;
+  /** A name search (its words' starts: pets/name-key.ts folds it). */
+  name?: string | undefined;
+}
+
+export interface FilteredPageQuery extends PetFilters {
+  /** Rows to read: one more than the page, to know whether another page lies beyond. */
+  take: number;
+  after?: number | undefined;
+  before?: number | undefined;
+}
+
+const COLUMNS = raw(`"id", "name", "categoryId", "status"`);
+
+function conditions({ status, categoryId, name }: PetFilters): SqlStatement[] {
+  const where: SqlStatement[] = [];
+  if (status !== undefined) where.push(sql`"status" = ${status}`);
+  if (categoryId !== undefined) where.push(sql`"categoryId" = ${categoryId}`);
+  if (name !== undefined) {
+    const { from, to } = nameKeyRange(name);
+    where.push(sql`"nameKey" >= ${from}`);
+    if (to !== null) where.push(sql`"nameKey" < ${to}`);
+  }
+  return where;
+}
+
+const whereClause = (where: readonly SqlStatement[]): SqlStatement => (where.length === 0 ? sql`` : sql` WHERE ${joinSql(where, " AND ")}`);
+
+/**
+ * Up to `take` pets matching the filters, in ascending id order: those above `after`, or, with `before`,
+ * the `take` just below it (read downwards, answered upwards).
+ */
+export function* filteredPets(query: FilteredPageQuery): SqlWork<Pet[]> {
+  const where = conditions(query);
+  if (query.after !== undefined) where.push(sql`"id" > ${query.after}`);
+  if (query.before !== undefined) where.push(sql`"id" < ${query.before}`);
+  const order = raw(query.before !== undefined ? "DESC" : "ASC");
+  const found = yield* rows<PetRow>(sql`SELECT ${COLUMNS} FROM "Pet"${whereClause(where)} ORDER BY "id" ${order} LIMIT ${query.take}`);
+  const pets = found.map(toPet);
+  return query.before !== undefined ? pets.reverse() : pets;
+}
+
+/** Whether a pet matching the filters has an id above `id` (the page below `before` has a next page). */
+export function* anyPetAbove(filters: PetFilters, id: number): SqlWork<boolean> {
+  const where = [...conditions(filters), sql`"id" > ${id}`];
+  return (yield* firstRow(sql`SELECT 1 AS "found" FROM "Pet"${whereClause(where)} LIMIT 1`)) !== undefined;
+}
+
+/**
+ * How many pets match the filters, as `X-Total-Count` says it. Status and category alone: summed from the
+ * counts the triggers keep (exact, without reading the pets). With a name search: counted, up to
+ * NAME_COUNT_CAP, then `10000+`.
+ */
+export function* totalCount(filters: PetFilters): SqlWork<string> {
+  if (filters.name !== undefined) {
+    const capped = yield* firstRow<{ n: unknown }>(
+      sql`SELECT count(*) AS "n" FROM (SELECT 1 FROM "Pet"${whereClause(conditions(filters))} LIMIT ${NAME_COUNT_CAP + 1}) AS "matches"`,
+    );
+    const n = toNumber(capped?.n ?? 0);
+    return n > NAME_COUNT_CAP ? `${NAME_COUNT_CAP}+` : String(n);
+  }
+  const where: SqlStatement[] = [];
+  if (filters.status !== undefined) where.push(sql`"status" = ${filters.status}`);
+  if (filters.categoryId !== undefined) where.push(sql`"categoryId" = ${filters.categoryId}`);
+  const summed = yield* firstRow<{ n: unknown }>(sql`SELECT CAST(coalesce(sum("count"), 0) AS BIGINT) AS "n" FROM "PetCount"${whereClause(where)}`);
+  return String(toNumber(summed?.n ?? 0));
+}
+
+/**
+ * listPets with any of the extensions: the page (in one read transaction with its total, so the two
+ * agree), `X-Total-Count` when asked, and `Link`: `rel="next"` past the page's last id when more match,
+ * and, for a page asked with `before`, `rel="prev"` below its first id when more match there.
+ */
+export async function listWithExtensions(
+  runner: SqlRunner,
+  query: ListPetsQuery,
+  req: Pick<Request, "baseUrl" | "path">,
+  res: Pick<Response, "setHeader">,
+): Promise<Pet[]> {
+  const filters: PetFilters = { status: query.status, categoryId: query.categoryId, name: query.name };
+  const { page, more, above, total } = await runner.read(function* () {
+    const found = yield* filteredPets({ ...filters, take: rowsToRead(query.limit), after: query.after, before: query.before });
+    // Read one more than the page: the extra row is the one beyond it (below it, with `before`).
+    const more = found.length > query.limit;
+    const page = query.before !== undefined ? found.slice(found.length - Math.min(found.length, query.limit)) : found.slice(0, query.limit);
+    const last = page.at(-1);
+    const above = query.before !== undefined && last !== undefined ? yield* anyPetAbove(filters, last.id) : false;
+    const total = query.count === "true" ? yield* totalCount(filters) : undefined;
+    return { page, more, above, total };
+  });
+  const link = (position: "after" | "before", id: number) => {
+    const params = new URLSearchParams({ limit: String(query.limit) });
+    for (const [name, value] of Object.entries({ status: query.status, name: query.name, categoryId: query.categoryId, count: query.count })) {
+      if (value !== undefined) params.set(name, String(value));
+    }
+    params.set(position, String(id));
+    return `<${req.baseUrl}${req.path}?${params.toString()}>`;
+  };
+  const links: string[] = [];
+  if (query.before !== undefined) {
+    if (more && page[0]) links.push(`${link("before", page[0].id)}; rel="prev"`);
+    if (above) links.push(`${link("after", page.at(-1)!.id)}; rel="next"`);
+  } else if (more && page.at(-1)) {
+    links.push(`${link("after", page.at(-1)!.id)}; rel="next"`);
+  }
+  if (links.length > 0) res.setHeader("Link", links.join(", "));
+  if (total !== undefined) res.setHeader("X-Total-Count", total);
+  return page;
+}
