@@ -81,7 +81,7 @@ function requestExpression(job: LoadJob, runTag: string, headers: string, counte
   if (job.scenario === "getPet") return `wrk.format("GET", "/v1/pets/" .. math.random(1, ${job.maxId}), ${headers})`;
   if (isWriteScenario(job.scenario) && counter === undefined) throw new Error(`${job.scenario}'s request needs a counter to number its bodies`);
   if (job.scenario === "createPet") {
-    return `wrk.format("POST", "/v1/pets", ${headers}, '{"name":"bench ${runTag}-' .. ${counter} .. '","categoryId":' .. (1 + ${counter} % 10) .. ',"status":"available"}')`;
+    return `wrk.format("POST", "/v1/pets", ${headers}, '{"name":"bench ${runTag}-' .. ${counter} .. '","categoryId":' .. (1 + ${counter} % 100) .. ',"status":"available"}')`;
   }
   if (job.scenario === "updatePet") return `updateRequest(${headers}, ${counter})`;
   return `wrk.format("GET", ${luaString(scenarioPath(job.scenario))}, ${headers})`;
@@ -91,14 +91,14 @@ function requestExpression(job: LoadJob, runTag: string, headers: string, counte
  * Lua functions a scenario's request expression calls, defined before `request()`. updatePet's
  * `updateRequest(headers, n)`: a seeded pet picked uniformly in 1..maxId (so the writes spread over the
  * table, not one row's lock or page), patched with scenarios.ts's updatePatch: a `test` of its seeded
- * category (1 + id % 10, never changed by the bench) and a `replace` of its name by one unique in the run.
+ * category (1 + id % 100, never changed by the bench) and a `replace` of its name by one unique in the run.
  */
 function requestFunctions(job: LoadJob, runTag: string): string[] {
   if (job.scenario !== "updatePet") return [];
   return [
     "local function updateRequest(headers, n)",
     `  local id = math.random(1, ${job.maxId})`,
-    `  local body = '[{"op":"test","path":"/categoryId","value":' .. (1 + id % 10) .. '},{"op":"replace","path":"/name","value":"bench ${runTag}-' .. n .. '"}]'`,
+    `  local body = '[{"op":"test","path":"/categoryId","value":' .. (1 + id % 100) .. '},{"op":"replace","path":"/name","value":"bench ${runTag}-' .. n .. '"}]'`,
     `  return wrk.format("PATCH", "/v1/pets/" .. id, headers, body)`,
     "end",
   ];

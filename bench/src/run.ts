@@ -85,6 +85,8 @@
  *   ratio-update <provider> updatePet <x>     the API's updatePet req/s over its createPet req/s, paired by round
  *                                             (round n of each, a scenario apart; goal on SQLite >= 0.8; the worst
  *                                             dataset); `n/a (not served ...)` when the build does not serve updatePet
+ *   inventory-ms <provider> <rows> <ms>       the API's time per getInventory answer: 1000 / its req/s, its core full
+ *                                             (goal under 5 at 1M pets over 100 categories; seeded 1 + id % 100)
  *   generator-busy <provider> <x>             wrk's busiest run: CPU time over wall time on its core (under 1: it waited for the server)
  *   ratio <scenario> <x>, growth list p99 1M/10k <x>   as before
  *   export-10k <seconds>                      the web app's Export CSV of 10,000 pets in Chromium (goal <= 15)

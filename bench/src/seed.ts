@@ -18,8 +18,11 @@ const NAME_SQL = `CASE WHEN n % 10 = 0 THEN 'Bella ' || n ELSE 'pet ' || n END`;
 /** A store's history: most pets sold long ago, a few available or pending, some with no status. */
 export const statusOf = (n: number): string | null =>
   n % 50 === 0 ? "available" : n % 50 < 4 ? "pending" : n % 50 < 6 ? null : "sold";
-/** Categories (seededCategoryOf, 1 + n % 10): updatePet's patches test them, so both databases seed the same. */
-const CATEGORY_SQL = `1 + n % 10`;
+/**
+ * Categories (seededCategoryOf, 1 + n % 100: getInventory's budget is for 1M pets over 100 categories):
+ * updatePet's patches test them, so both databases seed the same.
+ */
+const CATEGORY_SQL = `1 + n % 100`;
 const STATUS_SQL = `CASE WHEN n % 50 = 0 THEN 'available' WHEN n % 50 < 4 THEN 'pending' WHEN n % 50 < 6 THEN NULL ELSE 'sold' END`;
 
 export function seedSqlite(file: string, rows: number): void {
