@@ -56,24 +56,25 @@ export class AnswerCheck {
 
   /**
    * Whether `server` (serving `target` with `apiKey`) serves `scenario` (one of PROBED_SCENARIOS), by one
-   * request that changes nothing; called before any load of the dataset, and after `check`. updatePet: pet 1's
+   * request that changes nothing (PROBES); called before any load of the dataset, and after `check`. updatePet: pet 1's
    * patch of a lone `test` of its seeded category (the API answers the pet as it is, writing nothing).
    * 2xx: it does (the answer is checked against the first one to the same probe, as `check`'s);
    * 404 or 405: it does not (a build before the operation: no route, or the path's other methods only);
    * anything else throws, as a wrong answer to `check` does: the bench could not load it without failures.
    */
   async servesScenario(server: RunningServer, provider: Provider, target: Target, rows: number, apiKey: string, scenario: Scenario): Promise<ScenarioProbe> {
-    if (scenario !== "updatePet") throw new Error(`no probe for ${scenario}`);
+    const probe = PROBES[scenario];
+    if (!probe) throw new Error(`no probe for ${scenario}`);
     const who = `${target} (${provider}, ${rowsLabel(rows)})`;
-    const response = await fetch(`${server.url}/v1/pets/1`, {
-      method: "PATCH",
+    const response = await fetch(`${server.url}${probe.path}`, {
+      method: probe.method,
       headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
-      body: PROBE_PATCH,
+      ...(probe.body ? { body: probe.body } : {}),
     });
     const answer = `${response.status} ${(await response.text()).slice(0, 300)}`;
     if (response.status === 404 || response.status === 405) return { served: false, answer };
-    if (response.status < 200 || response.status > 299) throw new Error(`${who} answers ${scenario}'s probe (PATCH /v1/pets/1 ${PROBE_PATCH}) with ${answer}`);
-    const key = `${rows} PATCH /v1/pets/1`;
+    if (response.status < 200 || response.status > 299) throw new Error(`${who} answers ${scenario}'s probe (${probe.method} ${probe.path} ${probe.body ?? ""}) with ${answer}`);
+    const key = `${rows} ${probe.method} ${probe.path}`;
     const reference = this.referenceAnswers.get(key);
     if (reference === undefined) this.referenceAnswers.set(key, answer);
     else if (reference !== answer) throw new Error(`${who} answers ${scenario}'s probe differently:\n  ${answer}\n  expected ${reference}`);
@@ -101,6 +102,12 @@ export class AnswerCheck {
 
 /** updatePet's probe: a patch of pet 1 that tests its seeded category and changes nothing. */
 const PROBE_PATCH = JSON.stringify([{ op: "test", path: "/categoryId", value: seededCategoryOf(1) }]);
+
+/** Each probed scenario's request that changes nothing (PROBED_SCENARIOS). */
+const PROBES: Partial<Record<Scenario, { method: string; path: string; body?: string }>> = {
+  updatePet: { method: "PATCH", path: "/v1/pets/1", body: PROBE_PATCH },
+  getInventory: { method: "GET", path: "/v1/store/inventory" },
+};
 
 /** A probe's outcome: whether the target serves the scenario, and what it answered (status and the body's start). */
 export interface ScenarioProbe {
