@@ -53,7 +53,6 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { migrateDatabase } from "@petstore/api/migrate";
 import { freshSqliteCopy } from "./databases.js";
 import { runIfEntry } from "./entry.js";
 import { createIssuedKey } from "./issued-key.js";
@@ -63,7 +62,7 @@ import { parseCpuOptions } from "./options.js";
 import { scenarioPath, updatePatch, type Scenario } from "./scenarios.js";
 import { seedPostgres, seedSqlite } from "./seed.js";
 import { cpuNs, peakRssMb, stopServer, type RunningServer } from "./server-process.js";
-import { API_KEY, apiCommand, apiRoot, PG_BENCH_URL, RESULTS, startBenchServer, timeStamp } from "./servers.js";
+import { API_KEY, apiCommand, apiRoot, migrateForBuild, PG_BENCH_URL, RESULTS, startBenchServer, timeStamp } from "./servers.js";
 import { upperMedian as median } from "./statistics.js";
 import type { ServerKind } from "./targets.js";
 
@@ -119,11 +118,11 @@ export async function main(argv: readonly string[]): Promise<number> {
 
   let template = "";
   if (postgres) {
-    await migrateDatabase(PG_BENCH_URL);
+    await migrateForBuild(PG_BENCH_URL);
     await seedPostgres(PG_BENCH_URL, rows);
   } else {
     template = path.join(work, "template.db");
-    await migrateDatabase(`file:${template}`);
+    await migrateForBuild(`file:${template}`);
     seedSqlite(template, rows);
   }
 

@@ -4,8 +4,8 @@
  * database, created when missing and migrated; seed.ts fills it.
  */
 import { copyFileSync, rmSync } from "node:fs";
-import { migrateDatabase } from "@petstore/api/migrate";
 import pg from "pg";
+import { migrateForBuild } from "./servers.js";
 
 /** Deletes a SQLite database file and its -wal and -shm files, where they are. */
 export function removeSqliteFiles(file: string): void {
@@ -35,7 +35,7 @@ export async function ensurePostgresDatabase(adminUrl: string, benchUrl: string,
     await admin.end();
   }
   const migrateStart = Date.now();
-  await migrateDatabase(benchUrl);
+  await migrateForBuild(benchUrl);
   log(`postgresql: migrated ${benchUrl} in ${((Date.now() - migrateStart) / 1000).toFixed(1)} s`);
   return true;
 }

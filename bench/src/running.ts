@@ -11,7 +11,6 @@
  */
 import { copyFileSync, createReadStream, rmSync } from "node:fs";
 import path from "node:path";
-import { migrateDatabase } from "@petstore/api/migrate";
 import { AnswerCheck, sampleAnswer } from "./answers.js";
 import { ensurePostgresDatabase, freshSqliteCopy, removeSqliteFiles } from "./databases.js";
 import { createIssuedKey } from "./issued-key.js";
@@ -23,7 +22,7 @@ import type { BenchRecord, Row } from "./results.js";
 import { API_ONLY_SCENARIOS, PROBED_SCENARIOS, type LoadJob, type LoadResult, type Scenario } from "./scenarios.js";
 import { explainPostgres, explainSqlite, seedPostgres, seedSqlite, trimPostgres } from "./seed.js";
 import { peakRssMb, resetPeakRss, stopServer, type RunningServer } from "./server-process.js";
-import { API_KEY, apiRoot, PG_ADMIN_URL, PG_BENCH_URL, startBenchServer } from "./servers.js";
+import { API_KEY, apiRoot, migrateForBuild, PG_ADMIN_URL, PG_BENCH_URL, startBenchServer } from "./servers.js";
 import { failedResponses, inRunSpread, issuedOverConfigured, pairedRatio, summarize, updateOverCreate, webhooksOverNone, type RoundRun } from "./statistics.js";
 import { isApiServer, isKeySliced, serverOf, serverOrder, servesScenario, targetOrder, type Provider, type ServerKind, type Target } from "./targets.js";
 import { measureWeb } from "./web.js";
@@ -107,7 +106,7 @@ class BenchRun {
   private async sqlite(): Promise<void> {
     const { work } = this.workspace;
     const migrated = path.join(work, "migrated.db");
-    await migrateDatabase(`file:${migrated}`);
+    await migrateForBuild(`file:${migrated}`);
     for (const rows of this.options.datasets) {
       const template = path.join(work, `template-${rows}.db`);
       copyFileSync(migrated, template);

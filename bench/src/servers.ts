@@ -7,7 +7,8 @@
  */
 import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { migrateDatabase } from "@petstore/api/migrate";
 import { productionApiCommand, startServer, type RunningServer } from "./server-process.js";
 import { isApiServer, type ServerKind } from "./targets.js";
 
@@ -18,7 +19,8 @@ export const API_KEY = "bench-petstore-key-0123456789abcdefgh"; // production wa
 /** PostgreSQL connections per server (the API's default). */
 export const POOL_SIZE = "10";
 export const PG_ADMIN_URL = process.env["BENCH_PG_ADMIN_URL"] ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-export const PG_BENCH_URL = process.env["BENCH_PG_URL"] ?? "postgresql://postgres@127.0.0.1:5432/petstore_bench";
+/** BENCH_API_MAIN's build runs on a database of its own, migrated with its own migrations (migrateForBuild). */
+export const PG_BENCH_URL = process.env["BENCH_PG_URL"] ?? `postgresql://postgres@127.0.0.1:5432/petstore_bench${process.env["BENCH_API_MAIN"] ? "_main" : ""}`;
 
 const FLOOR_SCRIPTS: Record<Exclude<ServerKind, "api" | "api-keyed">, string> = {
   production: path.join(BENCH_ROOT, "dist", "express-floor-server.js"),
@@ -28,6 +30,22 @@ const FLOOR_SCRIPTS: Record<Exclude<ServerKind, "api" | "api-keyed">, string> = 
 
 /** The API package's folder (its `keys create` command runs from there). */
 export const apiRoot = (): string => path.dirname(createRequire(import.meta.url).resolve("@petstore/api/package.json"));
+
+/** The folder of the API build being measured: BENCH_API_MAIN's (the package above its dist/main.js), else this workspace's. */
+const measuredApiRoot = (): string => {
+  const main = process.env["BENCH_API_MAIN"];
+  return main ? path.resolve(path.dirname(main), "..") : apiRoot();
+};
+
+/**
+ * Migrates a bench database with the migrations of the build being measured, never this workspace's: a
+ * baseline build must run on its own schema, or it would pay for what a later migration added (an index,
+ * a trigger) and a before/after comparison would hide that cost.
+ */
+export async function migrateForBuild(databaseUrl: string): Promise<string> {
+  const migrate = (await import(pathToFileURL(path.join(measuredApiRoot(), "dist", "data", "migrate.js")).href)) as { migrateDatabase: typeof migrateDatabase };
+  return migrate.migrateDatabase(databaseUrl);
+}
 
 let apiCommandRead: ReturnType<typeof productionApiCommand> | undefined;
 /**

@@ -40,6 +40,11 @@ CREATE TRIGGER "Pet_counted_update" AFTER UPDATE OF "categoryId", "status" ON "P
   WHEN (OLD."categoryId" IS DISTINCT FROM NEW."categoryId" OR OLD."status" IS DISTINCT FROM NEW."status")
   EXECUTE FUNCTION "Pet_counted"();
 
+-- TRUNCATE fires no row trigger: it empties the counts with the pets.
+CREATE FUNCTION "PetCount_reset"() RETURNS trigger LANGUAGE plpgsql
+  AS E'BEGIN DELETE FROM "PetCount"\073 RETURN NULL\073 END';
+CREATE TRIGGER "Pet_counted_truncate" AFTER TRUNCATE ON "Pet" FOR EACH STATEMENT EXECUTE FUNCTION "PetCount_reset"();
+
 -- The category filter reads an index range, as the status filter does.
 CREATE INDEX "Pet_categoryId_id_idx" ON "Pet"("categoryId", "id");
 
