@@ -58,8 +58,9 @@ export async function seedPostgres(url: string, rows: number): Promise<void> {
     if (counted) {
       await client.query(`DELETE FROM "PetCount"`);
       await client.query(
+        // Spread over the 16 slots, as a store that grew by createPet has them (the inventory sums every slot).
         `INSERT INTO "PetCount" ("categoryId", "status", "slot", "count")
-         SELECT "categoryId", coalesce("status", ''), 0, count(*) FROM "Pet" GROUP BY "categoryId", coalesce("status", '')`,
+         SELECT "categoryId", coalesce("status", ''), "id" % 16, count(*) FROM "Pet" GROUP BY "categoryId", coalesce("status", ''), "id" % 16`,
       );
     }
     // What autovacuum would do shortly after a bulk load.
