@@ -45,15 +45,15 @@ export async function seedPostgres(url: string, rows: number): Promise<void> {
     // A bulk load as an operator would run one: the counting trigger off for the insert, the counts
     // made once from the table after it (a row trigger per pet made a 1M seed 4 minutes instead of seconds).
     // (A baseline build's schema, before the counts: no trigger, no table.)
-    const counted = (await client.query(`SELECT 1 FROM pg_trigger WHERE tgname = 'Pet_counted_insert_delete'`)).rowCount === 1;
-    if (counted) await client.query(`ALTER TABLE "Pet" DISABLE TRIGGER "Pet_counted_insert_delete"`);
+    const counted = (await client.query(`SELECT 1 FROM pg_trigger WHERE tgname = 'Pet_counted_insert'`)).rowCount === 1;
+    if (counted) await client.query(`ALTER TABLE "Pet" DISABLE TRIGGER "Pet_counted_insert"`);
     try {
       await client.query(
         `INSERT INTO "Pet" ("name", "nameKey", "categoryId", "status")
          SELECT ${NAME_SQL}, lower(${NAME_SQL}), ${CATEGORY_SQL}, ${STATUS_SQL} FROM generate_series(1, ${rows}) AS n`,
       );
     } finally {
-      if (counted) await client.query(`ALTER TABLE "Pet" ENABLE TRIGGER "Pet_counted_insert_delete"`);
+      if (counted) await client.query(`ALTER TABLE "Pet" ENABLE TRIGGER "Pet_counted_insert"`);
     }
     if (counted) {
       await client.query(`DELETE FROM "PetCount"`);

@@ -125,8 +125,9 @@ describe.each(TEST_PROVIDERS)("the restore drill on %s (built)", (provider) => {
       provider === "sqlite"
         ? `DROP TRIGGER "Pet_counted_insert"; DROP TRIGGER "Pet_counted_delete"; DROP TRIGGER "Pet_counted_update";
            DROP INDEX "Pet_categoryId_id_idx"; DROP TABLE "PetCount"; DROP TABLE "Category";`
-        : `DROP TRIGGER "Pet_counted_insert_delete" ON "Pet"; DROP TRIGGER "Pet_counted_update" ON "Pet"; DROP TRIGGER "Pet_counted_truncate" ON "Pet"; DROP FUNCTION "Pet_counted"(); DROP FUNCTION "PetCount_reset"();
-           DROP FUNCTION "PetCount_add"(BIGINT, TEXT, INTEGER, BIGINT); DROP INDEX "Pet_categoryId_id_idx"; DROP TABLE "PetCount"; DROP TABLE "Category";`;
+        : `DROP TRIGGER "Pet_counted_insert" ON "Pet"; DROP TRIGGER "Pet_counted_delete" ON "Pet"; DROP TRIGGER "Pet_counted_update" ON "Pet";
+           DROP TRIGGER "Pet_counted_truncate" ON "Pet"; DROP FUNCTION "Pet_counted_insert"(); DROP FUNCTION "Pet_counted_delete"();
+           DROP FUNCTION "Pet_counted_update"(); DROP FUNCTION "PetCount_reset"(); DROP INDEX "Pet_categoryId_id_idx"; DROP TABLE "PetCount"; DROP TABLE "Category";`;
     if (provider === "sqlite") {
       const db = new Sqlite(sqliteFilePath(source.url));
       db.exec(undo);
