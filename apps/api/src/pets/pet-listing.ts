@@ -86,8 +86,9 @@ export function* totalCount(filters: PetFilters): SqlWork<string> {
 }
 
 /**
- * listPets with any of the extensions: the page (in one read transaction with its total, so the two
- * agree), `X-Total-Count` when asked, and `Link`: `rel="next"` past the page's last id when more match,
+ * listPets with any of the extensions: the page and, when asked, its total as `X-Total-Count` (read
+ * together: one read transaction on SQLite; on PostgreSQL two statements, which a create between them
+ * may set one apart), and `Link`: `rel="next"` past the page's last id when more match,
  * and, for a page asked with `before`, `rel="prev"` below its first id when more match there.
  */
 export async function listWithExtensions(
