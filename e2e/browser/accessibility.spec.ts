@@ -83,6 +83,8 @@ for (const [device, viewport] of [
 }
 
 test("the list is usable from the keyboard alone, with a visible focus", async ({ signedInPage: page }) => {
+  await page.goto("/pets");
+  await expect(petRows(page).first()).toBeVisible();
   await page.keyboard.press("Tab");
   const skipLink = page.getByRole("link", { name: "Skip to content" });
   await expect(skipLink).toBeFocused();
@@ -92,6 +94,8 @@ test("the list is usable from the keyboard alone, with a visible focus", async (
   await status.focus();
   const ring = await status.evaluate((element) => getComputedStyle(element).boxShadow);
   expect(ring).not.toBe("none");
+  await page.keyboard.press("Tab");
+  await expect(page.getByLabel("Category", { exact: true })).toBeFocused();
   await page.keyboard.press("Tab");
   await expect(page.getByLabel("Page size")).toBeFocused();
   // A session that may change pets has a selection checkbox before each row's link, and one for all.
@@ -148,14 +152,15 @@ for (const [device, viewport] of [
     expect(await wcagViolations(page)).toEqual([]);
 
     await page.getByRole("button", { name: "Edit" }).click();
-    await page.getByLabel("Category").fill("0");
+    await page.getByLabel("Category", { exact: true }).selectOption("Other id…");
+    await page.getByLabel("Category ID").fill("0");
     await page.getByRole("button", { name: "Save changes" }).click();
-    await expect(page.getByLabel("Category")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel("Category ID")).toHaveAttribute("aria-invalid", "true");
     expect(await wcagViolations(page)).toEqual([]);
 
     // Someone else sells the pet: the form's save meets a conflict.
     expect((await api.patch(`/v1/pets/${first.id}`, { data: [{ op: "replace", path: "/status", value: "sold" }] })).status()).toBe(200);
-    await page.getByLabel("Category").fill("2");
+    await page.getByLabel("Category ID").fill("2");
     await page.getByRole("button", { name: "Save changes" }).click();
     await expect(page.getByRole("alert").getByRole("button", { name: "Reload" })).toBeVisible();
     expect(await wcagViolations(page)).toEqual([]);

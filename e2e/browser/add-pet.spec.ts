@@ -9,6 +9,8 @@ test("invalid input shows errors beside the fields and sends nothing", async ({ 
   await page.getByRole("link", { name: "New pet" }).click();
   await expect(page.getByRole("heading", { name: "New pet", level: 1 })).toBeVisible();
   await page.getByLabel("Name").fill("   ");
+  // An id no category names: `Other id…` shows the field for it.
+  await page.getByLabel("Category", { exact: true }).selectOption("Other id…");
   await page.getByLabel("Category ID").fill("0");
   await page.getByRole("button", { name: "Add pet" }).click();
 
@@ -30,7 +32,7 @@ test("a valid pet is added, announced and shown in the list without a reload", a
 
   await page.getByRole("link", { name: "New pet" }).click();
   await page.getByLabel("Name").fill(name);
-  await page.getByLabel("Category ID").fill("4");
+  await page.getByLabel("Category", { exact: true }).selectOption("Rabbits");
   await page.getByLabel("Status").selectOption("pending");
   const created = page.waitForResponse((response) => response.request().method() === "POST");
   await page.getByRole("button", { name: "Add pet" }).click();
@@ -38,7 +40,8 @@ test("a valid pet is added, announced and shown in the list without a reload", a
 
   await expect(page.getByRole("status")).toContainText(`Added ${name} (id ${pet.id}).`);
   const row = petRows(page).filter({ has: page.getByRole("rowheader", { name }) });
-  await expectPetRow(row, { id: pet.id, name, categoryId: 4, status: "pending" });
+  await expectPetRow(row, { id: pet.id, name, category: "Rabbits", status: "pending" });
+  await expect(row.getByText("New", { exact: true })).toBeVisible();
   expect(await page.evaluate(() => "stillTheSameDocument" in window)).toBe(true);
 
   // The API has it too, exactly as the form said.

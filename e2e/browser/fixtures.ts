@@ -11,14 +11,15 @@ export async function signIn(page: Page, apiKey: string): Promise<void> {
 
 /**
  * `signedInPage`: a page that has signed in through the form with the e2e key
- * and shows the pet list. `api` (from the API project) talks to the same API
- * directly, to arrange data or check what the UI claims.
+ * and shows the Overview, where sign-in lands (tests of the pet list open `/pets`).
+ * `api` (from the API project) talks to the same API directly, to arrange data or
+ * check what the UI claims.
  */
 export const test = apiTest.extend<{ signedInPage: Page }>({
   signedInPage: async ({ page }, use) => {
     await page.goto("/sign-in");
     await signIn(page, E2E_API_KEY);
-    await expect(page.getByRole("heading", { name: "Pets", level: 1 })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
     await use(page);
   },
 });
@@ -46,20 +47,24 @@ export async function shownPetIds(page: Page): Promise<number[]> {
 }
 
 /**
- * A pet row's own cells: ID, Category ID, Status. A session that may change pets also has a cell with the
+ * A pet row's own cells: ID, Category, Status. A session that may change pets also has a cell with the
  * row's selection checkbox, first; it is left out.
  */
 export function petCells(row: Locator): Locator {
   return row.getByRole("cell").filter({ hasNot: row.page().getByRole("checkbox") });
 }
 
-/** Checks one row cell by cell, so "5" cannot pass for "51". */
+/**
+ * Checks one row cell by cell, so "5" cannot pass for "51". `category` is what the Category column shows:
+ * the category's name (the seed names ids 1-5 Dogs, Cats, Birds, Rabbits, Fish), or `Category <id>`.
+ */
 export async function expectPetRow(
   row: Locator,
-  pet: { id: number; name: string; categoryId: number; status: string },
+  pet: { id: number; name: string; category: string; status: string },
 ): Promise<void> {
-  await expect(row.getByRole("rowheader")).toHaveText(pet.name);
-  await expect(petCells(row)).toHaveText([String(pet.id), String(pet.categoryId), pet.status]);
+  // The name's link: a pet just added also says `New` in its row header.
+  await expect(row.getByRole("rowheader").getByRole("link")).toHaveText(pet.name);
+  await expect(petCells(row)).toHaveText([String(pet.id), pet.category, pet.status]);
 }
 
 /** Every pet the API holds, page by page, to check what the UI claims it saved. */
@@ -118,14 +123,14 @@ export async function issueKey(api: APIRequestContext, scope: Scope): Promise<Cr
 
 /**
  * A page in a browser context of its own (its own cookies: a separate session), signed in with `apiKey`
- * and showing the pet list. Closed with its context when the test ends (`close`).
+ * and showing the Overview. Closed with its context when the test ends (`close`).
  */
 export async function signedInPageInNewContext(browser: Browser, apiKey: string): Promise<{ page: Page; close: () => Promise<void> }> {
   const context = await browser.newContext({ baseURL: API_URL, viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await page.goto("/sign-in");
   await signIn(page, apiKey);
-  await expect(page.getByRole("heading", { name: "Pets", level: 1 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
   return { page, close: () => context.close() };
 }
 

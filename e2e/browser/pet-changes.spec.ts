@@ -86,12 +86,14 @@ test("Edit corrects the name, category and status in one change, testing every f
   await changeGroup(page, pet.name).getByRole("button", { name: "Edit" }).click();
   const form = page.getByRole("form", { name: `Edit ${pet.name}` });
   await expect(form.getByLabel("Name")).toBeFocused();
-  await expect(form.getByLabel("Category")).toHaveValue("1");
+  // Category 1, named Dogs: the select shows it; no `Category ID` field for a named category.
+  await expect(form.getByLabel("Category", { exact: true })).toHaveValue("1");
+  await expect(form.getByLabel("Category ID")).toHaveCount(0);
   await expect(form.getByLabel("Status")).toHaveValue("available");
 
   const newName = `${pet.name} II`;
   await form.getByLabel("Name").fill(newName);
-  await form.getByLabel("Category").fill("3");
+  await form.getByLabel("Category", { exact: true }).selectOption("Birds");
   await form.getByLabel("Status").selectOption("pending");
   const patch = page.waitForRequest((request) => request.method() === "PATCH");
   await form.getByRole("button", { name: "Save changes" }).click();
@@ -106,11 +108,11 @@ test("Edit corrects the name, category and status in one change, testing every f
 
   await expect(page.getByRole("heading", { name: newName, level: 1 })).toBeVisible();
   await expect(statusMessage(page)).toContainText(`Saved ${newName}.`);
-  await expect(page.getByRole("definition")).toHaveText([String(pet.id), newName, "3", "pending"]);
+  await expect(page.getByRole("definition")).toHaveText([String(pet.id), newName, "Birds", "pending"]);
   await expect(page.getByRole("button", { name: "Edit" })).toBeFocused();
   expect(await petNow(api, pet.id)).toEqual({ id: pet.id, name: newName, categoryId: 3, status: "pending" });
   await expect(historyEntries(page).first()).toContainText(
-    `Renamed from ${pet.name} to ${newName}, moved from category 1 to category 3 and reserved by ${E2E_KEY_NAME}`,
+    `Renamed from ${pet.name} to ${newName}, moved from Dogs to Birds and reserved by ${E2E_KEY_NAME}`,
   );
 });
 
@@ -165,17 +167,17 @@ test("an edit from a second browser that meets a rename keeps its form, and Relo
     await first.getByRole("button", { name: "Save changes" }).click();
     await expect(first.getByRole("heading", { name: renamed, level: 1 })).toBeVisible();
 
-    await form.getByLabel("Category").fill("4");
+    await form.getByLabel("Category", { exact: true }).selectOption("Rabbits");
     await form.getByRole("button", { name: "Save changes" }).click();
     const alert = second.page.getByRole("alert");
     await expect(alert).toContainText(`It is now: name ${renamed}, category 1, status available.`);
-    await expect(form.getByLabel("Category")).toHaveValue("4");
+    await expect(form.getByLabel("Category", { exact: true })).toHaveValue("4");
     expect(await petNow(api, pet.id)).toEqual({ ...pet, name: renamed });
 
     await alert.getByRole("button", { name: "Reload" }).click();
     await expect(second.page.getByRole("heading", { name: renamed, level: 1 })).toBeVisible();
     await expect(second.page.getByLabel("Name")).toHaveValue(renamed);
-    await expect(second.page.getByLabel("Category")).toHaveValue("1");
+    await expect(second.page.getByLabel("Category", { exact: true })).toHaveValue("1");
   } finally {
     await second.close();
   }

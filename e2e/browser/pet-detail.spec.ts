@@ -1,10 +1,12 @@
 import { expect, petTable, test } from "./fixtures.js";
 
 test("a pet's name opens its page, which survives a reload", async ({ signedInPage: page }) => {
+  await page.goto("/pets");
   await petTable(page).getByRole("link", { name: "Bella" }).click();
   await expect(page).toHaveURL(/\/pets\/2$/);
   await expect(page.getByRole("heading", { name: "Bella", level: 1 })).toBeVisible();
-  await expect(page.getByRole("definition")).toHaveText(["2", "Bella", "2", "pending"]);
+  // Category 2, by its name.
+  await expect(page.getByRole("definition")).toHaveText(["2", "Bella", "Cats", "pending"]);
 
   await page.reload();
   await expect(page.getByRole("heading", { name: "Bella", level: 1 })).toBeVisible();

@@ -41,6 +41,7 @@ test("Search by name: accents and case ignored, one request per pause, kept in t
     { name: `${token} émilie`, categoryId: 2, status: "sold" },
     { name: `${token} Rex`, categoryId: 3, status: "available" },
   ]);
+  await page.goto("/pets");
   const searches: string[] = [];
   page.on("request", (request) => {
     const url = new URL(request.url());
@@ -108,6 +109,7 @@ test("Export CSV: every page of the search, past a 429, as the exact file; impor
     return route.fallback();
   });
 
+  await page.goto("/pets");
   await page.getByRole("searchbox", { name: "Search by name" }).fill(prefix);
   await page.getByRole("searchbox", { name: "Search by name" }).press("Enter");
   await expect(rowNames(page).first()).toHaveText(`${prefix}+1`);
@@ -167,6 +169,7 @@ test("Cancel export stops the paging and saves no file", async ({ signedInPage: 
   let downloads = 0;
   page.on("download", () => downloads++);
 
+  await page.goto("/pets");
   await page.getByRole("button", { name: "Export CSV" }).click();
   await expect(page.getByRole("progressbar", { name: "Export progress" })).toBeVisible();
   await expect.poll(() => exportPages.length).toBe(2);

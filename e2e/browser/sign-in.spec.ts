@@ -30,7 +30,7 @@ test("signing in with a key keeps nothing in storage, and survives a reload and 
 
   await page.reload();
   await expect(page.getByText("Signed in as Configured key 1 (admin)")).toBeVisible();
-  await expect(page.getByRole("heading", { name: "Pets", level: 1 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
 
   const tab = await context.newPage();
   await tab.goto("/pets/new");
@@ -46,6 +46,8 @@ test("a key revoked while its browser session is open returns to sign-in, with a
   const { key, secret } = (await created.json()) as { key: { id: number }; secret: string };
   await page.goto("/sign-in");
   await signIn(page, secret);
+  await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
+  await page.goto("/pets");
   // Everything the page asks for on arrival has been answered: the next request is the next action's.
   await expect(petRows(page).first()).toBeVisible();
 

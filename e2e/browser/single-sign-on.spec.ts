@@ -56,7 +56,7 @@ test.describe("single sign-on through the OpenID provider, in the browser", () =
     await page.getByRole("link", { name: `Sign in with ${SSO_DISPLAY_NAME}`, exact: true }).click();
     await signInAtProvider(page, ssoServers, "bob@example.test");
     await expect(page.getByText("Signed in as Bob Frontdesk (write)", { exact: true })).toBeVisible();
-    await expect(page.getByRole("heading", { name: "Pets", level: 1 })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
   });
 
   test("from the sign-in page, with a refused one: the page says the account has no role", async ({ ssoPage: page, ssoServers }) => {

@@ -62,11 +62,11 @@ test("an admin issues a read key, which signs in read-only; once revoked it is r
   await signOut(page);
   await signIn(page, secret);
   await expect(page.getByText(`Signed in as ${keyName} (read)`)).toBeVisible();
-  // Whoever signs in after a sign-out starts at the pets list, not on the page the last person left (Keys).
-  await expect(page).toHaveURL(/\/pets$/);
-  await expect(page.getByRole("heading", { name: "Pets", level: 1 })).toBeVisible();
+  // Whoever signs in after a sign-out starts at the Overview, not on the page the last person left (Keys).
+  await expect(page).toHaveURL(/:\d+\/$/);
+  await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
   const navigation = page.getByRole("navigation", { name: "Main" });
-  await expect(navigation.getByRole("link")).toHaveText(["Pets"]);
+  await expect(navigation.getByRole("link")).toHaveText(["Overview", "Pets"]);
   await page.goto("/pets/new");
   await expect(page.getByText("This key can only read pets.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Add pet" })).toHaveCount(0);
@@ -120,5 +120,5 @@ test("a key that is not admin sees neither Keys nor Activity", async ({ page, ap
   await expect(page.getByRole("heading", { name: "Activity", level: 1 })).toBeVisible();
   await expect(page.getByText(/You need an admin key/)).toBeVisible();
   await expect(page.getByText(`Signed in as ${keyName} (write)`)).toBeVisible();
-  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText(["Pets", "New pet", "Import pets", "Recently deleted"]);
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText(["Overview", "Pets", "New pet", "Import pets", "Recently deleted"]);
 });

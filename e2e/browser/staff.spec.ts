@@ -152,7 +152,7 @@ for (const [device, viewport] of VIEWPORTS) {
 
     await page.getByLabel("API key", { exact: true }).fill(E2E_API_KEY);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await expect(page.getByRole("heading", { name: "Pets", level: 1 })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
 
     await page.goto("/staff");
     const name = `Axe ${device} ${runSuffix()}`;

@@ -35,7 +35,7 @@ test("disabling a person lists their keys with Also revoke their keys checked; t
   await admin.goto("/sign-in");
   await admin.getByLabel("API key", { exact: true }).fill(E2E_API_KEY);
   await admin.getByRole("button", { name: "Sign in", exact: true }).click();
-  await expect(admin.getByRole("heading", { name: "Pets", level: 1 })).toBeVisible();
+  await expect(admin.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
   await admin.goto("/staff");
   await admin.getByRole("button", { name: `Disable ${name}`, exact: true }).click();
   const dialog = admin.getByRole("alertdialog", { name: `Disable ${name}?` });

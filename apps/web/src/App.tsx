@@ -9,6 +9,7 @@ import { CreateRetrySleepContext } from "./api/retry-create.js";
 import { realSleep, type Sleep } from "./api/sleep.js";
 import { AppShell } from "./layout/AppShell.js";
 import { NotFoundPage } from "./layout/NotFoundPage.js";
+import { OverviewPage } from "./overview/OverviewPage.js";
 import { AddPetPage } from "./pets/AddPetPage.js";
 import { ImportPetsPage } from "./pets/ImportPetsPage.js";
 import { PetDetailPage } from "./pets/PetDetailPage.js";
@@ -22,7 +23,7 @@ import { SignInOptionsProvider } from "./session/SignInOptionsProvider.js";
 import { SignInPage } from "./session/SignInPage.js";
 import { createTokenManager } from "./session/token-manager.js";
 
-// Admin pages (and the invitation page, opened once per person; Recently deleted, opened now and then): most
+// Admin pages (Categories among them; and the invitation page, opened once per person; Recently deleted, opened now and then): most
 // staff never open them, so their code is fetched on the first visit, not with the app.
 const KeysPage = lazy(() => import("./access/KeysPage.js").then(({ KeysPage }) => ({ default: KeysPage })));
 const ActivityPage = lazy(() => import("./access/ActivityPage.js").then(({ ActivityPage }) => ({ default: ActivityPage })));
@@ -31,6 +32,7 @@ const WebhookPage = lazy(() => import("./webhooks/WebhookPage.js").then(({ Webho
 const StaffPage = lazy(() => import("./staff/StaffPage.js").then(({ StaffPage }) => ({ default: StaffPage })));
 const InvitationPage = lazy(() => import("./staff/InvitationPage.js").then(({ InvitationPage }) => ({ default: InvitationPage })));
 const DeletedPetsPage = lazy(() => import("./pets/DeletedPetsPage.js").then(({ DeletedPetsPage }) => ({ default: DeletedPetsPage })));
+const CategoriesPage = lazy(() => import("./categories/CategoriesPage.js").then(({ CategoriesPage }) => ({ default: CategoriesPage })));
 const AccountPage = lazy(() => import("./staff/AccountPage.js").then(({ AccountPage }) => ({ default: AccountPage })));
 
 function LoadingPage() {
@@ -59,7 +61,9 @@ export function AppRoutes() {
           </RequireSession>
         }
       >
-        <Route index element={<Navigate to="/pets" replace />} />
+        <Route index element={<OverviewPage />} />
+        {/* The Overview's other address: `/` is where sign-in lands. */}
+        <Route path="/overview" element={<Navigate to="/" replace />} />
         <Route path="/pets" element={<PetsPage />} />
         <Route
           path="/pets/new"
@@ -124,6 +128,16 @@ export function AppRoutes() {
             <RequireOperation operation="getWebhook" title="Webhook endpoint" refusal={ADMIN_ONLY_MESSAGE}>
               <Suspense fallback={<LoadingPage />}>
                 <WebhookPage />
+              </Suspense>
+            </RequireOperation>
+          }
+        />
+        <Route
+          path="/categories"
+          element={
+            <RequireOperation operation="createCategory" title="Categories" refusal={ADMIN_ONLY_MESSAGE}>
+              <Suspense fallback={<LoadingPage />}>
+                <CategoriesPage />
               </Suspense>
             </RequireOperation>
           }

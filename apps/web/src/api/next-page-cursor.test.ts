@@ -1,8 +1,9 @@
 import { ListAuditEventsQuery, ListPetsQuery } from "@petstore/contract";
 import { describe, expect, it } from "vitest";
-import { nextPageCursor as nextPageCursorOf } from "./next-page-cursor.js";
+import { nextPageCursor as nextPageCursorOf, previousPageCursor } from "./next-page-cursor.js";
 
-const nextPageCursor = (header: string | null) => nextPageCursorOf(header, ListPetsQuery.shape.after);
+const PET_QUERY = ListPetsQuery.innerType().shape;
+const nextPageCursor = (header: string | null) => nextPageCursorOf(header, PET_QUERY.after);
 
 describe("nextPageCursor", () => {
   it("reads `after` from the API's next link", () => {
@@ -24,7 +25,21 @@ describe("nextPageCursor", () => {
   it("checks the cursor with the operation's own schema", () => {
     expect(nextPageCursorOf('</admin/v1/audit-events?limit=20&after=12>; rel="next"', ListAuditEventsQuery.shape.after)).toBe(12);
     // Pets page from id 0; audit events never do.
-    expect(nextPageCursorOf('</v1/pets?after=0>; rel="next"', ListPetsQuery.shape.after)).toBe(0);
+    expect(nextPageCursorOf('</v1/pets?after=0>; rel="next"', PET_QUERY.after)).toBe(0);
     expect(nextPageCursorOf('</admin/v1/audit-events?after=0>; rel="next"', ListAuditEventsQuery.shape.after)).toBeUndefined();
+  });
+});
+
+describe("previousPageCursor", () => {
+  it("reads `before` from the API's prev link, beside its next link", () => {
+    const header = '</v1/pets?limit=20&categoryId=1&before=41>; rel="prev", </v1/pets?limit=20&categoryId=1&after=60>; rel="next"';
+    expect(previousPageCursor(header, PET_QUERY.before)).toBe(41);
+    expect(nextPageCursor(header)).toBe(60);
+  });
+
+  it("is undefined on the first page or for a cursor the contract would refuse", () => {
+    expect(previousPageCursor('</v1/pets?after=60>; rel="next"', PET_QUERY.before)).toBeUndefined();
+    expect(previousPageCursor(null, PET_QUERY.before)).toBeUndefined();
+    expect(previousPageCursor('</v1/pets?before=0>; rel="prev"', PET_QUERY.before)).toBeUndefined();
   });
 });

@@ -53,10 +53,29 @@ export const petQueryKeys = {
   all: ["pets"] as const,
   // The contract's parsed query: `limit` is always set, so the default and an explicit 20 are one cache entry.
   list: (query: ListPetsQuery) =>
-    ["pets", "list", query.status ?? "all", query.limit, query.after ?? 0, ...(query.name !== undefined ? [query.name] : [])] as const,
+    [
+      "pets",
+      "list",
+      query.status ?? "all",
+      query.limit,
+      query.after ?? 0,
+      query.name ?? "",
+      query.categoryId ?? 0,
+      query.before ?? 0,
+    ] as const,
   detail: (petId: number) => ["pets", "detail", petId] as const,
   /** A pet's history (beyond the spec), every page loaded so far. */
   history: (petId: number) => ["pets", "history", petId] as const,
   /** A page of the deleted pets (beyond the spec), from cursor `after`. */
   deleted: (after: string | undefined) => ["pets", "deleted", after ?? ""] as const,
+  /**
+   * The store's figures (getInventory): under `pets`, so every change to pets that refreshes the lists
+   * refreshes them too.
+   */
+  inventory: ["pets", "inventory"] as const,
+};
+
+/** Keys of the cached category names (listCategories); a new or renamed category invalidates `all`. */
+export const categoryQueryKeys = {
+  all: ["categories"] as const,
 };

@@ -17,6 +17,7 @@ export function AppShell() {
   const mayReadActivity = useMayCall("listAuditEvents");
   const mayManageWebhooks = useMayCall("listWebhooks");
   const mayManageStaff = useMayCall("listStaff");
+  const mayNameCategories = useMayCall("createCategory");
   const isPerson = useIsPerson();
   const { pathname } = useLocation();
   const main = useRef<HTMLElement>(null);
@@ -38,6 +39,9 @@ export function AppShell() {
         <div className={styles.headerInner}>
           <span className={styles.brand}>Petstore admin</span>
           <nav aria-label="Main" className={styles.nav}>
+            <NavLink to="/" end className={styles.navLink}>
+              Overview
+            </NavLink>
             <NavLink to="/pets" end className={styles.navLink}>
               Pets
             </NavLink>
@@ -54,6 +58,11 @@ export function AppShell() {
             {mayRestorePets && (
               <NavLink to="/pets/deleted" className={styles.navLink}>
                 Recently deleted
+              </NavLink>
+            )}
+            {mayNameCategories && (
+              <NavLink to="/categories" className={styles.navLink}>
+                Categories
               </NavLink>
             )}
             {mayManageKeys && (

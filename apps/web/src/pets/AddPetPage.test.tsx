@@ -1,13 +1,17 @@
-import type { Pet } from "@petstore/contract";
+import type { Category, Pet } from "@petstore/contract";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { DEMO_CATEGORIES, withCategories } from "../test/fake-store.js";
 import { deferred, errorResponse, jsonResponse, renderApp } from "../test/render-app.js";
 
 const REX: Pet = { id: 37, name: "Rex", categoryId: 4, status: "pending" };
 
-/** Answers listPets with `listed`, and createPet with whatever `create` returns. */
-function petstore(create: (request: Request) => Response | Promise<Response>, listed: Pet[] = [REX]) {
-  return (request: Request) => (request.method === "POST" ? create(request) : jsonResponse(200, listed));
+/**
+ * Answers listPets with `listed`, and createPet with whatever `create` returns. The store names no
+ * category unless told (`categories`): the form then asks for the `Category ID` alone.
+ */
+function petstore(create: (request: Request) => Response | Promise<Response>, listed: Pet[] = [REX], categories: Category[] = []) {
+  return withCategories((request: Request) => (request.method === "POST" ? create(request) : jsonResponse(200, listed)), { categories });
 }
 
 describe("the add-pet form", () => {
@@ -56,9 +60,12 @@ describe("the add-pet form", () => {
     created.resolve(jsonResponse(201, REX));
     expect(await screen.findByRole("heading", { name: "Pets" })).toBeInTheDocument();
     expect(screen.getByRole("status")).toHaveTextContent("Added Rex (id 37).");
-    expect(location.current).toBe("/pets?limit=20&after=36");
+    // The list's last page: the page just below the next id, which ends with the new pet.
+    expect(location.current).toBe("/pets?limit=20&before=38");
     const table = await screen.findByRole("table", { name: "Pets" });
-    expect(within(table).getByRole("rowheader", { name: "Rex" })).toBeInTheDocument();
+    // Its row says it is new.
+    const row = within(table).getByRole("rowheader", { name: "Rex New" }).closest("tr")!;
+    expect(within(row).getByText("New")).toBeVisible();
   });
 
   it("shows the API's 400 beside the field it names", async () => {
@@ -197,5 +204,59 @@ describe("the add-pet form", () => {
 
     expect(await screen.findByRole("alert")).toHaveTextContent("This Idempotency-Key was used with another body.");
     expect(requests.filter((request) => request.method === "POST")).toHaveLength(1);
+  });
+
+  describe("with named categories", () => {
+    it("offers them in Category, and sends the one chosen", async () => {
+      const { user, requests } = renderApp("/pets/new", petstore(() => jsonResponse(201, REX), [REX], DEMO_CATEGORIES));
+      const category = await screen.findByRole("combobox", { name: "Category" });
+      expect(within(category).getAllByRole("option").map((option) => option.textContent)).toEqual([
+        "Choose a category",
+        "Birds",
+        "Cats",
+        "Dogs",
+        "Fish",
+        "Rabbits",
+        "Other id…",
+      ]);
+      expect(screen.queryByLabelText("Category ID")).not.toBeInTheDocument();
+
+      await user.type(screen.getByLabelText("Name"), "Rex");
+      await user.selectOptions(category, "Rabbits");
+      await user.click(screen.getByRole("button", { name: "Add pet" }));
+      await screen.findByRole("heading", { name: "Pets" });
+      const post = requests.find((request) => request.method === "POST");
+      expect(await post?.json()).toEqual({ name: "Rex", categoryId: 4 });
+    });
+
+    it("asks for a category when none is chosen, beside Category", async () => {
+      const { user, requests } = renderApp("/pets/new", petstore(() => jsonResponse(201, REX), [REX], DEMO_CATEGORIES));
+      await screen.findByRole("combobox", { name: "Category" });
+      await user.type(screen.getByLabelText("Name"), "Rex");
+      await user.click(screen.getByRole("button", { name: "Add pet" }));
+      const category = screen.getByRole("combobox", { name: "Category" });
+      expect(category).toHaveAccessibleDescription("Choose a category.");
+      expect(category).toHaveFocus();
+      expect(requests.filter((request) => request.method === "POST")).toEqual([]);
+    });
+
+    it("shows Category ID for Other id…, and sends the id typed there", async () => {
+      const { user, requests } = renderApp("/pets/new", petstore(() => jsonResponse(201, { ...REX, categoryId: 77 }), [REX], DEMO_CATEGORIES));
+      const category = await screen.findByRole("combobox", { name: "Category" });
+      await user.type(screen.getByLabelText("Name"), "Rex");
+      await user.selectOptions(category, "Other id…");
+      const id = screen.getByRole("textbox", { name: "Category ID" });
+      await user.type(id, "0");
+      await user.click(screen.getByRole("button", { name: "Add pet" }));
+      expect(id).toHaveAccessibleDescription(expect.stringContaining("Category ID must be at least 1"));
+      expect(id).toHaveFocus();
+
+      await user.clear(id);
+      await user.type(id, "77");
+      await user.click(screen.getByRole("button", { name: "Add pet" }));
+      await screen.findByRole("heading", { name: "Pets" });
+      const post = requests.find((request) => request.method === "POST");
+      expect(await post?.json()).toEqual({ name: "Rex", categoryId: 77 });
+    });
   });
 });

@@ -5,6 +5,8 @@ import { useNavigate } from "react-router-dom";
 import { describeFailure, errorBodyOf } from "../api/api-errors.js";
 import { petQueryKeys } from "../api/petstore-client.js";
 import { newIdempotencyKey, useCreatePetWithRetry } from "../api/retry-create.js";
+import { CategoryField } from "../categories/CategoryField.js";
+import { useCategories } from "../categories/category-names.js";
 import { Button } from "../design-system/Button.js";
 import { focusFirstInvalid } from "../forms/focus-first-invalid.js";
 import { SelectField, TextField } from "../design-system/FormFields.js";
@@ -53,7 +55,7 @@ function samePet(a: NewPet, b: NewPet): boolean {
 
 /**
  * Checks the input with the contract before anything is sent; on success the
- * list is refreshed and shown from the new pet onwards, so it is in view.
+ * list is refreshed and shows its last page, which ends with the new pet, marked `New`.
  *
  * Each create carries an Idempotency-Key and is resent with it when the
  * network or the API fails (api/retry-create.ts), so a lost answer never adds
@@ -67,6 +69,7 @@ export function AddPetForm() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const showStatusMessage = useShowStatusMessage();
+  const { categories } = useCategories();
 
   const lastSubmission = useRef<Submission | null>(null);
   const [retrying, setRetrying] = useState(false);
@@ -77,9 +80,10 @@ export function AddPetForm() {
     onSuccess: async ({ body: pet }) => {
       await queryClient.invalidateQueries({ queryKey: petQueryKeys.all });
       showStatusMessage(`Added ${pet.name} (id ${pet.id}).`, "/pets");
-      const listFromNewPet = toSearchParams({ status: undefined, limit: LIMIT_DEFAULT, after: pet.id - 1 });
+      // The page just below the next id: the list's last page, unless someone added a pet meanwhile.
+      const lastPage = toSearchParams({ status: undefined, limit: LIMIT_DEFAULT, after: undefined, before: pet.id + 1 });
       const state: CreatedPetState = { createdPetId: pet.id };
-      navigate(`/pets?${listFromNewPet.toString()}`, { state });
+      navigate(`/pets?${lastPage.toString()}`, { state });
     },
     onError: (error) => {
       const body = errorBodyOf(error);
@@ -127,15 +131,13 @@ export function AddPetForm() {
         onChange={(event) => update("name")(event.target.value)}
         error={fieldErrors.name}
       />
-      <TextField
-        label="Category ID"
-        name="categoryId"
-        inputMode="numeric"
-        autoComplete="off"
-        value={values.categoryId}
-        onChange={(event) => update("categoryId")(event.target.value)}
+      <CategoryField
+        categories={categories}
+        categoryId={values.categoryId}
+        onChange={update("categoryId")}
         error={fieldErrors.categoryId}
-        hint="A whole number, 1 or more."
+        idHint="A whole number, 1 or more."
+        placeholder="Choose a category"
       />
       <SelectField
         label="Status"

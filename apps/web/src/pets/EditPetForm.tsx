@@ -1,5 +1,7 @@
 import { PET_STATUSES, type Pet, type PetPatch } from "@petstore/contract";
 import { useEffect, useRef, useState, type FormEvent } from "react";
+import { CategoryField } from "../categories/CategoryField.js";
+import { useCategories } from "../categories/category-names.js";
 import { Button } from "../design-system/Button.js";
 import { SelectField, TextField } from "../design-system/FormFields.js";
 import { focusFirstInvalid } from "../forms/focus-first-invalid.js";
@@ -9,7 +11,8 @@ import formStyles from "../design-system/Form.module.css";
 import styles from "./PetDetailPage.module.css";
 
 /**
- * `Edit`: the pet's three fields, as the page showed them when the form opened. `Save changes` sends a
+ * `Edit`: the pet's three fields, as the page showed them when the form opened (its category by name, or
+ * `Other id…` and `Category ID` for an id no category names). `Save changes` sends a
  * patch that tests each of those values (so someone else's change meanwhile is a conflict, not
  * overwritten) and replaces the ones changed; with none changed, nothing is sent.
  */
@@ -33,6 +36,7 @@ export function EditPetForm({
   const [values, setValues] = useState<EditPetFormValues>(() => editFormValues(shown));
   const [fieldErrors, setFieldErrors] = useState<EditPetFieldErrors>({});
   const name = useRef<HTMLInputElement>(null);
+  const { categories } = useCategories();
   const soldForGood = shown.status === "sold" && !mayReturnSold;
 
   useEffect(() => {
@@ -66,15 +70,12 @@ export function EditPetForm({
         onChange={(event) => update("name")(event.target.value)}
         error={fieldErrors.name}
       />
-      <TextField
-        label="Category"
-        name="categoryId"
-        inputMode="numeric"
-        autoComplete="off"
-        value={values.categoryId}
-        onChange={(event) => update("categoryId")(event.target.value)}
+      <CategoryField
+        categories={categories}
+        categoryId={values.categoryId}
+        onChange={update("categoryId")}
         error={fieldErrors.categoryId}
-        hint="The category's id: a whole number, 1 or more."
+        idHint="The category's id: a whole number, 1 or more."
       />
       <SelectField
         label="Status"

@@ -18,7 +18,7 @@ type ExportState =
  * `Export CSV`: every pet the list's filters match, on every page, saved as
  * one file. `Cancel export` stops the paging and saves nothing.
  */
-export function ExportPets({ view }: { view: Pick<ListPetsQuery, "status" | "name"> }) {
+export function ExportPets({ view }: { view: Pick<ListPetsQuery, "status" | "name" | "categoryId"> }) {
   const petstore = usePetstoreClient();
   const [state, setState] = useState<ExportState>({ kind: "idle" });
   const running = useRef<AbortController | null>(null);
@@ -32,7 +32,11 @@ export function ExportPets({ view }: { view: Pick<ListPetsQuery, "status" | "nam
     setState({ kind: "running", collected: 0 });
     try {
       const pets = await collectPets({
-        filters: { ...(view.status ? { status: view.status } : {}), ...(view.name !== undefined ? { name: view.name } : {}) },
+        filters: {
+          ...(view.status ? { status: view.status } : {}),
+          ...(view.name !== undefined ? { name: view.name } : {}),
+          ...(view.categoryId !== undefined ? { categoryId: view.categoryId } : {}),
+        },
         fetchPage: (query, signal) => petstore.pets.listPets.query({ query, fetchOptions: { signal } }),
         signal: controller.signal,
         onProgress: (collected) => setState({ kind: "running", collected }),

@@ -2,6 +2,7 @@ import type { Pet } from "@petstore/contract";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { changeRequests, fakePetChanges } from "../test/fake-pet-changes.js";
+import { DEMO_CATEGORIES } from "../test/fake-store.js";
 import { renderApp, testSession } from "../test/render-app.js";
 
 const REX: Pet = { id: 1, name: "Rex", categoryId: 1, status: "available" };
@@ -83,7 +84,8 @@ describe("changing a pet from its page", () => {
     await user.click(await screen.findByRole("button", { name: "Edit" }));
     const form = screen.getByRole("form", { name: "Edit Rex" });
     expect(within(form).getByLabelText("Name")).toHaveFocus();
-    expect(within(form).getByLabelText("Category")).toHaveValue("1");
+    // No category is named: the id, in Category ID.
+    expect(within(form).getByLabelText("Category ID")).toHaveValue("1");
     expect(within(form).getByLabelText("Status")).toHaveValue("available");
     await user.clear(within(form).getByLabelText("Name"));
     await user.type(within(form).getByLabelText("Name"), "Rex II");
@@ -105,14 +107,15 @@ describe("changing a pet from its page", () => {
   it("Edit checks the fields with the contract and sends nothing when nothing changed", async () => {
     const { user, requests } = renderApp("/pets/1", fakePetChanges([REX]).handler);
     await user.click(await screen.findByRole("button", { name: "Edit" }));
-    await user.clear(screen.getByLabelText("Category"));
-    await user.type(screen.getByLabelText("Category"), "0");
+    await user.clear(screen.getByLabelText("Category ID"));
+    await user.type(screen.getByLabelText("Category ID"), "0");
     await user.click(screen.getByRole("button", { name: "Save changes" }));
-    expect(screen.getByLabelText("Category")).toHaveAttribute("aria-invalid", "true");
-    expect(screen.getByLabelText("Category")).toHaveFocus();
+    expect(screen.getByLabelText("Category ID")).toHaveAttribute("aria-invalid", "true");
+    expect(screen.getByLabelText("Category ID")).toHaveAccessibleDescription(expect.stringContaining("Category ID must be at least 1"));
+    expect(screen.getByLabelText("Category ID")).toHaveFocus();
 
-    await user.clear(screen.getByLabelText("Category"));
-    await user.type(screen.getByLabelText("Category"), "1");
+    await user.clear(screen.getByLabelText("Category ID"));
+    await user.type(screen.getByLabelText("Category ID"), "1");
     await user.click(screen.getByRole("button", { name: "Save changes" }));
     expect(screen.getByRole("status")).toHaveTextContent("Nothing to save");
     expect(await changeRequests(requests)).toEqual([]);
@@ -154,7 +157,7 @@ describe("changing a pet from its page", () => {
     expect(screen.getByLabelText("Name")).toHaveValue("Max");
     expect(store.pets.get(1)?.name).toBe("Rex");
     await user.click(screen.getByRole("button", { name: "Reload" }));
-    await waitFor(() => expect(screen.getByLabelText("Category")).toHaveValue("7"));
+    await waitFor(() => expect(screen.getByLabelText("Category ID")).toHaveValue("7"));
     expect(screen.getByLabelText("Name")).toHaveValue("Rex");
     expect(screen.getByLabelText("Name")).toHaveFocus();
   });
@@ -211,5 +214,63 @@ describe("changing a pet from its page", () => {
     expect(items[0]).toHaveTextContent(/^Marked sold by Test key/);
     expect(items[1]).toHaveTextContent(/^Created by Test key/);
     expect(items[0]?.querySelector("time")).toHaveAttribute("datetime", store.history.get(1)?.[0]?.at);
+  });
+
+  describe("with named categories", () => {
+    it("shows the category by name on the page and in the history", async () => {
+      const store = fakePetChanges([REX], { categories: DEMO_CATEGORIES });
+      store.record(1, "pet.updated", [{ field: "categoryId", from: 7, to: 1 }]);
+      renderApp("/pets/1", store.handler);
+      await screen.findByRole("heading", { name: "Rex", level: 1 });
+      await waitFor(() => expect(screen.getAllByRole("definition").map((value) => value.textContent)).toEqual(["1", "Rex", "Dogs", "available"]));
+      expect(screen.getAllByRole("term").map((term) => term.textContent)).toEqual(["ID", "Name", "Category", "Status"]);
+      const history = screen.getByRole("region", { name: "History" });
+      expect(await within(history).findByText("Moved from Category 7 to Dogs by Test key")).toBeInTheDocument();
+    });
+
+    it("Edit picks the category by name, and sends its id", async () => {
+      const { user, requests } = renderApp("/pets/1", fakePetChanges([REX], { categories: DEMO_CATEGORIES }).handler);
+      await waitFor(() => expect(screen.getAllByRole("definition")[2]).toHaveTextContent("Dogs"));
+      await user.click(screen.getByRole("button", { name: "Edit" }));
+      const form = screen.getByRole("form", { name: "Edit Rex" });
+      const category = within(form).getByRole("combobox", { name: "Category" });
+      expect(category).toHaveValue("1");
+      expect(within(category).getAllByRole("option").map((option) => option.textContent)).toEqual(["Birds", "Cats", "Dogs", "Fish", "Rabbits", "Other id…"]);
+      expect(within(form).queryByLabelText("Category ID")).not.toBeInTheDocument();
+      await user.selectOptions(category, "Birds");
+      await user.click(within(form).getByRole("button", { name: "Save changes" }));
+
+      await waitFor(() => expect(screen.getByRole("status")).toHaveTextContent("Saved Rex."));
+      expect((await changeRequests(requests))[0]?.body).toEqual([
+        { op: "test", path: "/name", value: "Rex" },
+        { op: "test", path: "/categoryId", value: 1 },
+        { op: "test", path: "/status", value: "available" },
+        { op: "replace", path: "/categoryId", value: 3 },
+      ]);
+      const history = screen.getByRole("region", { name: "History" });
+      expect(await within(history).findByText("Moved from Dogs to Birds by Test key")).toBeInTheDocument();
+    });
+
+    it("Edit of a pet whose id no category names shows Other id… and Category ID", async () => {
+      const stray: Pet = { ...REX, categoryId: 42 };
+      const { user, requests } = renderApp("/pets/1", fakePetChanges([stray], { categories: DEMO_CATEGORIES }).handler);
+      await waitFor(() => expect(screen.getAllByRole("definition")[2]).toHaveTextContent("Category 42"));
+      await user.click(screen.getByRole("button", { name: "Edit" }));
+      const form = screen.getByRole("form", { name: "Edit Rex" });
+      expect(within(form).getByRole("combobox", { name: "Category" })).toHaveValue("other");
+      expect(within(form).getByRole("option", { name: "Other id…" })).toHaveProperty("selected", true);
+      const id = within(form).getByRole("textbox", { name: "Category ID" });
+      expect(id).toHaveValue("42");
+      await user.clear(id);
+      await user.type(id, "43");
+      await user.click(within(form).getByRole("button", { name: "Save changes" }));
+      await waitFor(() => expect(screen.getByRole("status")).toHaveTextContent("Saved Rex."));
+      expect((await changeRequests(requests))[0]?.body).toContainEqual({ op: "replace", path: "/categoryId", value: 43 });
+
+      // Choosing a named category hides the field again.
+      await user.click(screen.getByRole("button", { name: "Edit" }));
+      await user.selectOptions(screen.getByRole("combobox", { name: "Category" }), "Fish");
+      expect(screen.queryByLabelText("Category ID")).not.toBeInTheDocument();
+    });
   });
 });

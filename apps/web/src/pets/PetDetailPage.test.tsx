@@ -1,17 +1,20 @@
 import { screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { withCategories } from "../test/fake-store.js";
 import { errorResponse, jsonResponse, renderApp, testSession } from "../test/render-app.js";
 
 const BELLA = { id: 2, name: "Bella", categoryId: 2, status: "pending" };
 
 describe("the pet page", () => {
   it("reads the pet through listPets, not the deprecated getPet, and shows it", async () => {
-    const { requests } = renderApp("/pets/2", () =>
-      jsonResponse(200, [{ id: 2, name: "Bella", categoryId: 2, status: "pending" }]),
+    const { requests } = renderApp(
+      "/pets/2",
+      withCategories(() => jsonResponse(200, [{ id: 2, name: "Bella", categoryId: 2, status: "pending" }])),
     );
     expect(await screen.findByRole("heading", { name: "Bella", level: 1 })).toBeInTheDocument();
-    expect(screen.getAllByRole("definition").map((value) => value.textContent)).toEqual(["2", "Bella", "2", "pending"]);
-    const url = new URL(requests[0]!.url);
+    // The category by its name.
+    await waitFor(() => expect(screen.getAllByRole("definition").map((value) => value.textContent)).toEqual(["2", "Bella", "Cats", "pending"]));
+    const url = new URL(requests.find((request) => new URL(request.url).pathname === "/v1/pets")!.url);
     expect(`${url.pathname}${url.search}`).toBe("/v1/pets?after=1&limit=1");
   });
 

@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useLocation, useParams } from "react-router-dom";
 import { AddedBy } from "../access/AddedBy.js";
 import { petQueryKeys, usePetstoreClient } from "../api/petstore-client.js";
+import { useCategories } from "../categories/category-names.js";
 import { ButtonLink } from "../design-system/Button.js";
 import { Panel } from "../design-system/Panel.js";
 import { isWaitingOutOutage, LoadFailure } from "../layout/LoadFailure.js";
@@ -76,6 +77,7 @@ function PetCard({ pet }: { pet: Pet }) {
   const mayDelete = useMayCall("deletePet");
   const mayReturnSold = useMayReturnSoldPets();
   const showStatusMessage = useShowStatusMessage();
+  const { label: categoryLabel } = useCategories();
   const { pathname } = useLocation();
   const { update, pending, problem, dismissProblem, reload } = usePetUpdate(pet.id);
   const [editing, setEditing] = useState(false);
@@ -155,8 +157,8 @@ function PetCard({ pet }: { pet: Pet }) {
             <dd>{pet.id}</dd>
             <dt>Name</dt>
             <dd>{pet.name}</dd>
-            <dt>Category ID</dt>
-            <dd>{pet.categoryId}</dd>
+            <dt>Category</dt>
+            <dd>{categoryLabel(pet.categoryId)}</dd>
             <dt>Status</dt>
             <dd>
               <StatusBadge status={pet.status} />

@@ -3,6 +3,7 @@ import { useId, type ReactNode } from "react";
 import { When } from "../access/When.js";
 import { nextPageCursor } from "../api/next-page-cursor.js";
 import { petQueryKeys, usePetstoreClient } from "../api/petstore-client.js";
+import { useCategories } from "../categories/category-names.js";
 import { Button } from "../design-system/Button.js";
 import { Panel } from "../design-system/Panel.js";
 import { isWaitingOutOutage, LoadFailure } from "../layout/LoadFailure.js";
@@ -13,10 +14,14 @@ import styles from "./PetDetailPage.module.css";
 export const HISTORY_PAGE_SIZE = 20;
 const AfterCursor = PageCursor.optional();
 
-/** `History`: what was done to the pet, newest first, in sentences, each with when; older pages on demand. */
+/**
+ * `History`: what was done to the pet, newest first, in sentences (categories by name), each with when;
+ * older pages on demand.
+ */
 export function PetHistory({ petId }: { petId: number }) {
   const headingId = useId();
   const petstore = usePetstoreClient();
+  const { label: categoryLabel } = useCategories();
   const historyQuery = petstore.petChanges.listPetHistory.useInfiniteQuery({
     queryKey: petQueryKeys.history(petId),
     queryData: ({ pageParam }) => ({
@@ -42,7 +47,7 @@ export function PetHistory({ petId }: { petId: number }) {
           <ol className={styles.history}>
             {entries.map((entry, index) => (
               <li key={`${entry.at}-${index}`}>
-                <span>{historySentence(entry)}</span> <When at={entry.at} />
+                <span>{historySentence(entry, categoryLabel)}</span> <When at={entry.at} />
               </li>
             ))}
           </ol>

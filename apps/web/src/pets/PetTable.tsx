@@ -12,11 +12,28 @@ export interface PetSelection {
   onToggleAll: (checked: boolean) => void;
 }
 
-/** Pets in a table; each name links to the pet's page. With `selection`, each row has a checkbox, and the header one for all. */
-export function PetTable({ pets, highlightedId, selection }: { pets: Pet[]; highlightedId?: number | undefined; selection?: PetSelection | undefined }) {
+/**
+ * Pets in a table; each name links to the pet's page, and the category shows by name (`Category <id>` for an
+ * id no category names). With `selection`, each row has a checkbox, and the header one for all. The row of
+ * `highlightedId` (a pet just added) stands out and says `New`.
+ */
+export function PetTable({
+  pets,
+  highlightedId,
+  selection,
+  categoryLabel,
+  describedBy,
+}: {
+  pets: Pet[];
+  highlightedId?: number | undefined;
+  selection?: PetSelection | undefined;
+  categoryLabel: (categoryId: number) => string;
+  /** The id of what says more about the table (the list's total). */
+  describedBy?: string | undefined;
+}) {
   return (
     <div className={table.scroller}>
-      <table className={`${table.table} ${styles.pets}`} aria-label="Pets">
+      <table className={`${table.table} ${styles.pets}`} aria-label="Pets" aria-describedby={describedBy}>
         <thead>
           <tr>
             {selection && (
@@ -27,13 +44,16 @@ export function PetTable({ pets, highlightedId, selection }: { pets: Pet[]; high
             <th scope="col" className={table.numeric}>
               ID
             </th>
-            <PetFieldHeaders />
+            <th scope="col">Name</th>
+            <th scope="col">Category</th>
+            <th scope="col">Status</th>
           </tr>
         </thead>
         <tbody>
           {pets.map((pet) => {
             const selected = selection?.selected.has(pet.id) ?? false;
-            const className = [pet.id === highlightedId && styles.highlighted, selected && styles.selected].filter(Boolean).join(" ");
+            const isNew = pet.id === highlightedId;
+            const className = [isNew && styles.highlighted, selected && styles.selected].filter(Boolean).join(" ");
             return (
               <tr key={pet.id} className={className || undefined}>
                 {selection && (
@@ -49,8 +69,14 @@ export function PetTable({ pets, highlightedId, selection }: { pets: Pet[]; high
                 <td className={table.numeric}>{pet.id}</td>
                 <th scope="row">
                   <Link to={`/pets/${pet.id}`}>{pet.name}</Link>
+                  {isNew && (
+                    <>
+                      {" "}
+                      <span className={styles.newBadge}>New</span>
+                    </>
+                  )}
                 </th>
-                <td className={table.numeric}>{pet.categoryId}</td>
+                <td>{categoryLabel(pet.categoryId)}</td>
                 <td>
                   <StatusBadge status={pet.status} />
                 </td>
@@ -83,7 +109,7 @@ function SelectAll({ pets, selection }: { pets: Pet[]; selection: PetSelection }
   );
 }
 
-/** The header cells of a pet's own fields, as every table of pets shows them (this one, the import's checked rows). */
+/** The header cells of a pet's own fields as a file holds them (the import's checked rows: the category by its id). */
 export function PetFieldHeaders() {
   return (
     <>

@@ -1,11 +1,12 @@
-import { PET_STATUSES, PetName, PetStatus, type ListPetsQuery } from "@petstore/contract";
+import { PET_STATUSES, PetName, PetStatus } from "@petstore/contract";
 import { useEffect, useRef, useState } from "react";
 import { useLocation, useSearchParams } from "react-router-dom";
 import { SelectField, TextField } from "../design-system/FormFields.js";
 import { Panel } from "../design-system/Panel.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
+import { useCategories } from "../categories/category-names.js";
 import { ExportPets } from "./ExportPets.js";
-import { PAGE_SIZES, readPetListView, toSearchParams } from "./pet-list-view.js";
+import { LIST_PETS_PARAMETERS, PAGE_SIZES, readPetListView, toSearchParams, type PetListView } from "./pet-list-view.js";
 import { PetList } from "./PetList.js";
 import styles from "./PetsPage.module.css";
 
@@ -24,9 +25,9 @@ function createdPetIdOf(state: unknown): number | undefined {
 /** How long typing pauses before the search runs: one request per pause, not per keystroke. */
 export const SEARCH_DEBOUNCE_MS = 400;
 
-/** The tab's title: the page, then its filters, so a tab says what it holds. */
-export function petsPageTitle(view: Pick<ListPetsQuery, "name" | "status">): string {
-  const filters = [view.name !== undefined ? `name “${view.name}”` : undefined, view.status].filter(Boolean);
+/** The tab's title: the page, then its filters (`category`: the category filter's name), so a tab says what it holds. */
+export function petsPageTitle(view: Pick<PetListView, "name" | "status">, category?: string): string {
+  const filters = [view.name !== undefined ? `name “${view.name}”` : undefined, category, view.status].filter(Boolean);
   return filters.length > 0 ? `Pets: ${filters.join(", ")}` : "Pets";
 }
 
@@ -34,11 +35,13 @@ export function PetsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const location = useLocation();
   const view = readPetListView(searchParams);
-  useDocumentTitle(petsPageTitle(view));
+  const { categories, names, label: categoryLabel } = useCategories();
+  const categoryFilter = view.categoryId !== undefined ? categoryLabel(view.categoryId) : undefined;
+  useDocumentTitle(petsPageTitle(view, categoryFilter));
 
   // A new filter or page size starts again from the first pet; each change is a history entry.
-  const showView = (changes: Partial<ListPetsQuery>) =>
-    setSearchParams(toSearchParams({ ...view, after: undefined, ...changes }));
+  const showView = (changes: Partial<PetListView>) =>
+    setSearchParams(toSearchParams({ ...view, after: undefined, before: undefined, ...changes }));
 
   return (
     <div className={styles.page}>
@@ -60,6 +63,23 @@ export function PetsPage() {
                 {status}
               </option>
             ))}
+          </SelectField>
+          <SelectField
+            label="Category"
+            value={view.categoryId ?? ""}
+            onChange={(event) => {
+              const categoryId = LIST_PETS_PARAMETERS.categoryId.safeParse(event.target.value || undefined);
+              showView({ categoryId: categoryId.success ? categoryId.data : undefined });
+            }}
+          >
+            <option value="">All</option>
+            {categories?.map((category) => (
+              <option key={category.id} value={category.id}>
+                {category.name}
+              </option>
+            ))}
+            {/* An id no category names (a link from the Overview's `Category 7`) is still the filter shown. */}
+            {view.categoryId !== undefined && !names?.has(view.categoryId) && <option value={view.categoryId}>{categoryFilter}</option>}
           </SelectField>
           <SelectField
             label="Page size"

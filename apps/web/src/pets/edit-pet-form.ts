@@ -8,7 +8,7 @@ export type EditPetFormValues = NewPetFormValues;
 export type EditPetField = keyof EditPetFormValues;
 export type EditPetFieldErrors = FieldErrors<EditPetField>;
 
-const FIELD_LABELS: Record<EditPetField, string> = { name: "Name", categoryId: "Category", status: "Status" };
+const FIELD_LABELS: Record<EditPetField, string> = { name: "Name", categoryId: "Category ID", status: "Status" };
 export const EDIT_PET_FIELDS = Object.keys(FIELD_LABELS) as EditPetField[];
 
 /** The form's starting values: the pet as shown. */

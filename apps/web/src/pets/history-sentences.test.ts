@@ -28,6 +28,25 @@ describe("historySentence", () => {
     expect(historySentence(updated([{ field: "categoryId", from: 1, to: 4 }]))).toBe("Moved from category 1 to category 4 by Ana");
   });
 
+  it("names the categories of a move where their names are known", () => {
+    const names = new Map([
+      [1, "Dogs"],
+      [4, "Rabbits"],
+    ]);
+    const label = (categoryId: number) => names.get(categoryId) ?? `Category ${categoryId}`;
+    expect(historySentence(updated([{ field: "categoryId", from: 1, to: 4 }]), label)).toBe("Moved from Dogs to Rabbits by Ana");
+    expect(historySentence(updated([{ field: "categoryId", from: 7, to: 1 }]), label)).toBe("Moved from Category 7 to Dogs by Ana");
+    expect(
+      historySentence(
+        updated([
+          { field: "name", from: "Rex", to: "Rex II" },
+          { field: "categoryId", from: 1, to: 4 },
+        ]),
+        label,
+      ),
+    ).toBe("Renamed from Rex to Rex II and moved from Dogs to Rabbits by Ana");
+  });
+
   it("joins several changes into one sentence", () => {
     expect(
       historySentence(

@@ -25,12 +25,21 @@ function statusClause(to: PetFieldChange["to"]): string {
   }
 }
 
-function fieldClause({ field, from, to }: PetFieldChange): string {
+/** How a sentence names a category id: its name where known (`Dogs`, `Category 7`); by default `category 7`. */
+export type CategoryLabel = (categoryId: number) => string;
+
+const categoryById: CategoryLabel = (categoryId) => `category ${categoryId}`;
+
+function categoryOf(value: PetFieldChange["from"], label: CategoryLabel): string {
+  return typeof value === "number" ? label(value) : `category ${String(value)}`;
+}
+
+function fieldClause({ field, from, to }: PetFieldChange, label: CategoryLabel): string {
   switch (field) {
     case "name":
       return `Renamed from ${String(from)} to ${String(to)}`;
     case "categoryId":
-      return `Moved from category ${String(from)} to category ${String(to)}`;
+      return `Moved from ${categoryOf(from, label)} to ${categoryOf(to, label)}`;
     case "status":
       return statusClause(to);
   }
@@ -44,8 +53,8 @@ function joinClauses(clauses: string[]): string {
   return `${[first, ...tail.slice(0, -1)].join(", ")} and ${tail[tail.length - 1]}`;
 }
 
-/** One entry of a pet's history as a sentence, without its time. */
-export function historySentence(change: PetChange): string {
+/** One entry of a pet's history as a sentence, without its time; `categoryLabel` names the categories a move names. */
+export function historySentence(change: PetChange, categoryLabel: CategoryLabel = categoryById): string {
   switch (change.action) {
     case "pet.created":
       return `Created by ${who(change)}`;
@@ -54,7 +63,7 @@ export function historySentence(change: PetChange): string {
     case "pet.restored":
       return `Restored by ${who(change)}`;
     case "pet.updated": {
-      const clauses = change.changes.map(fieldClause);
+      const clauses = change.changes.map((fieldChange) => fieldClause(fieldChange, categoryLabel));
       return `${clauses.length > 0 ? joinClauses(clauses) : "Changed"} by ${who(change)}`;
     }
   }

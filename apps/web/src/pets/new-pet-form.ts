@@ -18,7 +18,7 @@ export const NEW_PET_FIELDS = Object.keys(FIELD_LABELS) as NewPetField[];
  * Digits become a number for the schema to range-check; anything else is
  * passed through as typed so the schema itself says what is wrong with it.
  */
-function categoryIdInput(text: string): unknown {
+export function categoryIdInput(text: string): unknown {
   const trimmed = text.trim();
   if (trimmed === "") return undefined;
   return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed;

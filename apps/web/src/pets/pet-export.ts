@@ -30,7 +30,7 @@ export interface ListPetsPage {
 
 export interface CollectOptions {
   /** The filters of the list being exported (`limit` and `after` are the export's own). */
-  filters: Pick<ListPetsQueryInput, "status" | "name">;
+  filters: Pick<ListPetsQueryInput, "status" | "name" | "categoryId">;
   fetchPage: (query: ListPetsQueryInput, signal: AbortSignal) => Promise<ListPetsPage>;
   signal: AbortSignal;
   /** Told the number of pets collected so far, after every page. */
@@ -71,7 +71,7 @@ export async function collectPets({ filters, fetchPage, signal, onProgress, wait
     if (page.status !== 200) throw new ExportFailedError(page.status);
     pets.push(...(page.body as Pet[]));
     onProgress?.(pets.length);
-    after = nextPageCursor(page.headers.get("link"), ListPetsQuery.shape.after);
+    after = nextPageCursor(page.headers.get("link"), ListPetsQuery.innerType().shape.after);
     if (after === undefined) return pets;
   }
 }

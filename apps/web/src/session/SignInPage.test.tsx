@@ -2,6 +2,7 @@ import { cleanup, screen, waitFor } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { signInWithPasskey } from "../passkeys/passkey-ceremonies.js";
 import { errorResponse, jsonResponse, personSession, renderApp, TEST_API_KEY, testSession } from "../test/render-app.js";
+import { withCategories } from "../test/fake-store.js";
 import { KEY_NOT_ACCEPTED_MESSAGE } from "./SignInPage.js";
 import { NO_ROLE_MESSAGE, SSO_RETRY_MESSAGE } from "./sign-in-options.js";
 
@@ -136,7 +137,8 @@ describe("sign-in", () => {
     });
     await user.click(await screen.findByRole("button", { name: "Sign in with a passkey" }));
     expect(await screen.findByText("Signed in as Sam Rivera (write)")).toBeInTheDocument();
-    expect(location.current).toBe("/pets");
+    // The Overview.
+    expect(location.current).toBe("/");
     expectNothingStored();
   });
 
@@ -160,13 +162,13 @@ describe("sign-in", () => {
     expectNothingStored();
   });
 
-  it("after a sign-out, whoever signs in next starts at the pets list, not on the page the last person left", async () => {
-    const { user, location } = renderApp("/pets/new", noPets);
+  it("after a sign-out, whoever signs in next starts at the Overview, not on the page the last person left", async () => {
+    const { user, location } = renderApp("/pets/new", withCategories(noPets));
     await user.click(await screen.findByRole("button", { name: "Sign out" }));
     await user.type(await screen.findByLabelText("API key"), TEST_API_KEY);
     await user.click(screen.getByRole("button", { name: "Sign in" }));
-    expect(await screen.findByRole("heading", { name: "Pets" })).toBeInTheDocument();
-    expect(location.current).toBe("/pets");
+    expect(await screen.findByRole("heading", { name: "Overview", level: 1 })).toBeInTheDocument();
+    expect(location.current).toBe("/");
   });
 
   it("a disabled person is sent back to sign-in with the API's reason at their next action", async () => {

@@ -26,7 +26,8 @@ function returnToOf(state: unknown): string {
   if (typeof state === "object" && state !== null && "returnTo" in state && typeof state.returnTo === "string") {
     return state.returnTo;
   }
-  return "/pets";
+  // The Overview.
+  return "/";
 }
 
 function messageOf(error: unknown): string {

@@ -14,7 +14,7 @@ describe("what a key's scope shows", () => {
   it("a read key: no way to add pets, in the navigation or the empty list", async () => {
     renderApp("/pets", noPets, { session: testSession("read", "Front desk") });
     expect(await screen.findByText("Signed in as Front desk (read)")).toBeInTheDocument();
-    expect(navigationLinks()).toEqual(["Pets"]);
+    expect(navigationLinks()).toEqual(["Overview", "Pets"]);
     expect(await screen.findByText("There are no pets in the store yet.")).toBeInTheDocument();
     expect(screen.queryByRole("link", { name: "Add the first pet" })).not.toBeInTheDocument();
   });
@@ -29,7 +29,7 @@ describe("what a key's scope shows", () => {
   it("a write key adds pets but sees none of Keys, Activity and Webhooks", async () => {
     renderApp("/pets", noPets, { session: testSession("write", "Intake") });
     expect(await screen.findByText("Signed in as Intake (write)")).toBeInTheDocument();
-    expect(navigationLinks()).toEqual(["Pets", "New pet", "Import pets", "Recently deleted"]);
+    expect(navigationLinks()).toEqual(["Overview", "Pets", "New pet", "Import pets", "Recently deleted"]);
     expect(await screen.findByRole("link", { name: "Add the first pet" })).toBeInTheDocument();
   });
 
@@ -39,6 +39,7 @@ describe("what a key's scope shows", () => {
     ["/webhooks", "Webhooks"],
     ["/webhooks/1", "Webhook endpoint"],
     ["/staff", "Staff"],
+    ["/categories", "Categories"],
   ])("a key that is not admin opening %s is told it needs an admin key, and nothing is sent", async (path, heading) => {
     const { requests } = renderApp(path, noPets, { session: testSession("write") });
     expect(await screen.findByRole("heading", { name: heading, level: 1 })).toBeInTheDocument();
@@ -46,22 +47,45 @@ describe("what a key's scope shows", () => {
     expect(requests).toEqual([]);
   });
 
-  it("an admin key sees Keys, Activity, Webhooks and Staff too, but no Account", async () => {
+  it("an admin key sees Categories, Keys, Activity, Webhooks and Staff too, but no Account", async () => {
     renderApp("/pets", noPets, { session: testSession("admin", "Configured key 1") });
     expect(await screen.findByText("Signed in as Configured key 1 (admin)")).toBeInTheDocument();
-    expect(navigationLinks()).toEqual(["Pets", "New pet", "Import pets", "Recently deleted", "Keys", "Activity", "Webhooks", "Staff"]);
+    expect(navigationLinks()).toEqual([
+      "Overview",
+      "Pets",
+      "New pet",
+      "Import pets",
+      "Recently deleted",
+      "Categories",
+      "Keys",
+      "Activity",
+      "Webhooks",
+      "Staff",
+    ]);
   });
 
   it("a person is named in the header like a key, and has an Account", async () => {
     renderApp("/pets", noPets, { session: personSession("write", "Sam Rivera") });
     expect(await screen.findByText("Signed in as Sam Rivera (write)")).toBeInTheDocument();
-    expect(navigationLinks()).toEqual(["Pets", "New pet", "Import pets", "Recently deleted", "Account"]);
+    expect(navigationLinks()).toEqual(["Overview", "Pets", "New pet", "Import pets", "Recently deleted", "Account"]);
   });
 
   it("an admin person sees Staff and Account", async () => {
     renderApp("/pets", noPets, { session: personSession("admin", "Ana Admin") });
     expect(await screen.findByText("Signed in as Ana Admin (admin)")).toBeInTheDocument();
-    expect(navigationLinks()).toEqual(["Pets", "New pet", "Import pets", "Recently deleted", "Keys", "Activity", "Webhooks", "Staff", "Account"]);
+    expect(navigationLinks()).toEqual([
+      "Overview",
+      "Pets",
+      "New pet",
+      "Import pets",
+      "Recently deleted",
+      "Categories",
+      "Keys",
+      "Activity",
+      "Webhooks",
+      "Staff",
+      "Account",
+    ]);
   });
 
   it("a key opening /account is told it is for people, and nothing is sent", async () => {

@@ -59,7 +59,8 @@ describe("the invitation page", () => {
     });
     await user.click(await screen.findByRole("button", { name: "Create a passkey" }));
     expect(await screen.findByText("Signed in as Sam Rivera (write)")).toBeInTheDocument();
-    expect(location.current).toBe("/pets");
+    // The Overview, where every sign-in lands.
+    expect(location.current).toBe("/");
     expect(vi.mocked(createPasskey)).toHaveBeenCalledWith({ invitationToken: INVITATION_TOKEN });
     expect(sessionStorage.length).toBe(0);
     expect(localStorage.length).toBe(0);

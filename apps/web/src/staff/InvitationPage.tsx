@@ -79,7 +79,8 @@ export function InvitationPage() {
       await createPasskey({ invitationToken: token });
       queryClient.clear();
       await resume();
-      navigate("/pets", { replace: true });
+      // The Overview, where every sign-in lands.
+      navigate("/", { replace: true });
     } catch (error) {
       setProblem(error instanceof Error && !("status" in error) ? error.message : describeFailure(error));
       setCreating(false);

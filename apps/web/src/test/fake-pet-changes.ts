@@ -1,4 +1,4 @@
-import type { DeletedPet, Pet, PetChange, PetPatch, PetStatus } from "@petstore/contract";
+import type { Category, DeletedPet, Pet, PetChange, PetPatch, PetStatus } from "@petstore/contract";
 import { errorResponse, jsonResponse } from "./responses.js";
 
 const PURGE_AFTER_MS = 30 * 24 * 60 * 60_000;
@@ -10,6 +10,8 @@ export interface FakePetChangesOptions {
   mayReturnSold?: boolean;
   /** Steps in before a request is answered, e.g. to answer a 503 or change a pet behind the app's back. */
   before?: (request: Request) => Response | undefined;
+  /** The categories listCategories answers: none named unless told. */
+  categories?: Category[];
 }
 
 type Field = "name" | "categoryId" | "status";
@@ -20,11 +22,11 @@ function valueOf(pet: Pet, field: Field): string | number | null {
 
 /**
  * The pets API with the changes beyond the spec, over a store in memory, answering as the real one does:
- * listPets by id (`after`, `limit`), updatePet (JSON Patch: a failed `test` is a 409 and changes nothing),
+ * listPets by id (`after` or `before`, `limit`, `categoryId`, and `X-Total-Count` for `count=true`), listCategories, updatePet (JSON Patch: a failed `test` is a 409 and changes nothing),
  * deletePet, listDeletedPets, restorePet and listPetHistory (newest first). Each change is recorded in
  * the pet's history.
  */
-export function fakePetChanges(initial: Pet[], { by = "Test key", mayReturnSold = true, before }: FakePetChangesOptions = {}) {
+export function fakePetChanges(initial: Pet[], { by = "Test key", mayReturnSold = true, before, categories = [] }: FakePetChangesOptions = {}) {
   const pets = new Map(initial.map((pet) => [pet.id, { ...pet }]));
   const deleted = new Map<number, DeletedPet>();
   const history = new Map<number, PetChange[]>();
@@ -85,9 +87,16 @@ export function fakePetChanges(initial: Pet[], { by = "Test key", mayReturnSold 
 
     if (request.method === "GET" && path === "/v1/pets") {
       const after = Number(url.searchParams.get("after") ?? 0);
+      const before = url.searchParams.get("before");
+      const categoryId = url.searchParams.get("categoryId");
       const limit = Number(url.searchParams.get("limit") ?? 20);
-      const page = [...pets.values()].filter((pet) => pet.id > after).sort((a, b) => a.id - b.id);
-      return jsonResponse(200, page.slice(0, limit));
+      const matching = [...pets.values()].filter((pet) => categoryId === null || pet.categoryId === Number(categoryId)).sort((a, b) => a.id - b.id);
+      const page =
+        before === null ? matching.filter((pet) => pet.id > after).slice(0, limit) : matching.filter((pet) => pet.id < Number(before)).slice(-limit);
+      return jsonResponse(200, page, url.searchParams.get("count") === "true" ? { "X-Total-Count": String(matching.length) } : {});
+    }
+    if (request.method === "GET" && path === "/v1/categories") {
+      return jsonResponse(200, categories);
     }
     if (request.method === "PATCH" && petPath) {
       const pet = pets.get(Number(petPath[1]));
