@@ -21,11 +21,23 @@ export function pageWithNextLink<Row extends { id: number }>(
 ): Row[] {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  if (rows.length > limit && last) {
-    const next = new URLSearchParams({ limit: String(limit) });
-    for (const [name, value] of Object.entries(filters)) if (value !== undefined) next.set(name, String(value));
-    next.set("after", String(last.id));
-    res.setHeader("Link", `<${req.baseUrl}${req.path}?${next.toString()}>; rel="next"`);
-  }
+  if (rows.length > limit && last) res.setHeader("Link", `${pageLink(limit, filters, "after", last.id, req)}; rel="next"`);
   return page;
+}
+
+/**
+ * `<path?limit=N&...filters&after=ID>` (or `before=ID`): a page of the same listing, every filter that is
+ * set kept in the order given.
+ */
+export function pageLink(
+  limit: number,
+  filters: Record<string, string | number | undefined>,
+  position: "after" | "before",
+  id: number,
+  req: Pick<Request, "baseUrl" | "path">,
+): string {
+  const query = new URLSearchParams({ limit: String(limit) });
+  for (const [name, value] of Object.entries(filters)) if (value !== undefined) query.set(name, String(value));
+  query.set(position, String(id));
+  return `<${req.baseUrl}${req.path}?${query.toString()}>`;
 }

@@ -1,6 +1,6 @@
 import type { ListPetsQuery, Pet, PetStatus } from "@petstore/contract";
 import type { Request, Response } from "express";
-import { rowsToRead } from "../base/next-page.js";
+import { pageLink, rowsToRead } from "../base/next-page.js";
 import { firstRow, joinSql, raw, rows, sql, toNumber, type SqlRunner, type SqlStatement, type SqlWork } from "../data/sql-work.js";
 import { nameKeyRange } from "./name-key.js";
 import { toPet, type PetRow } from "./pet-row.js";
@@ -108,14 +108,8 @@ export async function listWithExtensions(
     const total = query.count === "true" ? yield* totalCount(filters) : undefined;
     return { page, more, above, total };
   });
-  const link = (position: "after" | "before", id: number) => {
-    const params = new URLSearchParams({ limit: String(query.limit) });
-    for (const [name, value] of Object.entries({ status: query.status, name: query.name, categoryId: query.categoryId, count: query.count })) {
-      if (value !== undefined) params.set(name, String(value));
-    }
-    params.set(position, String(id));
-    return `<${req.baseUrl}${req.path}?${params.toString()}>`;
-  };
+  const kept = { status: query.status, name: query.name, categoryId: query.categoryId, count: query.count };
+  const link = (position: "after" | "before", id: number) => pageLink(query.limit, kept, position, id, req);
   const links: string[] = [];
   if (query.before !== undefined) {
     if (more && page[0]) links.push(`${link("before", page[0].id)}; rel="prev"`);
