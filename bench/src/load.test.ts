@@ -71,19 +71,22 @@ describe("a key-sliced wrk run", () => {
     return runLoad(wrk, job, work, process.pid);
   };
 
-  it("sends both keys and finds them equal when the server's work for them is", async () => {
+  // These two measure rates on a host that the other suites (Chromium, PostgreSQL) load at the same
+  // time, in 2 s runs: the bounds tell equal work (about 1) from double work (about 0.5) with room for
+  // that noise, and one retry covers a run that another suite's burst fell into (CI saw 1.19 once).
+  it("sends both keys and finds them equal when the server's work for them is", { retry: 1 }, async () => {
     costUs.set(KEY, 300).set(REFERENCE, 300);
     const result = await run(true);
     expect(result.non2xx + result.errors + result.timeouts).toBe(0);
     expect(seen.get(KEY)).toBeGreaterThan(500);
     expect(seen.get(REFERENCE)).toBeGreaterThan(500);
     const { key, reference } = result.keySlices!;
-    expect(sliceRate(key) / sliceRate(reference)).toBeGreaterThan(0.85);
-    expect(sliceRate(key) / sliceRate(reference)).toBeLessThan(1.15);
+    expect(sliceRate(key) / sliceRate(reference)).toBeGreaterThan(0.8);
+    expect(sliceRate(key) / sliceRate(reference)).toBeLessThan(1.25);
     expect(result.requestsPerSecond).toBe(sliceRate(key));
   });
 
-  it("finds the key the server works twice as long for at about half the rate, whichever key has the first slice", async () => {
+  it("finds the key the server works twice as long for at about half the rate, whichever key has the first slice", { retry: 1 }, async () => {
     costUs.set(KEY, 600).set(REFERENCE, 300);
     for (const referenceFirst of [true, false]) {
       const { key, reference } = (await run(referenceFirst)).keySlices!;
