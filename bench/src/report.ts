@@ -374,9 +374,10 @@ function goals({ results, web, deliveries, fairSending, unserved }: BenchRecord,
     // Against the production floor: the API's memory with production's duties on both sides.
     const rss = options.datasets.map((rows) => peakOf(results, provider, "api", rows) / peakOf(results, provider, "production", rows));
     lines.push(`rss-floor ${provider} ${worst(rss, Math.max)}`);
-    // Name searches against the plain first page (goal at 1M pets: rare <= 1.5x, shared <= 3x its p99).
+    // Name searches against the plain first page (goal at 1M pets: rare <= 1.5x, shared <= 3x its p99;
+    // a later word's common start, the word search, as fast as a shared first word was before it).
     const plain = find(provider, "api", largest, "listPets");
-    for (const [kind, scenario] of [["rare", "listPets?name=rare"], ["shared", "listPets?name=shared"]] as const) {
+    for (const [kind, scenario] of [["rare", "listPets?name=rare"], ["shared", "listPets?name=shared"], ["word", "listPets?name=word"]] as const) {
       const search = find(provider, "api", largest, scenario);
       if (plain && search) lines.push(`name-p99 ${provider} ${kind} ${nameSearchP99Ratio(search, plain).toFixed(2)}`);
     }

@@ -128,8 +128,10 @@ const PARAMETERS: Record<string, ParameterWords> = {
   },
   "query:name": {
     description:
-      "Extension: only animals whose name starts with this, ignoring case and accents " +
-      "(`emi` finds `Émile`). The rule of a pet's name: trimmed, 1..100 characters once trimmed; no control characters, " +
+      "Extension: only animals with a word of the name that starts with this, ignoring case and accents " +
+      "(`emi` finds `Émile`, `fluff` finds `Sir Reginald Fluffington`). Words are runs of letters and digits; a search " +
+      "of several words matches consecutive words from a word's start (`sir reg` finds `Sir Reginald`), and one with " +
+      "no letter or digit finds nothing. The rule of a pet's name: trimmed, 1..100 characters once trimmed; no control characters, " +
       "bidirectional formatting characters or unpaired surrogates (`pattern`). Combines with `status`, `limit` and " +
       "`after`; the `Link` of the next page keeps it.",
     // The schemas' own regex, as zod-to-JSON-Schema writes a `.regex` (Pet.name, NewPet.name).

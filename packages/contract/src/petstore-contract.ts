@@ -20,7 +20,7 @@ export const petsContract = c.router({
     description:
       "Returns animals in ascending id order, at most `limit` of them. With `status`, only animals with that status. " +
       "Extension: `after` (an id) continues a listing; a page that has more carries a `Link: <...>; rel=\"next\"` header. " +
-      "Extension: `name` keeps only animals whose name starts with it, ignoring case and accents. " +
+      "Extension: `name` keeps only animals with a word of the name that starts with it, ignoring case and accents. " +
       "Extension: `categoryId` keeps only animals of that category; `before` (an id) gives the page just below it " +
       "(`Link` `rel=\"prev\"`); `count=true` adds `X-Total-Count`, the number of animals matching the filters.",
     responses: {

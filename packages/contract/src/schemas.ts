@@ -220,8 +220,9 @@ export const ListPetsQuery = z
     /** Keyset pagination (extension): only pets with an id greater than this. */
     after: decimalInteger("after", z.number().int().min(0).max(MAX_ID, `after must be at most ${MAX_ID}`)).optional(),
     /**
-     * Name search (extension): only pets whose name starts with this, ignoring
-     * case and accents. The same rule as a pet's name (`NameText`).
+     * Name search (extension): only pets with a word of the name that starts with
+     * this, ignoring case and accents (several words: consecutive words, from a
+     * word's start). The same rule as a pet's name (`NameText`).
      */
     name: PetName.optional(),
     /** Category filter (extension, "The store at a glance"): only pets with this `categoryId`. */

@@ -1,6 +1,6 @@
 import type { NewPet } from "@petstore/contract";
 import { execute, firstRow, sql, toNumber, type SqlRunner } from "../data/sql-work.js";
-import { nameKey } from "./name-key.js";
+import { foldName } from "./name-key.js";
 import type { PetRepository } from "./pet-repository.js";
 
 /** The names of the demo pets' category ids 1..5. */
@@ -32,7 +32,7 @@ export async function seedPets(pets: PetRepository, runner: SqlRunner): Promise<
     if (toNumber(named?.n ?? 0) > 0) return;
     const now = new Date();
     for (const [index, name] of DEMO_CATEGORIES.entries()) {
-      yield* execute(sql`INSERT INTO "Category" ("id", "name", "nameKey", "createdAt") VALUES (${index + 1}, ${name}, ${nameKey(name)}, ${now})`);
+      yield* execute(sql`INSERT INTO "Category" ("id", "name", "nameKey", "createdAt") VALUES (${index + 1}, ${name}, ${foldName(name)}, ${now})`);
     }
   });
   for (const pet of SEED_PETS) await pets.create(pet);

@@ -11,6 +11,7 @@ import { nameKey } from "./name-key.js";
 const NAMES = [
   "Émile", "emily", "EMMA", "Emil%", "100% cat", "100_dog", "a_b", "axb", "back\\slash", "backslash",
   "O'Malley", "ﬁfi", "Zoë", "zoe", "Ｒｅｘ", "Rex", "🐕 Rex", "Ångström", "%", "_x",
+  "Sir Reginald Fluffington", "Émile Ñandú",
 ];
 
 describe.each(TEST_PROVIDERS)("listPets name search on %s", (provider) => {
@@ -41,36 +42,52 @@ describe.each(TEST_PROVIDERS)("listPets name search on %s", (provider) => {
     await t?.close();
   });
 
-  it("finds names that start with the search, ignoring case and accents, in id order", async () => {
-    expect(await names({ name: "emi" })).toEqual(["Émile", "emily", "Emil%"]);
-    expect(await names({ name: "EMI" })).toEqual(["Émile", "emily", "Emil%"]);
-    expect(await names({ name: "Émi" })).toEqual(["Émile", "emily", "Emil%"]);
-    expect(await names({ name: "emile" })).toEqual(["Émile"]);
+  it("finds names with a word that starts with the search, ignoring case and accents, in id order", async () => {
+    expect(await names({ name: "emi" })).toEqual(["Émile", "emily", "Emil%", "Émile Ñandú"]);
+    expect(await names({ name: "EMI" })).toEqual(["Émile", "emily", "Emil%", "Émile Ñandú"]);
+    expect(await names({ name: "Émi" })).toEqual(["Émile", "emily", "Emil%", "Émile Ñandú"]);
+    expect(await names({ name: "emile" })).toEqual(["Émile", "Émile Ñandú"]);
+    expect(await names({ name: "fluff" })).toEqual(["Sir Reginald Fluffington"]);
+    expect(await names({ name: "ñand" })).toEqual(["Émile Ñandú"]);
+    expect(await names({ name: "NAND" })).toEqual(["Émile Ñandú"]);
     expect(await names({ name: "zoe" })).toEqual(["Zoë", "zoe"]);
     expect(await names({ name: "ZOË" })).toEqual(["Zoë", "zoe"]);
     expect(await names({ name: "angs" })).toEqual(["Ångström"]);
     // Compatibility forms fold too (NFKD): full-width letters, ligatures.
-    expect(await names({ name: "rex" })).toEqual(["Ｒｅｘ", "Rex"]);
+    // What is neither a letter nor a digit separates words: the dog is not a word.
+    expect(await names({ name: "rex" })).toEqual(["Ｒｅｘ", "Rex", "🐕 Rex"]);
     expect(await names({ name: "fif" })).toEqual(["ﬁfi"]);
-    expect(await names({ name: "🐕" })).toEqual(["🐕 Rex"]);
+    expect(await names({ name: "🐕" })).toEqual([]);
   });
 
-  it("matches a prefix only, never inside a name", async () => {
+  it("matches a word's start only, never inside a word", async () => {
     expect(await names({ name: "ex" })).toEqual([]);
     expect(await names({ name: "mile" })).toEqual([]);
+    expect(await names({ name: "inal" })).toEqual([]);
+    expect(await names({ name: "ington" })).toEqual([]);
   });
 
-  it("takes SQL and LIKE metacharacters literally", async () => {
-    expect(await names({ name: "%" })).toEqual(["%"]);
-    expect(await names({ name: "_" })).toEqual(["_x"]);
-    expect(await names({ name: "100%" })).toEqual(["100% cat"]);
-    expect(await names({ name: "100_" })).toEqual(["100_dog"]);
-    expect(await names({ name: "a_" })).toEqual(["a_b"]);
-    expect(await names({ name: "emil%" })).toEqual(["Emil%"]);
-    expect(await names({ name: "back\\" })).toEqual(["back\\slash"]);
+  it("matches a search of several words against consecutive words, from a word's start", async () => {
+    for (const search of ["sir reg", "Sir Reginald Fluff", "reginald fluff", "reginald-fluff", "sir  reginald", "sir, reginald!"]) {
+      expect(await names({ name: search }), search).toEqual(["Sir Reginald Fluffington"]);
+    }
+    for (const search of ["sir fluff", "reg sir", "sir reginald fluffington x", "nald fluff"]) {
+      expect(await names({ name: search }), search).toEqual([]);
+    }
+  });
+
+  it("reads SQL and LIKE metacharacters as what separates words, never as wildcards or SQL", async () => {
+    // No letter or digit: no word, so no pet (not every pet).
+    expect(await names({ name: "%" })).toEqual([]);
+    expect(await names({ name: "_" })).toEqual([]);
+    expect(await names({ name: "100%" })).toEqual(["100% cat", "100_dog"]);
+    expect(await names({ name: "100_d" })).toEqual(["100_dog"]);
+    expect(await names({ name: "a_b" })).toEqual(["a_b"]);
+    expect(await names({ name: "a%b" })).toEqual(["a_b"]);
+    expect(await names({ name: "back\\s" })).toEqual(["back\\slash"]);
     expect(await names({ name: "o'm" })).toEqual(["O'Malley"]);
     expect(await names({ name: "' OR '1'='1" })).toEqual([]);
-    expect(await names({ name: "x' --" })).toEqual([]);
+    expect(await names({ name: "x' --" })).toEqual(["_x"]);
   });
 
   it("trims the search as it trims names", async () => {
@@ -80,8 +97,19 @@ describe.each(TEST_PROVIDERS)("listPets name search on %s", (provider) => {
   it("combines with status and after", async () => {
     const emile = byName.get("Émile")!;
     const status = byName.get("emily")!.status!;
-    expect(await names({ name: "emi", status })).toEqual(["emily"]);
-    expect(await names({ name: "emi", after: String(emile.id) })).toEqual(["emily", "Emil%"]);
+    expect(await names({ name: "emi", status })).toEqual(["emily", "Émile Ñandú"]);
+    expect(await names({ name: "emi", after: String(emile.id) })).toEqual(["emily", "Emil%", "Émile Ñandú"]);
+  });
+
+  it("combines with the extensions: a category, the total (every match, below `after` too)", async () => {
+    const emile = byName.get("Émile")!;
+    const response = await listPets({ name: "emi", count: "true", after: String(emile.id) }).expect(200);
+    expect((response.body as Pet[]).map((pet) => pet.name)).toEqual(["emily", "Emil%", "Émile Ñandú"]);
+    expect(response.headers["x-total-count"]).toBe("4");
+    expect(await names({ name: "fluff", categoryId: "1" })).toEqual(["Sir Reginald Fluffington"]);
+    expect(await names({ name: "fluff", categoryId: "2" })).toEqual([]);
+    const none = await listPets({ name: "🐕", count: "true" }).expect(200);
+    expect([none.body, none.headers["x-total-count"]]).toEqual([[], "0"]);
   });
 
   it("400 VALIDATION_ERROR naming name: empty, blank, too long, control characters, repeated", async () => {
@@ -137,6 +165,40 @@ describe.each(TEST_PROVIDERS)("listPets name search paging on %s", (provider) =>
   });
 });
 
+describe.each(TEST_PROVIDERS)("a name search follows each change of a pet, on %s", (provider) => {
+  let t: TestApp;
+  const api = () => request(t.app);
+  const search = async (name: string) =>
+    ((await api().get("/v1/pets").query({ name }).set("Authorization", bearer()).expect(200)).body as Pet[]).map((pet) => pet.name);
+
+  beforeAll(async () => {
+    t = await createTestApp({}, provider);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("finds a pet by its words after it is renamed, never after it is deleted, again after it is restored", async () => {
+    const created = await api().post("/v1/pets").set("Authorization", bearer()).send({ name: "Sir Reginald Fluffington", categoryId: 1 }).expect(201);
+    const id = (created.body as Pet).id;
+    expect(await search("fluff")).toEqual(["Sir Reginald Fluffington"]);
+    await api()
+      .patch(`/v1/pets/${id}`)
+      .set("Authorization", bearer())
+      .set("Content-Type", "application/json-patch+json")
+      .send(JSON.stringify([{ op: "replace", path: "/name", value: "Lady Woolly Bear" }]))
+      .expect(200);
+    expect(await search("fluff")).toEqual([]);
+    expect(await search("reginald")).toEqual([]);
+    expect(await search("woolly b")).toEqual(["Lady Woolly Bear"]);
+    await api().delete(`/v1/pets/${id}`).set("Authorization", bearer()).expect(204);
+    expect(await search("bear")).toEqual([]);
+    await api().post(`/v1/deleted-pets/${id}/restore`).set("Authorization", bearer()).expect(200);
+    expect(await search("bear")).toEqual(["Lady Woolly Bear"]);
+  });
+});
+
 describe.each(TEST_PROVIDERS)("search keys of pets stored without one, on %s", (provider) => {
   let t: TestApp;
 
@@ -164,28 +226,34 @@ describe.each(TEST_PROVIDERS)("search keys of pets stored without one, on %s", (
   }
 
   it("are computed by fillMissingNameKeys (run at start-up), after which a search finds them", async () => {
-    await insertWithoutKey(["Éloïse", "ELLA", "Ｅｌｍｏ"]);
+    await insertWithoutKey(["Éloïse", "ELLA", "Ｅｌｍｏ", "Sir Elton"]);
     const search = async () =>
       ((await request(t.app).get("/v1/pets?name=el").set("Authorization", bearer()).expect(200)).body as Pet[]).map((pet) => pet.name);
     expect(await search()).toEqual([]);
-    expect(await t.database.pets.fillMissingNameKeys()).toBe(3);
-    expect(await search()).toEqual(["Éloïse", "ELLA", "Ｅｌｍｏ"]);
+    expect(await t.database.pets.fillMissingNameKeys()).toBe(4);
+    // A later word too: the key's triggers index it as the key is filled.
+    expect(await search()).toEqual(["Éloïse", "ELLA", "Ｅｌｍｏ", "Sir Elton"]);
     expect(await t.database.pets.fillMissingNameKeys()).toBe(0);
   });
 });
 
-/** Printable ASCII names, which the migrations key in SQL (0003_name_key); the rest are left to the API. */
-const MIGRATION_SAMPLES = ["Rex", "O'Malley", "100% _cat\\", "ZZ top", "~!@#", "İzmir", "Émile", "Ｒｅｘ", "a\u00a0b", "ß"];
+/**
+ * Names the migrations key in SQL: 0003_name_key keyed printable ASCII names by lower case, and
+ * 0014_word_search (SQLite) / 0015_word_search (PostgreSQL) keep that key only for names of ASCII letters
+ * and digits with single spaces between them (where lower case is the words' key), leaving every other
+ * name to the API.
+ */
+const MIGRATION_SAMPLES = ["Rex", "ZZ top", "pet 4242", "O'Malley", "100% _cat\\", " Rex", "Rex ", "Rex  Max", "~!@#", "İzmir", "Émile", "Ｒｅｘ", "a\u00a0b", "ß"];
 
-describe.each(TEST_PROVIDERS)("the migration's SQL search key on %s", (provider) => {
-  it("is nameKey's for every printable ASCII name, and leaves every other name to the API", async () => {
+describe.each(TEST_PROVIDERS)("the migrations' SQL search key on %s", (provider) => {
+  it("is nameKey's for every name the word search's migration keeps, and leaves every other name to the API", async () => {
     const database = await freshDatabaseFor(provider);
     try {
       for (const name of MIGRATION_SAMPLES) {
-        const ascii = /^[ -~]*$/.test(name);
-        const [key, keyed] = await database.fold(name);
-        expect(keyed, name).toBe(ascii);
-        if (ascii) expect(key, name).toBe(nameKey(name));
+        const simple = /^[A-Za-z0-9]+( [A-Za-z0-9]+)*$/.test(name);
+        const [key, kept] = await database.fold(name);
+        expect(kept, name).toBe(simple);
+        if (simple) expect(key, name).toBe(nameKey(name));
       }
     } finally {
       await database.close();
@@ -193,15 +261,20 @@ describe.each(TEST_PROVIDERS)("the migration's SQL search key on %s", (provider)
   });
 });
 
-/** Evaluates the migrations' backfill expression and condition on one name. */
+/** Evaluates the migrations' key expression and the word search migration's condition on one name. */
 async function freshDatabaseFor(provider: (typeof TEST_PROVIDERS)[number]) {
   const database = await freshDatabase(provider);
   if (provider === "sqlite") {
     const db = new Sqlite(sqliteFilePath(database.url));
     return {
       fold: async (name: string) => {
-        const row = db.prepare(`SELECT lower(@name) AS "key", @name NOT GLOB '*[^ -~]*' AS "keyed"`).get({ name }) as { key: string; keyed: number };
-        return [row.key, row.keyed === 1] as const;
+        const row = db
+          .prepare(
+            `SELECT lower(@name) AS "key",
+             NOT (@name GLOB '*[^A-Za-z0-9 ]*' OR @name GLOB ' *' OR @name GLOB '* ' OR instr(@name, '  ') > 0) AS "kept"`,
+          )
+          .get({ name }) as { key: string; kept: number };
+        return [row.key, row.kept === 1] as const;
       },
       close: async () => {
         db.close();
@@ -213,8 +286,11 @@ async function freshDatabaseFor(provider: (typeof TEST_PROVIDERS)[number]) {
   await client.connect();
   return {
     fold: async (name: string) => {
-      const { rows } = await client.query<{ key: string; keyed: boolean }>(`SELECT lower($1 COLLATE "C") AS "key", $1 ~ '^[ -~]*$' AS "keyed"`, [name]);
-      return [rows[0]!.key, rows[0]!.keyed] as const;
+      const { rows } = await client.query<{ key: string; kept: boolean }>(
+        `SELECT lower($1 COLLATE "C") AS "key", $1 ~ '^[A-Za-z0-9]+( [A-Za-z0-9]+)*$' AS "kept"`,
+        [name],
+      );
+      return [rows[0]!.key, rows[0]!.kept] as const;
     },
     close: async () => {
       await client.end();

@@ -107,9 +107,10 @@ function* restorePet(call: PetChangeCall, now: Date): SqlWork<PetChangeOutcome> 
   const row = yield* firstRow<PetRow>(sql`SELECT ${PET_COLUMNS} FROM "DeletedPet" WHERE "id" = ${petId}${yield* forUpdate()}`);
   if (!row) return { kind: "not-found" };
   const pet = toPet(row);
+  // The key is computed again, not copied: a pet deleted before the key's rule changed comes back under today's.
   yield* execute(
     sql`INSERT INTO "Pet" ("id", "name", "categoryId", "status", "createdAt", "nameKey")
-        SELECT "id", "name", "categoryId", "status", "createdAt", "nameKey" FROM "DeletedPet" WHERE "id" = ${petId}`,
+        SELECT "id", "name", "categoryId", "status", "createdAt", ${nameKey(pet.name)} FROM "DeletedPet" WHERE "id" = ${petId}`,
   );
   yield* execute(sql`DELETE FROM "DeletedPet" WHERE "id" = ${petId}`);
   yield* recordActivity(now, "pet.restored", { type: "pet", id: petId, label: pet.name }, call.audit, pet, []);

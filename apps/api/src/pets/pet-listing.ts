@@ -2,7 +2,7 @@ import type { ListPetsQuery, Pet, PetStatus } from "@petstore/contract";
 import type { Request, Response } from "express";
 import { pageLink, rowsToRead } from "../base/next-page.js";
 import { firstRow, joinSql, raw, rows, sql, toNumber, type SqlRunner, type SqlStatement, type SqlWork } from "../data/sql-work.js";
-import { nameKeyRange } from "./name-key.js";
+import { planNameSearch, type NameSearchPlan } from "./name-search.js";
 import { toPet, type PetRow } from "./pet-row.js";
 
 /**
@@ -18,8 +18,8 @@ export const NAME_COUNT_CAP = 10_000;
 export interface PetFilters {
   status?: PetStatus | undefined;
   categoryId?: number | undefined;
-  /** A name search (its words' starts: pets/name-key.ts folds it). */
-  name?: string | undefined;
+  /** A name search's condition, as planNameSearch chose it (name-search.ts). */
+  name?: NameSearchPlan | undefined;
 }
 
 export interface FilteredPageQuery extends PetFilters {
@@ -35,11 +35,7 @@ function conditions({ status, categoryId, name }: PetFilters): SqlStatement[] {
   const where: SqlStatement[] = [];
   if (status !== undefined) where.push(sql`"status" = ${status}`);
   if (categoryId !== undefined) where.push(sql`"categoryId" = ${categoryId}`);
-  if (name !== undefined) {
-    const { from, to } = nameKeyRange(name);
-    where.push(sql`"nameKey" >= ${from}`);
-    if (to !== null) where.push(sql`"nameKey" < ${to}`);
-  }
+  if (name !== undefined) where.push(name.condition);
   return where;
 }
 
@@ -97,15 +93,23 @@ export async function listWithExtensions(
   req: Pick<Request, "baseUrl" | "path">,
   res: Pick<Response, "setHeader">,
 ): Promise<Pet[]> {
-  const filters: PetFilters = { status: query.status, categoryId: query.categoryId, name: query.name };
   const { page, more, above, total } = await runner.read(function* () {
+    const name = query.name !== undefined ? yield* planNameSearch(query.name, { take: rowsToRead(query.limit), after: query.after }) : undefined;
+    // A search without a letter or digit matches no pet.
+    if (name === null) return { page: [], more: false, above: false, total: query.count === "true" ? "0" : undefined };
+    const filters: PetFilters = { status: query.status, categoryId: query.categoryId, name };
     const found = yield* filteredPets({ ...filters, take: rowsToRead(query.limit), after: query.after, before: query.before });
     // Read one more than the page: the extra row is the one beyond it (below it, with `before`).
     const more = found.length > query.limit;
     const page = query.before !== undefined ? found.slice(found.length - Math.min(found.length, query.limit)) : found.slice(0, query.limit);
     const last = page.at(-1);
     const above = query.before !== undefined && last !== undefined ? yield* anyPetAbove(filters, last.id) : false;
-    const total = query.count === "true" ? yield* totalCount(filters) : undefined;
+    // The total counts the matches below `after` too: a range plan's condition holds only those above it.
+    let total: string | undefined;
+    if (query.count === "true") {
+      const everyMatch = query.name === undefined || query.after === undefined ? name : ((yield* planNameSearch(query.name, { take: rowsToRead(query.limit) })) ?? undefined);
+      total = yield* totalCount({ ...filters, name: everyMatch });
+    }
     return { page, more, above, total };
   });
   const kept = { status: query.status, name: query.name, categoryId: query.categoryId, count: query.count };

@@ -7,8 +7,6 @@ export interface PetPageQuery {
   status?: PetStatus | undefined;
   /** Only pets with an id greater than this. */
   after?: number | undefined;
-  /** Only pets whose name starts with this, ignoring case and accents (folded with name-key.ts). */
-  name?: string | undefined;
 }
 
 /** What a keyed create stores in one transaction: the pet and its idempotency record (see idempotent-create.ts). */

@@ -8,6 +8,7 @@ import type { PetRepository } from "./pet-repository.js";
 import type { RouterOf } from "../base/contract-router.js";
 import type { SqlRunner } from "../data/sql-work.js";
 import { listWithExtensions } from "./pet-listing.js";
+import { nameSearchPage } from "./name-search.js";
 
 const server = initServer();
 
@@ -27,7 +28,8 @@ export function createPetsRouter(pets: PetRepository, sql: SqlRunner, { idempote
       if (query.categoryId !== undefined || query.before !== undefined || query.count === "true") {
         return { status: 200, body: await listWithExtensions(sql, query, req, res) };
       }
-      const rows = await pets.list({ take: rowsToRead(query.limit), status: query.status, after: query.after, name: query.name });
+      const page = { take: rowsToRead(query.limit), status: query.status, after: query.after };
+      const rows = query.name !== undefined ? await sql.read(() => nameSearchPage({ ...page, name: query.name! })) : await pets.list(page);
       return { status: 200, body: pageWithNextLink(rows, query.limit, { status: query.status, name: query.name }, req, res) };
     },
 

@@ -3,7 +3,7 @@ import type { PrismaClient } from "../generated/pg/client.js";
 import { Prisma } from "../generated/pg/client.js";
 import { activityOfRows, recordActivity, webhookOutboxOfRows } from "../activity/prisma-activity-log.js";
 import { answerFromRecord, idempotencyLockId } from "./idempotent-create.js";
-import { nameKey, nameKeyRange } from "./name-key.js";
+import { nameKey } from "./name-key.js";
 import { createdChanges } from "./pet-changes.js";
 import type { KeyedPetInsert, KeyedCreateOutcome, PetRepository } from "./pet-repository.js";
 import { toPet } from "./pet-row.js";
@@ -26,17 +26,12 @@ const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | nul
 /** Pets on PostgreSQL, through Prisma's generated client (int64 columns are `bigint` there). */
 export function createPrismaPetRepository(prisma: PrismaClient): PetRepository {
   return {
-    async list({ take, status, after, name }) {
-      // A name search is a range of keys (the column is COLLATE "C": code point order). Which index
-      // reads it, the (nameKey, id) range sorted by id or the id order filtered, is the planner's
-      // choice from its statistics (docs/decisions/011-name-search.md).
-      const range = name !== undefined ? nameKeyRange(name) : undefined;
+    async list({ take, status, after }) {
       const rows = await prisma.pet.findMany({
         select: petColumns,
         where: {
           ...(status !== undefined ? { status } : {}),
           ...(after !== undefined ? { id: { gt: BigInt(after) } } : {}),
-          ...(range ? { nameKey: { gte: range.from, ...(range.to !== null ? { lt: range.to } : {}) } } : {}),
         },
         orderBy: { id: "asc" },
         take,

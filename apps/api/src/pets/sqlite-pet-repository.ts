@@ -5,9 +5,9 @@ import type { AuditContext } from "../activity/audit-event.js";
 import { sqliteActivityWriter } from "../activity/sqlite-activity-log.js";
 import type { NewPet, Pet } from "@petstore/contract";
 import { answerFromRecord, type IdempotencyRecordRow } from "./idempotent-create.js";
-import { nameKey, nameKeyRange } from "./name-key.js";
+import { nameKey } from "./name-key.js";
 import { createdChanges } from "./pet-changes.js";
-import type { KeyedPetInsert, KeyedCreateOutcome, PetPageQuery, PetRepository } from "./pet-repository.js";
+import type { KeyedPetInsert, KeyedCreateOutcome, PetRepository } from "./pet-repository.js";
 import { toPet, type PetRow } from "./pet-row.js";
 
 const COLUMNS = `"id", "name", "categoryId", "status"`;
@@ -26,8 +26,7 @@ export function createSqlitePetRepository(db: Sqlite.Database): PetRepository {
   const prepared = () => statementsOf(db);
   return {
     async list(query) {
-      const { take, status, after, name } = query;
-      if (name !== undefined) return planNameSearch(db, query).all().map(toPet);
+      const { take, status, after } = query;
       const { listAll, listByStatus } = prepared();
       const rows = status === undefined ? listAll.all(after ?? 0, take) : listByStatus.all(status, after ?? 0, take);
       return rows.map(toPet);
@@ -65,63 +64,6 @@ export function createSqlitePetRepository(db: Sqlite.Database): PetRepository {
   };
 }
 
-
-/**
- * SQLite orders TEXT before every BLOB: an empty blob is an upper bound above
- * every key, for the one range without an upper end (see prefixUpperBound).
- */
-const ABOVE_EVERY_KEY = Buffer.alloc(0);
-
-/** The least number of matches that makes walking the id order cheaper than sorting the range (below). */
-const MIN_WALK_MATCHES = 200;
-
-/** How a name search reads the table, and the statement with its parameters bound. */
-export interface NameSearchPlan {
-  /**
-   * `range`: the (nameKey, id) index range, every match in it read and sorted
-   * by id: few matches. `walk`: pets in id order (the primary key, or the
-   * status+id index), each checked against the range, stopping at the page's
-   * end: many matches, so a page is found long before the range would be read.
-   */
-  kind: "range" | "walk";
-  /** The count of matches that chose `kind`. */
-  count: { sql: string; params: unknown[] };
-  sql: string;
-  params: unknown[];
-  all(): PetRow[];
-}
-
-/**
- * Chooses how to read a name search. SQLite's planner has no statistics on
- * key ranges (no STAT4 here), so it would always take the index range and
- * sort it, which for a prefix a tenth of a million pets share means reading and
- * sorting 100,000 rows per page. So the API counts the matches after `after`,
- * reading at most `cap` index entries (a covering index: no table rows), with
- * `cap` = sqrt(take x the span of ids left): fewer matches than `cap`, and
- * sorting them costs under `cap`; as many, and a walk in id order meets a page
- * after about take x span / matches <= `cap` rows, if the matches are spread
- * over the ids. Either way a page costs O(sqrt(take x pets)), never the whole
- * range. docs/decisions/011-name-search.md.
- */
-export function planNameSearch(db: Sqlite.Database, { take, status, after = 0, name }: PetPageQuery): NameSearchPlan {
-  const statements = statementsOf(db);
-  const { from, to } = nameKeyRange(name ?? "");
-  const upper = to ?? ABOVE_EVERY_KEY;
-  const maxId = statements.maxId.get()?.maxId ?? 0;
-  const cap = Math.max(MIN_WALK_MATCHES, Math.ceil(Math.sqrt(take * Math.max(0, maxId - after))));
-  const countParams = [from, upper, after, cap] as const;
-  const matches = statements.countNameMatches.get(...countParams)?.n ?? 0;
-  const kind = matches < cap ? "range" : "walk";
-  const statement = statements.nameSearch[kind][status === undefined ? "all" : "byStatus"];
-  const params = status === undefined ? [from, upper, after, take] : [from, upper, status, after, take];
-  return {
-    kind,
-    count: { sql: statements.countNameMatches.source, params: [...countParams] },
-    sql: statement.source,
-    params,
-    all: () => statement.all(...params),
-  };
-}
 
 type SqlitePetStatements = ReturnType<typeof prepareStatements>;
 
@@ -175,35 +117,6 @@ function prepareStatements(db: Sqlite.Database) {
       `SELECT ${COLUMNS} FROM "Pet" WHERE "status" = ? AND "id" > ? ORDER BY "id" ASC LIMIT ?`,
     ),
     byId: db.prepare<[number], PetRow>(`SELECT ${COLUMNS} FROM "Pet" WHERE "id" = ?`),
-    maxId: db.prepare<[], { maxId: number | null }>(`SELECT max("id") AS "maxId" FROM "Pet"`),
-    countNameMatches: db.prepare<[string, string | Buffer, number, number], { n: number }>(
-      `SELECT count(*) AS "n" FROM (SELECT 1 FROM "Pet" INDEXED BY "Pet_nameKey_id_idx"
-       WHERE "nameKey" >= ? AND "nameKey" < ? AND "id" > ? LIMIT ?)`,
-    ),
-    nameSearch: {
-      // INDEXED BY: the range, whatever the planner would guess.
-      range: {
-        all: db.prepare<unknown[], PetRow>(
-          `SELECT ${COLUMNS} FROM "Pet" INDEXED BY "Pet_nameKey_id_idx"
-           WHERE "nameKey" >= ? AND "nameKey" < ? AND "id" > ? ORDER BY "id" ASC LIMIT ?`,
-        ),
-        byStatus: db.prepare<unknown[], PetRow>(
-          `SELECT ${COLUMNS} FROM "Pet" INDEXED BY "Pet_nameKey_id_idx"
-           WHERE "nameKey" >= ? AND "nameKey" < ? AND "status" = ? AND "id" > ? ORDER BY "id" ASC LIMIT ?`,
-        ),
-      },
-      // The unary + keeps the planner off the nameKey index: the id order (or status+id) is walked instead.
-      walk: {
-        all: db.prepare<unknown[], PetRow>(
-          `SELECT ${COLUMNS} FROM "Pet"
-           WHERE +"nameKey" >= ? AND +"nameKey" < ? AND "id" > ? ORDER BY "id" ASC LIMIT ?`,
-        ),
-        byStatus: db.prepare<unknown[], PetRow>(
-          `SELECT ${COLUMNS} FROM "Pet" INDEXED BY "Pet_status_id_idx"
-           WHERE +"nameKey" >= ? AND +"nameKey" < ? AND "status" = ? AND "id" > ? ORDER BY "id" ASC LIMIT ?`,
-        ),
-      },
-    },
     withoutNameKey: db.prepare<[], { id: number; name: string }>(
       `SELECT "id", "name" FROM "Pet" WHERE "nameKey" IS NULL LIMIT 1000`,
     ),

@@ -2,7 +2,7 @@ import { CATEGORIES_MAX, MAX_ID, type Category } from "@petstore/contract";
 import type { AuditContext } from "../activity/audit-event.js";
 import { recordActivity } from "../activity/recorded-activity.js";
 import { execute, firstRow, forUpdate, provider, rows, sql, toNumber, type SqlRunner, type SqlWork } from "../data/sql-work.js";
-import { nameKey } from "../pets/name-key.js";
+import { foldName } from "../pets/name-key.js";
 
 /**
  * Categories by name (beyond the spec; docs/decisions/046-the-store-at-a-glance.md): a name for a
@@ -49,7 +49,7 @@ export function* listCategories(): SqlWork<Category[]> {
  */
 export function* createCategory(request: { name: string; id?: number | undefined }, audit: AuditContext, now: Date): SqlWork<CategoryOutcome> {
   yield* lockCategoryWrites();
-  const key = nameKey(request.name);
+  const key = foldName(request.name);
   const count = yield* firstRow<{ n: unknown }>(sql`SELECT count(*) AS "n" FROM "Category"`);
   if (toNumber(count?.n ?? 0) >= CATEGORIES_MAX) {
     return { kind: "conflict", message: `The store has ${CATEGORIES_MAX.toLocaleString("en")} categories, the most it keeps; rename one instead.` };
@@ -82,7 +82,7 @@ export function* renameCategory(request: { id: number; name: string }, audit: Au
   const row = yield* firstRow<CategoryRow>(sql`SELECT "id", "name" FROM "Category" WHERE "id" = ${request.id}${yield* forUpdate()}`);
   if (!row) return { kind: "not-found" };
   if (row.name === request.name) return { kind: "done", category: toCategory(row) };
-  const key = nameKey(request.name);
+  const key = foldName(request.name);
   const taken = yield* namedAlready(key, request.id);
   if (taken) return taken;
   yield* execute(sql`UPDATE "Category" SET "name" = ${request.name}, "nameKey" = ${key} WHERE "id" = ${request.id}`);
