@@ -12,8 +12,8 @@ import { seededCategoryOf } from "./scenarios.js";
  * spread over the ids); every other name is its own (`pet 4242` is a rare
  * prefix), and a ninth of the names have a later word starting with `1`.
  * Search keys are lower case: names of ASCII letters, digits and single spaces
- * fold to that (name-key.ts). PetWord, the later words' index, is kept by
- * trigger (the API's migrations) in a build with the word search.
+ * fold to that (name-key.ts). A build with the word search has PetWord, the
+ * later words' index, filled here too.
  */
 export const nameOf = (n: number): string => (n % 10 === 0 ? `Bella ${n}` : `pet ${n}`);
 const NAME_SQL = `CASE WHEN n % 10 = 0 THEN 'Bella ' || n ELSE 'pet ' || n END`;
@@ -32,8 +32,20 @@ export function seedSqlite(file: string, rows: number): void {
   const db = new Sqlite(file);
   try {
     const insert = db.prepare(`INSERT INTO "Pet" ("id", "name", "nameKey", "categoryId", "status") VALUES (?, ?, ?, ?, ?)`);
+    // A build with the word search keeps each later word's key in "PetWord" (the API writes it beside each
+    // pet on SQLite): filled here in one statement, as its migration fills it (0014_word_search).
+    const worded = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'PetWord'`).get() !== undefined;
     db.transaction(() => {
       for (let n = 1; n <= rows; n++) insert.run(n, nameOf(n), nameOf(n).toLowerCase(), seededCategoryOf(n), statusOf(n));
+      if (worded) {
+        db.exec(`INSERT INTO "PetWord" ("key", "petId")
+          SELECT "wordKey", "id" FROM (
+            SELECT "Pet"."id", "word"."key" AS "position",
+              substr("Pet"."nameKey", sum(length("word"."value") + 1) OVER (PARTITION BY "Pet"."id" ORDER BY "word"."key") - length("word"."value")) AS "wordKey"
+            FROM "Pet", json_each('["' || replace("Pet"."nameKey", ' ', '","') || '"]') AS "word"
+            WHERE instr("Pet"."nameKey", ' ') > 0
+          ) WHERE "position" > 0`);
+      }
     })();
   } finally {
     db.close();

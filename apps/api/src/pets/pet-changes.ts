@@ -6,6 +6,7 @@ import { execute, firstRow, forUpdate, provider, rows, sql, toDate, toNumber, ty
 import { idempotencyLockId } from "./idempotent-create.js";
 import { nameKey } from "./name-key.js";
 import { applyPetPatch } from "./pet-patch.js";
+import { rewordPet } from "./pet-words.js";
 import { toPet, type PetRow } from "./pet-row.js";
 
 /**
@@ -79,10 +80,13 @@ function* updatePet(call: PetChangeCall & { request: { operation: "updatePet" } 
   // A patch that changes nothing: the pet as it is, no write, no event.
   if (plan.changes.length === 0) return { kind: "done", status: 200, pet: stored, replayed: false };
   const { pet } = plan;
+  const key = nameKey(pet.name);
   yield* execute(
-    sql`UPDATE "Pet" SET "name" = ${pet.name}, "nameKey" = ${nameKey(pet.name)}, "categoryId" = ${pet.categoryId}, "status" = ${pet.status ?? null}
+    sql`UPDATE "Pet" SET "name" = ${pet.name}, "nameKey" = ${key}, "categoryId" = ${pet.categoryId}, "status" = ${pet.status ?? null}
         WHERE "id" = ${petId}`,
   );
+  // A stored key is always nameKey's of the stored name (start-up re-keys any other before serving).
+  if (pet.name !== stored.name) yield* rewordPet(petId, nameKey(stored.name), key);
   const previousAttributes = Object.fromEntries(plan.changes.map((change) => [change.field, change.from]));
   yield* recordActivity(now, "pet.updated", { type: "pet", id: petId, label: pet.name }, call.audit, { pet, previousAttributes }, plan.changes);
   return { kind: "done", status: 200, pet, replayed: false };
@@ -98,6 +102,7 @@ function* deletePet(call: PetChangeCall, now: Date): SqlWork<PetChangeOutcome> {
         SELECT "id", "name", "categoryId", "status", "createdAt", "nameKey", ${now}, ${call.audit.actor.name} FROM "Pet" WHERE "id" = ${petId}`,
   );
   yield* execute(sql`DELETE FROM "Pet" WHERE "id" = ${petId}`);
+  yield* rewordPet(petId, nameKey(pet.name), null);
   yield* recordActivity(now, "pet.deleted", { type: "pet", id: petId, label: pet.name }, call.audit, pet, []);
   return { kind: "done", status: 204, pet: undefined, replayed: false };
 }
@@ -108,10 +113,12 @@ function* restorePet(call: PetChangeCall, now: Date): SqlWork<PetChangeOutcome> 
   if (!row) return { kind: "not-found" };
   const pet = toPet(row);
   // The key is computed again, not copied: a pet deleted before the key's rule changed comes back under today's.
+  const key = nameKey(pet.name);
   yield* execute(
     sql`INSERT INTO "Pet" ("id", "name", "categoryId", "status", "createdAt", "nameKey")
-        SELECT "id", "name", "categoryId", "status", "createdAt", ${nameKey(pet.name)} FROM "DeletedPet" WHERE "id" = ${petId}`,
+        SELECT "id", "name", "categoryId", "status", "createdAt", ${key} FROM "DeletedPet" WHERE "id" = ${petId}`,
   );
+  yield* rewordPet(petId, null, key);
   yield* execute(sql`DELETE FROM "DeletedPet" WHERE "id" = ${petId}`);
   yield* recordActivity(now, "pet.restored", { type: "pet", id: petId, label: pet.name }, call.audit, pet, []);
   return { kind: "done", status: 200, pet, replayed: false };

@@ -7,6 +7,7 @@ import type { NewPet, Pet } from "@petstore/contract";
 import { answerFromRecord, type IdempotencyRecordRow } from "./idempotent-create.js";
 import { nameKey } from "./name-key.js";
 import { createdChanges } from "./pet-changes.js";
+import { laterWordKeys } from "./pet-words.js";
 import type { KeyedPetInsert, KeyedCreateOutcome, PetRepository } from "./pet-repository.js";
 import { toPet, type PetRow } from "./pet-row.js";
 
@@ -33,16 +34,21 @@ export function createSqlitePetRepository(db: Sqlite.Database): PetRepository {
     },
     async create(pet, audit) {
       if (audit) return prepared().createAudited({ pet, audit });
-      return toPet(prepared().insert.get(pet.name, nameKey(pet.name), pet.categoryId, pet.status ?? null, timestamp(new Date()))!);
+      return prepared().insertPet(pet, timestamp(new Date()));
     },
     async fillMissingNameKeys() {
-      const { withoutNameKey, setNameKey } = prepared();
+      const { withoutNameKey, setNameKey, insertWord } = prepared();
       let filled = 0;
       for (;;) {
         const rows = withoutNameKey.all();
         if (rows.length === 0) return filled;
         db.transaction(() => {
-          for (const { id, name } of rows) setNameKey.run(nameKey(name), id);
+          // Keyless pets have no "PetWord" rows: the key was never set, or a migration cleared it with them.
+          for (const { id, name } of rows) {
+            const key = nameKey(name);
+            setNameKey.run(key, id);
+            for (const wordKey of laterWordKeys(key)) insertWord.run(wordKey, id);
+          }
         })();
         filled += rows.length;
       }
@@ -91,11 +97,19 @@ function prepareStatements(db: Sqlite.Database) {
     `INSERT INTO "IdempotencyRecord" ("scope", "key", "fingerprint", "status", "body", "location", "createdAt")
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
+  const insertWord = db.prepare<[string, number]>(`INSERT INTO "PetWord" ("key", "petId") VALUES (?, ?)`);
+  /** A new pet and its later words' keys (pet-words.ts). */
+  const insertPet = (newPet: NewPet, createdAt: string): Pet => {
+    const key = nameKey(newPet.name);
+    const pet = toPet(insert.get(newPet.name, key, newPet.categoryId, newPet.status ?? null, createdAt)!);
+    for (const wordKey of laterWordKeys(key)) insertWord.run(wordKey, pet.id);
+    return pet;
+  };
   const recordEvent = sqliteActivityWriter(db);
   // The pet and its activity event commit together; concurrent creates share one commit (groupCommit).
   const createAudited = groupCommit(db, ({ pet: newPet, audit }: { pet: NewPet; audit: AuditContext }): Pet => {
     const now = new Date();
-    const pet = toPet(insert.get(newPet.name, nameKey(newPet.name), newPet.categoryId, newPet.status ?? null, timestamp(now))!);
+    const pet = insertPet(newPet, timestamp(now));
     recordEvent(now, "pet.created", { type: "pet", id: pet.id, label: pet.name }, audit, pet, createdChanges(pet));
     return pet;
   });
@@ -105,7 +119,7 @@ function prepareStatements(db: Sqlite.Database) {
     if (record && record.createdAt >= timestamp(expiredBefore)) return answerFromRecord(record, fingerprint);
     if (record) deleteRecord.run(scope, key);
     const createdAt = timestamp(now);
-    const pet = toPet(insert.get(newPet.name, nameKey(newPet.name), newPet.categoryId, newPet.status ?? null, createdAt)!);
+    const pet = insertPet(newPet, createdAt);
     const location = locationOf(pet);
     insertRecord.run(scope, key, fingerprint, 201, JSON.stringify(pet), location, createdAt);
     if (audit) recordEvent(now, "pet.created", { type: "pet", id: pet.id, label: pet.name }, audit, pet, createdChanges(pet));
@@ -121,7 +135,8 @@ function prepareStatements(db: Sqlite.Database) {
       `SELECT "id", "name" FROM "Pet" WHERE "nameKey" IS NULL LIMIT 1000`,
     ),
     setNameKey: db.prepare<[string, number]>(`UPDATE "Pet" SET "nameKey" = ? WHERE "id" = ?`),
-    insert,
+    insertPet,
+    insertWord,
     createAudited,
     createIdempotent,
     deleteRecordsBefore: db.prepare<[string]>(`DELETE FROM "IdempotencyRecord" WHERE "createdAt" < ?`),

@@ -9,46 +9,18 @@ CREATE TABLE "PetWord" (
     PRIMARY KEY ("key", "petId")
 ) WITHOUT ROWID;
 
--- Kept from "nameKey" (words joined by one space: letters and digits only) in the transaction of every
--- write to "Pet", whatever the path. The words become a JSON array (json_each: SQLite has no split, and a
--- trigger cannot hold a recursive WITH), and the key of a word starts where the lengths before it end. The
--- replace()s of \ and " keep the array valid should a key ever hold them.
-CREATE TRIGGER "Pet_words_insert" AFTER INSERT ON "Pet" WHEN instr(NEW."nameKey", ' ') > 0 BEGIN
-    INSERT INTO "PetWord" ("key", "petId")
-    SELECT "wordKey", NEW."id" FROM (
-        SELECT substr(NEW."nameKey", sum(length("value") + 1) OVER (ORDER BY "key") - length("value")) AS "wordKey", "key" AS "position"
-        FROM json_each('["' || replace(replace(replace(NEW."nameKey", '\', '\\'), '"', '\"'), ' ', '","') || '"]')
-    ) WHERE "position" > 0;
-END;
-CREATE TRIGGER "Pet_words_delete" AFTER DELETE ON "Pet" WHEN instr(OLD."nameKey", ' ') > 0 BEGIN
-    DELETE FROM "PetWord" WHERE "petId" = OLD."id" AND "key" IN (
-        SELECT "wordKey" FROM (
-            SELECT substr(OLD."nameKey", sum(length("value") + 1) OVER (ORDER BY "key") - length("value")) AS "wordKey", "key" AS "position"
-            FROM json_each('["' || replace(replace(replace(OLD."nameKey", '\', '\\'), '"', '\"'), ' ', '","') || '"]')
-        ) WHERE "position" > 0
-    );
-END;
-CREATE TRIGGER "Pet_words_update" AFTER UPDATE OF "nameKey" ON "Pet" WHEN OLD."nameKey" IS NOT NEW."nameKey" BEGIN
-    DELETE FROM "PetWord" WHERE "petId" = OLD."id" AND "key" IN (
-        SELECT "wordKey" FROM (
-            SELECT substr(OLD."nameKey", sum(length("value") + 1) OVER (ORDER BY "key") - length("value")) AS "wordKey", "key" AS "position"
-            FROM json_each('["' || replace(replace(replace(OLD."nameKey", '\', '\\'), '"', '\"'), ' ', '","') || '"]')
-        ) WHERE "position" > 0
-    );
-    INSERT INTO "PetWord" ("key", "petId")
-    SELECT "wordKey", NEW."id" FROM (
-        SELECT substr(NEW."nameKey", sum(length("value") + 1) OVER (ORDER BY "key") - length("value")) AS "wordKey", "key" AS "position"
-        FROM json_each('["' || replace(replace(replace(NEW."nameKey", '\', '\\'), '"', '\"'), ' ', '","') || '"]')
-    ) WHERE "position" > 0;
-END;
+-- Kept by the API in the transaction of every write to "Pet" (apps/api/src/pets/pet-words.ts), not by a
+-- trigger: SQLite has no split, and a trigger that builds a JSON array of the words and sums their lengths
+-- cost 25-30 us per create, where the API's statements cost 2-3 us (docs/decisions/047-word-search.md).
 
 -- A key is now the words of the name: a name of ASCII letters and digits with single spaces between them
 -- keeps the key it has (its lower case), and every other name gets a NULL key, which the API computes
--- at start-up with the one rule (src/pets/name-key.ts) before it serves, its words following by trigger.
+-- at start-up with the one rule (src/pets/name-key.ts) before it serves, and its words with it.
 UPDATE "Pet" SET "nameKey" = NULL
 WHERE "name" GLOB '*[^A-Za-z0-9 ]*' OR "name" GLOB ' *' OR "name" GLOB '* ' OR instr("name", '  ') > 0;
 
--- The words of the names that kept their key.
+-- The words of the names that kept their key, in one statement: the words become a JSON array for
+-- json_each (no split in SQLite), and the key of a word starts where the lengths before it end.
 INSERT INTO "PetWord" ("key", "petId")
 SELECT "wordKey", "id" FROM (
     SELECT "Pet"."id", "word"."key" AS "position",
