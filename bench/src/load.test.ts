@@ -72,8 +72,9 @@ describe("a key-sliced wrk run", () => {
   };
 
   // These two measure rates on a host that the other suites (Chromium, PostgreSQL) load at the same
-  // time, in 2 s runs: the bounds tell equal work (about 1) from double work (about 0.5) with room for
-  // that noise, and one retry covers a run that another suite's burst fell into (CI saw 1.19 once).
+  // time, in 2 s runs: the bounds tell equal work (about 1: 0.8-1.25) from double work (about 0.5:
+  // 0.4-0.75; a loaded host pulls both towards 1) with room for that noise, and one retry covers a run
+  // that another suite's burst fell into (CI saw 1.19 for equal work, 0.68 for double).
   it("sends both keys and finds them equal when the server's work for them is", { retry: 1 }, async () => {
     costUs.set(KEY, 300).set(REFERENCE, 300);
     const result = await run(true);
@@ -91,7 +92,7 @@ describe("a key-sliced wrk run", () => {
     for (const referenceFirst of [true, false]) {
       const { key, reference } = (await run(referenceFirst)).keySlices!;
       expect(sliceRate(key) / sliceRate(reference)).toBeGreaterThan(0.4);
-      expect(sliceRate(key) / sliceRate(reference)).toBeLessThan(0.65);
+      expect(sliceRate(key) / sliceRate(reference)).toBeLessThan(0.75);
     }
   });
 });

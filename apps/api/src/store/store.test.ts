@@ -1,7 +1,7 @@
 import { AuditEvents, Categories, Category, Inventory, Pet, Pets } from "@petstore/contract";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
-import { execute, sql } from "../data/sql-work.js";
+import { execute, joinSql, sql } from "../data/sql-work.js";
 import { purgeExpired } from "../maintenance/retention.js";
 import { expectError } from "../test/expect-error.js";
 import { bearer, createTestApp, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
@@ -79,8 +79,10 @@ describe.each(TEST_PROVIDERS)("the store at a glance on %s", (provider) => {
       expectError(await api.createCategory({ name: "a\u202eb" }), 400, "VALIDATION_ERROR");
       expectError(await api.createCategory({ id: 3 }), 400, "VALIDATION_ERROR");
       // 999 more make 1,000: the store's most.
+      // One statement: 999 round trips in one PostgreSQL transaction outlasted its 5 s limit on a busy CI host.
+      const rows = Array.from({ length: 999 }, (_, i) => sql`(${i + 2}, ${`C${i + 2}`}, ${`c${i + 2}`}, ${new Date()})`);
       await t.database.sql.transaction(function* () {
-        for (let id = 2; id <= 1000; id++) yield* execute(sql`INSERT INTO "Category" ("id", "name", "nameKey", "createdAt") VALUES (${id}, ${`C${id}`}, ${`c${id}`}, ${new Date()})`);
+        yield* execute(sql`INSERT INTO "Category" ("id", "name", "nameKey", "createdAt") VALUES ${joinSql(rows, ", ")}`);
       });
       expect(Categories.parse((await api.categories()).body)).toHaveLength(1000);
       expect(expectError(await api.createCategory({ name: "One too many" }), 409, "CONFLICT").message).toMatch(/^The store has 1,000 categories/);

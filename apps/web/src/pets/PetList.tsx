@@ -24,7 +24,7 @@ function linkTo(view: PetListView): string {
 /** What the empty list says: what its filters (name, status, category) leave out. */
 export function noPetsSentence(view: PetListView, category: string | undefined): string {
   const inCategory = category !== undefined ? ` in ${category}` : "";
-  if (view.name !== undefined) return `No ${view.status ? `${view.status} ` : ""}pets${inCategory} have a name starting with “${view.name}”.`;
+  if (view.name !== undefined) return `No ${view.status ? `${view.status} ` : ""}pets${inCategory} have a name with a word starting with “${view.name}”.`;
   if (view.status !== undefined) return `No pets${inCategory} are ${view.status}.`;
   if (category !== undefined) return `No pets are${inCategory}.`;
   return "There are no pets in the store yet.";

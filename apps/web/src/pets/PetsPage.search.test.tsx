@@ -39,7 +39,7 @@ describe("Search by name on the pets list", () => {
 
   it("fills the field from the URL, and says when nothing matches, naming the search", async () => {
     renderApp("/pets?name=zz%25&status=pending", () => jsonResponse(200, []));
-    expect(await screen.findByText("No pending pets have a name starting with “zz%”.")).toBeInTheDocument();
+    expect(await screen.findByText("No pending pets have a name with a word starting with “zz%”.")).toBeInTheDocument();
     expect(screen.getByRole("searchbox", { name: "Search by name" })).toHaveValue("zz%");
     expect(screen.getByRole("link", { name: "Show all pets" })).toHaveAttribute("href", "/pets?limit=20");
   });
