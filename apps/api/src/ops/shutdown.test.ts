@@ -25,6 +25,8 @@ interface Started {
   /** Resolves with the exit code the shutdown asked for. */
   exitCode: Promise<number>;
   databaseClosed: () => boolean;
+  /** Resolves when the server has read the first request's head: from then on it is in flight. */
+  firstRequest: Promise<void>;
 }
 
 /** The real app behind the real HTTP server on a free port, with the shutdown wired as main.ts wires it, but its exit caught. */
@@ -35,6 +37,7 @@ async function start({ drainMs, timeoutMs, requestTimeoutMs = 10_000 }: { drainM
   const stopSwitch = createStopSwitch();
   const app = createApp({ config: t.config, logger, database: t.database, stopState: stopSwitch });
   const server = createHttpServer(app, { requestTimeoutMs });
+  const firstRequest = new Promise<void>((resolve) => server.once("request", () => resolve()));
   let databaseClosed = false;
   let exited: (code: number) => void = () => {};
   const exitCode = new Promise<number>((resolve) => (exited = resolve));
@@ -49,7 +52,7 @@ async function start({ drainMs, timeoutMs, requestTimeoutMs = 10_000 }: { drainM
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   cleanups.push(() => server.closeAllConnections(), () => server.close());
-  const started: Started = { port: (server.address() as AddressInfo).port, shutdown, logs, exitCode, databaseClosed: () => databaseClosed };
+  const started: Started = { port: (server.address() as AddressInfo).port, shutdown, logs, exitCode, databaseClosed: () => databaseClosed, firstRequest };
   return started;
 }
 
@@ -131,14 +134,15 @@ describe("drainThenClose", () => {
 
   it("a request still in flight past the timeout is cut: exit 1, one line saying how many", async () => {
     const TIMEOUT = 300;
-    const { port, shutdown, logs, exitCode } = await start({ drainMs: 0, timeoutMs: TIMEOUT });
+    const { port, shutdown, logs, exitCode, firstRequest } = await start({ drainMs: 0, timeoutMs: TIMEOUT });
     // A create whose body never finishes arriving (REQUEST_TIMEOUT_MS is far off).
     const socket = net.connect(port, "127.0.0.1");
     cleanups.push(() => socket.destroy());
     socket.write(
       `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`,
     );
-    await sleep(100);
+    // In flight once the server has read its head (a fixed sleep was too short on a busy CI host).
+    await firstRequest;
     const signalledAt = Date.now();
     shutdown.begin("SIGTERM");
     expect(await exitCode).toBe(1);
