@@ -8,7 +8,6 @@ import { createTestApp, TEST_KEY, type TestApp } from "../test/test-app.js";
 import { createLogger } from "./logger.js";
 import { createStopSwitch, drainThenClose, type GracefulShutdown } from "./shutdown.js";
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let t: TestApp | undefined;
 const cleanups: Array<() => void> = [];
