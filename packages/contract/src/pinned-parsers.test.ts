@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { pinnedCreatePetHeaders, pinnedListPetsQuery, pinnedNewPet, pinnedPetIdParams } from "./pinned-parsers.js";
+import { PetPatch } from "./pet-patch.js";
+import { pinnedCreatePetHeaders, pinnedListPetsQuery, pinnedNewPet, pinnedPetIdParams, pinnedPetPatch } from "./pinned-parsers.js";
 import { CreatePetHeaders, GetPetParams, ListPetsQuery, MAX_ID, NewPet } from "./schemas.js";
 
 /**
@@ -132,5 +133,68 @@ describe("pinnedCreatePetHeaders", () => {
     expect(pinnedCreatePetHeaders({ "content-type": "application/json", authorization: "Bearer x" })).toEqual({});
     expect(pinnedCreatePetHeaders({ "idempotency-key": "k-1" })).toBeUndefined();
     expect(pinnedCreatePetHeaders({ "idempotency-key": "" })).toBeUndefined();
+  });
+});
+
+describe("pinnedPetPatch", () => {
+  const value = fc.oneof(
+    fc.string({ maxLength: 20 }),
+    fc.constantFrom("available", "sold", "Rex", "", "a".repeat(1000), "a".repeat(1001), "Re\u202Ex", "a\u0000b", "Zo\u00eb"),
+    fc.constant(null),
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.anything(),
+  );
+  const operation = fc.record(
+    {
+      op: fc.oneof({ weight: 6, arbitrary: fc.constantFrom("test", "replace", "add", "remove") }, fc.constantFrom("move", "copy", "Test", ""), fc.anything()),
+      path: fc.oneof({ weight: 6, arbitrary: fc.constantFrom("/name", "/categoryId", "/status") }, fc.constantFrom("/id", "name", "/status/0", ""), fc.anything()),
+      value,
+      from: fc.string(),
+      extra: fc.anything(),
+    },
+    { requiredKeys: [] },
+  );
+  // Well-formed operations too, so that whole patches of them, taken by the pinned parser, are generated often.
+  const wellFormed = fc.oneof(
+    fc.record({ op: fc.constantFrom("test", "replace", "add"), path: fc.constantFrom("/name", "/categoryId", "/status"), value }),
+    fc.constant({ op: "remove", path: "/status" }),
+  );
+  const patch = fc.array(fc.oneof({ weight: 6, arbitrary: wellFormed }, { weight: 3, arbitrary: operation }, fc.anything()), { maxLength: 12 });
+
+  it("returns PetPatch's parse of every patch it takes, and takes the plain patches", () => {
+    fc.assert(fc.property(fc.oneof({ weight: 9, arbitrary: patch }, fc.anything()), (input) => expectSameAsSchema(pinnedPetPatch, PetPatch, input)), { numRuns: 10000 });
+    const sale = [
+      { op: "test", path: "/status", value: "pending" },
+      { op: "replace", path: "/status", value: "sold" },
+    ];
+    expect(pinnedPetPatch(sale)).toEqual(sale);
+    expect(pinnedPetPatch([{ op: "test", path: "/categoryId", value: 7 }, { op: "replace", path: "/name", value: "Rex II" }, { op: "remove", path: "/status" }])).toEqual([
+      { op: "test", path: "/categoryId", value: 7 },
+      { op: "replace", path: "/name", value: "Rex II" },
+      { op: "remove", path: "/status" },
+    ]);
+    expect(pinnedPetPatch([{ op: "add", path: "/status", value: null }])).toEqual([{ op: "add", path: "/status", value: null }]);
+  });
+
+  it("leaves every refusal to the schema", () => {
+    for (const input of [
+      [],
+      Array.from({ length: 11 }, () => ({ op: "test", path: "/name", value: "Rex" })),
+      [{ op: "move", path: "/name", from: "/status" }],
+      [{ op: "remove", path: "/name" }],
+      [{ op: "remove", path: "/status", value: null }],
+      [{ op: "test", path: "/name" }],
+      [{ op: "test", path: "/id", value: 1 }],
+      [{ op: "test", path: "/name", value: true }],
+      [{ op: "test", path: "/name", value: "a".repeat(1001) }],
+      [{ op: "test", path: "/name", value: "Re\u202Ex" }],
+      [{ op: "test", path: "/name", value: "Rex", extra: 1 }],
+      { op: "test", path: "/name", value: "Rex" },
+      null,
+    ]) {
+      expect(pinnedPetPatch(input), JSON.stringify(input)).toBeUndefined();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { PATCH_STRING_MAX_LENGTH, PET_PATCH_MAX_OPERATIONS, PET_PATCH_PATHS, type PetPatch, type PetPatchOperation, type PetPatchPath } from "./pet-patch.js";
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, MAX_ID, NAME_MAX_LENGTH, NAME_PATTERN, PET_STATUSES, type ListPetsQuery, type NewPet, type PetStatus } from "./schemas.js";
 
 /**
@@ -99,9 +100,46 @@ export function pinnedCreatePetHeaders(headers: unknown): Record<string, never> 
   return isPlainObject(headers) && !("idempotency-key" in headers) ? {} : undefined;
 }
 
-/** The pinned parsers of the pet operations: the requests the hot path serves most. */
+const isPatchPath = (value: unknown): value is PetPatchPath => typeof value === "string" && (PET_PATCH_PATHS as readonly string[]).includes(value);
+
+/** A patch operation's `value`: a string within the patch's bounds, a finite number, or null. */
+const isPatchValue = (value: unknown): value is string | number | null =>
+  value === null ||
+  (typeof value === "number" && Number.isFinite(value)) ||
+  (typeof value === "string" && value.length <= PATCH_STRING_MAX_LENGTH && NAME_PATTERN.test(value));
+
+/**
+ * `PetPatch` for an array of 1..10 operations, each exactly `{ op, path, value }` (`test`, `replace`, `add`)
+ * or `{ op: "remove", path: "/status" }` with a value the schema takes. Anything else, an extra key
+ * included: the schema's, which names what is wrong.
+ */
+export function pinnedPetPatch(body: unknown): PetPatch | undefined {
+  if (!Array.isArray(body) || body.length < 1 || body.length > PET_PATCH_MAX_OPERATIONS) return undefined;
+  const operations: PetPatchOperation[] = [];
+  for (const operation of body as unknown[]) {
+    if (!isPlainObject(operation) || !Object.hasOwn(operation, "op") || !Object.hasOwn(operation, "path")) return undefined;
+    const { op, path } = operation;
+    const size = Object.keys(operation).length;
+    if (op === "remove") {
+      if (path !== "/status" || size !== 2) return undefined;
+      operations.push({ op, path });
+    } else if (op === "test" || op === "replace" || op === "add") {
+      const { value } = operation;
+      if (!isPatchPath(path) || size !== 3 || !Object.hasOwn(operation, "value") || !isPatchValue(value)) return undefined;
+      operations.push({ op, path, value });
+    } else {
+      return undefined;
+    }
+  }
+  return operations;
+}
+
+/** The pinned parsers of the pet operations: the requests the hot path serves most, and the changes beside them. */
 export const petstorePinnedParsers = {
   getPet: { pathParams: pinnedPetIdParams },
   listPets: { query: pinnedListPetsQuery },
   createPet: { body: pinnedNewPet, headers: pinnedCreatePetHeaders },
+  updatePet: { pathParams: pinnedPetIdParams, body: pinnedPetPatch, headers: pinnedCreatePetHeaders },
+  deletePet: { pathParams: pinnedPetIdParams, headers: pinnedCreatePetHeaders },
+  restorePet: { pathParams: pinnedPetIdParams, headers: pinnedCreatePetHeaders },
 } as const satisfies Record<string, PinnedRequestParsers>;

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { DeletedPet, Pet, PetChange, PetChangeAction, PetFieldChange, PetPatch } from "@petstore/contract";
 import type { AuditContext } from "../activity/audit-event.js";
 import { recordActivity } from "../activity/recorded-activity.js";
-import { execute, firstRow, forUpdate, provider, rows, sql, toDate, toNumber, type SqlRunner, type SqlWork } from "../data/sql-work.js";
+import { execute, firstRow, forUpdate, joinSql, provider, rows, sql, toDate, toNumber, type SqlRunner, type SqlStatement, type SqlWork } from "../data/sql-work.js";
 import { idempotencyLockId } from "./idempotent-create.js";
 import { nameKey } from "./name-key.js";
 import { applyPetPatch } from "./pet-patch.js";
@@ -80,13 +80,17 @@ function* updatePet(call: PetChangeCall & { request: { operation: "updatePet" } 
   // A patch that changes nothing: the pet as it is, no write, no event.
   if (plan.changes.length === 0) return { kind: "done", status: 200, pet: stored, replayed: false };
   const { pet } = plan;
-  const key = nameKey(pet.name);
-  yield* execute(
-    sql`UPDATE "Pet" SET "name" = ${pet.name}, "nameKey" = ${key}, "categoryId" = ${pet.categoryId}, "status" = ${pet.status ?? null}
-        WHERE "id" = ${petId}`,
-  );
+  // Only the changed columns are set: SQLite rewrites an index's entry whenever its column is in the SET
+  // list, changed or not, and a rename or a sale is most of the changes a store makes.
+  const changed = new Set(plan.changes.map((change) => change.field));
+  const key = changed.has("name") ? nameKey(pet.name) : undefined;
+  const sets: SqlStatement[] = [];
+  if (key !== undefined) sets.push(sql`"name" = ${pet.name}, "nameKey" = ${key}`);
+  if (changed.has("categoryId")) sets.push(sql`"categoryId" = ${pet.categoryId}`);
+  if (changed.has("status")) sets.push(sql`"status" = ${pet.status ?? null}`);
+  yield* execute(sql`UPDATE "Pet" SET ${joinSql(sets, ", ")} WHERE "id" = ${petId}`);
   // A stored key is always nameKey's of the stored name (start-up re-keys any other before serving).
-  if (pet.name !== stored.name) yield* rewordPet(petId, nameKey(stored.name), key);
+  if (key !== undefined) yield* rewordPet(petId, nameKey(stored.name), key);
   const previousAttributes = Object.fromEntries(plan.changes.map((change) => [change.field, change.from]));
   yield* recordActivity(now, "pet.updated", { type: "pet", id: petId, label: pet.name }, call.audit, { pet, previousAttributes }, plan.changes);
   return { kind: "done", status: 200, pet, replayed: false };
