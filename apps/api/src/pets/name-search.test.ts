@@ -4,6 +4,7 @@ import pg from "pg";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sqliteFilePath } from "../base/database-url.js";
+import { rows, sql } from "../data/sql-work.js";
 import { expectError } from "../test/expect-error.js";
 import { bearer, createTestApp, freshDatabase, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
 import { nameKey } from "./name-key.js";
@@ -170,6 +171,11 @@ describe.each(TEST_PROVIDERS)("a name search follows each change of a pet, on %s
   const api = () => request(t.app);
   const search = async (name: string) =>
     ((await api().get("/v1/pets").query({ name }).set("Authorization", bearer()).expect(200)).body as Pet[]).map((pet) => pet.name);
+  /** The word index's rows of pet `id`: kept by the API on SQLite, by triggers on PostgreSQL. */
+  const wordKeys = (id: number) =>
+    t.database.sql.read(function* () {
+      return (yield* rows<{ key: string }>(sql`SELECT "key" FROM "PetWord" WHERE "petId" = ${id} ORDER BY "key"`)).map((row) => row.key);
+    });
 
   beforeAll(async () => {
     t = await createTestApp({}, provider);
@@ -183,6 +189,7 @@ describe.each(TEST_PROVIDERS)("a name search follows each change of a pet, on %s
     const created = await api().post("/v1/pets").set("Authorization", bearer()).send({ name: "Sir Reginald Fluffington", categoryId: 1 }).expect(201);
     const id = (created.body as Pet).id;
     expect(await search("fluff")).toEqual(["Sir Reginald Fluffington"]);
+    expect(await wordKeys(id)).toEqual(["fluffington", "reginald fluffington"]);
     await api()
       .patch(`/v1/pets/${id}`)
       .set("Authorization", bearer())
@@ -192,10 +199,19 @@ describe.each(TEST_PROVIDERS)("a name search follows each change of a pet, on %s
     expect(await search("fluff")).toEqual([]);
     expect(await search("reginald")).toEqual([]);
     expect(await search("woolly b")).toEqual(["Lady Woolly Bear"]);
+    expect(await wordKeys(id)).toEqual(["bear", "woolly bear"]);
+    await api()
+      .patch(`/v1/pets/${id}`)
+      .set("Authorization", bearer())
+      .send([{ op: "replace", path: "/status", value: "pending" }])
+      .expect(200);
+    expect(await wordKeys(id)).toEqual(["bear", "woolly bear"]);
     await api().delete(`/v1/pets/${id}`).set("Authorization", bearer()).expect(204);
     expect(await search("bear")).toEqual([]);
+    expect(await wordKeys(id)).toEqual([]);
     await api().post(`/v1/deleted-pets/${id}/restore`).set("Authorization", bearer()).expect(200);
     expect(await search("bear")).toEqual(["Lady Woolly Bear"]);
+    expect(await wordKeys(id)).toEqual(["bear", "woolly bear"]);
   });
 });
 

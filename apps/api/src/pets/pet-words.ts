@@ -5,7 +5,7 @@ import { execute, provider, sql, type SqlWork } from "../data/sql-work.js";
  * word after the first, the name's key from that word on (`reginald fluffington`, `fluffington` for
  * `sir reginald fluffington`), one row each in "PetWord" (key, petId).
  *
- * PostgreSQL keeps the rows by triggers on "Pet" (migration 0015_word_search). SQLite keeps them here, in
+ * PostgreSQL keeps the rows by triggers on "Pet" (migrations 0015_word_search, 0016_word_triggers_without_arrays). SQLite keeps them here, in
  * the transaction of each write: a trigger there has no split and costs a JSON array and a window sum per
  * row, measured at 25-30 us per create of a four-word name, where these statements cost 2-3 us.
  */
