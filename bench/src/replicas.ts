@@ -27,7 +27,7 @@ import { commandLine } from "./options.js";
 import { SCENARIOS, type Scenario } from "./scenarios.js";
 import { seedPostgres } from "./seed.js";
 import { cpuNs, stopServer, type RunningServer } from "./server-process.js";
-import { API_KEY, apiCommand, migrateForBuild, PG_ADMIN_URL, PG_BENCH_URL, startBenchServer } from "./servers.js";
+import { API_KEY, apiCommand, PG_ADMIN_URL, PG_BENCH_URL, startBenchServer } from "./servers.js";
 import { upperMedian as median } from "./statistics.js";
 
 const REPLICAS = 2;
