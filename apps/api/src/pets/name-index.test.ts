@@ -7,7 +7,7 @@ import { analysedPostgres, analysedSqlite, sqlitePlan } from "../test/analysed-d
 import { TEST_PROVIDERS } from "../test/test-app.js";
 import { nameKey } from "./name-key.js";
 import { laterWordKeys } from "./pet-words.js";
-import { nameSearchPageStatement, planNameSearch, type NameSearchPlan } from "./name-search.js";
+import { MIN_WALK_MATCHES, nameSearchPageStatement, planNameSearch, type NameSearchPlan } from "./name-search.js";
 
 const ROWS = 100_000;
 // A tenth of the pets share a first word ("bella"), spread over the ids; every other name is `pet-<n>`,
@@ -80,6 +80,11 @@ describe.runIf(TEST_PROVIDERS.includes("postgresql"))("PostgreSQL: a name search
        WHERE (table_name, column_name) IN (('Pet', 'nameKey'), ('PetWord', 'key')) ORDER BY table_name`,
     );
     expect(rows.map((row) => row.collation_name)).toEqual(["C", "C"]);
+  });
+
+  it("computes the cap in the statement that counts (one round trip): sqrt(take x the ids left), at least MIN_WALK_MATCHES", async () => {
+    expect((await planned(runner, "bella")).plan.cap).toBe(Math.ceil(Math.sqrt(21 * ROWS)));
+    expect((await planned(runner, "bella", undefined, ROWS - 500)).plan.cap).toBe(Math.max(MIN_WALK_MATCHES, Math.ceil(Math.sqrt(21 * 500))));
   });
 
   it("keeps a row in PetWord for each later word of every name, by trigger", async () => {

@@ -58,13 +58,27 @@ export function* planNameSearch(search: string, { take, after = 0 }: { take: num
   if (keys === null) return null;
   const on = yield* provider();
   const sqlite = on === "sqlite";
-  const top = yield* firstRow<{ maxId: unknown }>(sql`SELECT max("id") AS "maxId" FROM "Pet"`);
-  const maxId = toNumber(top?.maxId ?? 0);
-  const cap = Math.max(MIN_WALK_MATCHES, Math.ceil(Math.sqrt(take * Math.max(0, maxId - after))));
   const { byName, byWord } = matchingIds(keys, after, sqlite);
-  const count = sql`SELECT (SELECT count(*) FROM (${byName} LIMIT ${cap}) AS "names")
-    + (SELECT count(*) FROM (${byWord} LIMIT ${cap}) AS "words") AS "n"`;
-  const matches = toNumber((yield* firstRow<{ n: unknown }>(count))?.n ?? 0);
+  const countUpTo = (cap: SqlStatement) => sql`(SELECT count(*) FROM (${byName} LIMIT ${cap}) AS "names")
+    + (SELECT count(*) FROM (${byWord} LIMIT ${cap}) AS "words")`;
+  let cap: number;
+  let count: SqlStatement;
+  let matches: number;
+  if (sqlite) {
+    const top = yield* firstRow<{ maxId: unknown }>(sql`SELECT max("id") AS "maxId" FROM "Pet"`);
+    cap = Math.max(MIN_WALK_MATCHES, Math.ceil(Math.sqrt(take * Math.max(0, toNumber(top?.maxId ?? 0) - after))));
+    count = sql`SELECT ${countUpTo(sql`${cap}`)} AS "n"`;
+    matches = toNumber((yield* firstRow<{ n: unknown }>(count))?.n ?? 0);
+  } else {
+    // On PostgreSQL each statement is a round trip: the cap is computed in the statement that counts.
+    count = sql`WITH "top" AS (
+        SELECT CAST(greatest(${MIN_WALK_MATCHES}, ceil(sqrt(CAST(${take} AS float8) * greatest(0, coalesce(max("id"), 0) - CAST(${after} AS bigint))))) AS bigint) AS "cap"
+        FROM "Pet")
+      SELECT "cap", ${countUpTo(sql`(SELECT "cap" FROM "top")`)} AS "n" FROM "top"`;
+    const counted = yield* firstRow<{ cap: unknown; n: unknown }>(count);
+    cap = toNumber(counted?.cap ?? MIN_WALK_MATCHES);
+    matches = toNumber(counted?.n ?? 0);
+  }
   if (matches < cap) return { kind: "range", condition: sql`"id" IN (${byName} UNION ${byWord})`, count, cap, provider: on };
   // A match as a substring: " " + the name's key holds " " + the search's key exactly when consecutive
   // words of the name start with the search's words. Opaque to both planners: they walk the id order.
