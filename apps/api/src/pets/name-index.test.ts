@@ -7,7 +7,8 @@ import { analysedPostgres, analysedSqlite, sqlitePlan } from "../test/analysed-d
 import { TEST_PROVIDERS } from "../test/test-app.js";
 import { nameKey } from "./name-key.js";
 import { laterWordKeys } from "./pet-words.js";
-import { MIN_WALK_MATCHES, nameSearchPageStatement, planNameSearch, type NameSearchPlan } from "./name-search.js";
+import { anyPetAbove, filteredPets, NAME_COUNT_CAP, totalCount } from "./pet-listing.js";
+import { MIN_WALK_MATCHES, nameSearchPage, nameSearchPageStatement, planNameSearch, type NameSearchPlan } from "./name-search.js";
 
 const ROWS = 100_000;
 // A tenth of the pets share a first word ("bella"), spread over the ids; every other name is `pet-<n>`,
@@ -22,18 +23,39 @@ const RARE = ["pet 4242", "4242"];
 /** Many matches: a tenth of the pets' first word, and a ninth of the pets' second. */
 const SHARED = ["bella", "1"];
 
-/** The names a search should find, in id order: consecutive words from a word's start. */
-const expectedNames = (search: string, status: PetStatus | undefined, after = 0) =>
+/** The ids of the pets a search should find, in id order: consecutive words from a word's start. */
+const expectedIds = (search: string, status: PetStatus | undefined, after = 0) =>
   Array.from({ length: ROWS }, (_, i) => i + 1)
     .filter((n) => n > after && (status === undefined || statusOf(n) === status))
-    .filter((n) => ` ${nameKey(nameOf(n))}`.includes(` ${nameKey(search)}`))
-    .map(nameOf);
+    .filter((n) => ` ${nameKey(nameOf(n))}`.includes(` ${nameKey(search)}`));
+const expectedNames = (search: string, status: PetStatus | undefined, after = 0) => expectedIds(search, status, after).map(nameOf);
 
-/** A plan and its first page's statement (limit 20 + 1), as listPets runs them. */
+/** listPets' extensions (a category, the page below an id, the total) read a walk as the page does, falling back alike. */
+async function expectExtensionsToAgree(runner: SqlRunner, search: string): Promise<void> {
+  const plan = (await runner.read(() => planNameSearch(search, { take: 21 })))!;
+  const page = await runner.read(() => filteredPets({ name: plan, categoryId: 1, take: 21 }));
+  expect(page.map((pet) => pet.name)).toEqual(expectedNames(search, undefined).slice(0, 21));
+  const below = await runner.read(() => filteredPets({ name: plan, status: "sold", take: 21, before: 5_000 }));
+  expect(below.map((pet) => pet.id)).toEqual(expectedIds(search, "sold").filter((id) => id < 5_000).slice(-21));
+  const last = expectedIds(search, undefined).at(-1)!;
+  expect(await runner.read(() => anyPetAbove({ name: plan }, last - 1))).toBe(true);
+  expect(await runner.read(() => anyPetAbove({ name: plan }, last))).toBe(false);
+  const total = expectedIds(search, "sold").length;
+  expect(await runner.read(() => totalCount({ name: plan, status: "sold" }))).toBe(total > NAME_COUNT_CAP ? `${NAME_COUNT_CAP}+` : String(total));
+}
+
+/** A plan and its first page's first statement (limit 20 + 1), as listPets runs them: a walk's, or the ranges'. */
 async function planned(runner: SqlRunner, search: string, status?: PetStatus, after = 0): Promise<{ plan: NameSearchPlan; page: SqlStatement }> {
   const plan = (await runner.read(() => planNameSearch(search, { take: 21, after })))!;
-  return { plan, page: nameSearchPageStatement(plan, { take: 21, status, after }) };
+  const query = { take: 21, status, after };
+  return { plan, page: plan.kind === "walk" ? nameSearchPageStatement(plan, query, plan.needle, plan.cap) : nameSearchPageStatement(plan, query, plan.range) };
 }
+
+/**
+ * Between rare and shared: `42` starts the second word of 1,111 names (pet-42, pet-420..pet-429, ...), enough
+ * to try a walk, but only 11 of them among the first `cap` ids: the walk falls short and the ranges answer.
+ */
+const BETWEEN = "42";
 
 describe.runIf(TEST_PROVIDERS.includes("postgresql"))("PostgreSQL: a name search reads indexes, never a whole range", () => {
   let database: Awaited<ReturnType<typeof analysedPostgres>>;
@@ -82,7 +104,7 @@ describe.runIf(TEST_PROVIDERS.includes("postgresql"))("PostgreSQL: a name search
     expect(rows.map((row) => row.collation_name)).toEqual(["C", "C"]);
   });
 
-  it("computes the cap in the statement that counts (one round trip): sqrt(take x the ids left), at least MIN_WALK_MATCHES", async () => {
+  it("reads the highest id in the statement that counts (one round trip): the cap is sqrt(take x the ids left), at least MIN_WALK_MATCHES", async () => {
     expect((await planned(runner, "bella")).plan.cap).toBe(Math.ceil(Math.sqrt(21 * ROWS)));
     expect((await planned(runner, "bella", undefined, ROWS - 500)).plan.cap).toBe(Math.max(MIN_WALK_MATCHES, Math.ceil(Math.sqrt(21 * 500))));
   });
@@ -121,6 +143,20 @@ describe.runIf(TEST_PROVIDERS.includes("postgresql"))("PostgreSQL: a name search
       },
     );
   }
+
+  it.each([undefined, "sold" as const])(`a search between (${BETWEEN}): the walk stops at its cap, short of a page, and the ranges answer (status %s)`, async (status) => {
+    const { plan, page } = await planned(runner, BETWEEN, status);
+    expect(plan.kind).toBe("walk");
+    const walked = await analyse(page);
+    expect(walked.some((node) => node["Node Type"] === "Seq Scan")).toBe(false);
+    expect((await pageNames(page)).length).toBeLessThan(21);
+    const pets = await runner.read(() => nameSearchPage({ name: BETWEEN, take: 21, status }));
+    expect(pets.map((pet) => pet.name)).toEqual(expectedNames(BETWEEN, status).slice(0, 21));
+  });
+
+  it.each([...SHARED, BETWEEN, ...RARE])("listPets' extensions read a search of %s as the page does", async (search) => {
+    await expectExtensionsToAgree(runner, search);
+  });
 });
 
 describe("SQLite: a name search reads indexes, never a whole range", () => {
@@ -176,9 +212,23 @@ describe("SQLite: a name search reads indexes, never a whole range", () => {
     });
   }
 
-  it("the count that chooses reads the covering indexes only, and at most its cap of each", async () => {
+  it.each([undefined, "sold" as const])(`a search between (${BETWEEN}): the walk stops at its cap, short of a page, and the ranges answer (status %s)`, async (status) => {
+    const { plan, page } = await planned(runner, BETWEEN, status);
+    expect(plan.kind).toBe("walk");
+    expect(explain(page)).not.toContain("TEMP B-TREE");
+    expect(pageNames(page).length).toBeLessThan(21);
+    const pets = await runner.read(() => nameSearchPage({ name: BETWEEN, take: 21, status }));
+    expect(pets.map((pet) => pet.name)).toEqual(expectedNames(BETWEEN, status).slice(0, 21));
+  });
+
+  it.each([...SHARED, BETWEEN, ...RARE])("listPets' extensions read a search of %s as the page does", async (search) => {
+    await expectExtensionsToAgree(runner, search);
+  });
+
+  it("the count that chooses reads the covering indexes only, and at most MIN_WALK_MATCHES of each", async () => {
     const { plan } = await planned(runner, "bella");
     expect(plan.cap).toBe(Math.ceil(Math.sqrt(21 * ROWS)));
+    expect(plan.count.values.filter((value) => value === MIN_WALK_MATCHES)).toHaveLength(2);
     const steps = explain(plan.count);
     expect(steps).toMatch(/SEARCH Pet USING COVERING INDEX Pet_nameKey_id_idx \(nameKey>\? AND nameKey<\?\)/);
     expect(steps).toMatch(/SEARCH PetWord USING PRIMARY KEY \(key>\? AND key<\?\)/);

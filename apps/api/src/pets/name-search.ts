@@ -1,5 +1,5 @@
 import type { Pet, PetStatus } from "@petstore/contract";
-import { firstRow, provider, raw, rows, sql, toNumber, type SqlStatement, type SqlWork } from "../data/sql-work.js";
+import { firstRow, provider, raw, rows, sql, toNumber, type SqlStatement, type SqlText, type SqlWork } from "../data/sql-work.js";
 import type { DatabaseProvider } from "../base/database-url.js";
 import { nameSearchKeys, type NameSearchKeys } from "./name-key.js";
 import { toPet, type PetRow } from "./pet-row.js";
@@ -11,22 +11,25 @@ import { toPet, type PetRow } from "./pet-row.js";
  * on), which triggers on "Pet" keep in the transaction of every write, whatever the path.
  */
 
-/** The least number of matches that makes walking the id order cheaper than sorting the matches (below). */
+/** Fewer matches than this are read from the key ranges and sorted; as many, and a walk is tried first. */
 export const MIN_WALK_MATCHES = 200;
 
-/** How a name search reads the pets, and the condition on "Pet" that says so. */
+/** How a name search reads the pets (docs/decisions/049-name-search-walks-first.md). */
 export interface NameSearchPlan {
   /**
-   * `range`: the matches' ids read from the two key ranges (covering indexes), then their pets in id
-   * order: few matches. `walk`: pets in id order (the primary key, or the index of another filter),
-   * each checked against the search, stopping at the page's end: many matches, so a page is found long
-   * before the ranges would be read.
+   * `range`: fewer than MIN_WALK_MATCHES matches: their ids read from the two key ranges (covering
+   * indexes), then their pets in id order. `walk`: at least as many: the first `cap` pets in id order (the
+   * primary key, or the index of another filter), each checked against the search, stopping at the
+   * page's end; a walk that does not fill its page is read again from the ranges (readNameSearch).
    */
   kind: "range" | "walk";
-  /** The condition on a row of "Pet": it is a match. */
-  condition: SqlStatement;
-  /** The count of matches, at most `cap`, that chose `kind`. */
+  /** The condition on a row of "Pet" that reads the key ranges: it is a match. */
+  range: SqlStatement;
+  /** The condition on a row of "Pet" that checks its key: it is a match (opaque to both planners). */
+  needle: SqlStatement;
+  /** The statement that counted the matches (up to MIN_WALK_MATCHES of each range) and chose `kind`. */
   count: SqlStatement;
+  /** The most rows a walk reads: sqrt(take x the span of ids left), at least MIN_WALK_MATCHES. */
   cap: number;
   provider: DatabaseProvider;
 }
@@ -48,10 +51,12 @@ function matchingIds(keys: NameSearchKeys, after: number, sqlite: boolean): { by
  * Chooses how to read a name search for a page of `take` rows above `after`; null when the search has
  * no word (it matches no pet). Neither planner knows how many keys a range holds here (SQLite has no
  * STAT4; PostgreSQL cannot see through the union of two ranges), so the API counts the matches above
- * `after`, reading at most `cap` entries of each range (covering indexes: no table rows), with `cap` =
- * sqrt(take x the span of ids left): fewer matches than `cap`, and sorting them costs under `cap`; as
- * many, and a walk in id order meets a page after about take x span / matches <= `cap` rows, if the
- * matches are spread over the ids. Either way a page costs O(sqrt(take x pets)), never a whole range.
+ * `after`, reading at most MIN_WALK_MATCHES entries of each range (covering indexes: no table rows).
+ * Fewer: sorting them is cheap. As many: a walk in id order is tried, reading at most `cap` =
+ * sqrt(take x the span of ids left) rows; with M matches spread over the ids it meets a page after about
+ * take x span / M rows, so it fills its page whenever M >= cap, and otherwise the ranges hold fewer than
+ * about `cap` matches. Either way a page costs O(sqrt(take x pets)), never a whole range, and a common
+ * word's first page reads about take x span / M rows, as a whole-name prefix's did.
  */
 export function* planNameSearch(search: string, { take, after = 0 }: { take: number; after?: number | undefined }): SqlWork<NameSearchPlan | null> {
   const keys = nameSearchKeys(search);
@@ -59,31 +64,68 @@ export function* planNameSearch(search: string, { take, after = 0 }: { take: num
   const on = yield* provider();
   const sqlite = on === "sqlite";
   const { byName, byWord } = matchingIds(keys, after, sqlite);
-  const countUpTo = (cap: SqlStatement) => sql`(SELECT count(*) FROM (${byName} LIMIT ${cap}) AS "names")
-    + (SELECT count(*) FROM (${byWord} LIMIT ${cap}) AS "words")`;
-  let cap: number;
+  const counted = sql`(SELECT count(*) FROM (${byName} LIMIT ${MIN_WALK_MATCHES}) AS "names")
+    + (SELECT count(*) FROM (${byWord} LIMIT ${MIN_WALK_MATCHES}) AS "words")`;
+  const capOf = (maxId: unknown) => Math.max(MIN_WALK_MATCHES, Math.ceil(Math.sqrt(take * Math.max(0, toNumber(maxId ?? 0) - after))));
   let count: SqlStatement;
   let matches: number;
+  let cap = MIN_WALK_MATCHES;
   if (sqlite) {
-    const top = yield* firstRow<{ maxId: unknown }>(sql`SELECT max("id") AS "maxId" FROM "Pet"`);
-    cap = Math.max(MIN_WALK_MATCHES, Math.ceil(Math.sqrt(take * Math.max(0, toNumber(top?.maxId ?? 0) - after))));
-    count = sql`SELECT ${countUpTo(sql`${cap}`)} AS "n"`;
+    count = sql`SELECT ${counted} AS "n"`;
     matches = toNumber((yield* firstRow<{ n: unknown }>(count))?.n ?? 0);
+    if (matches >= MIN_WALK_MATCHES) cap = capOf((yield* firstRow<{ maxId: unknown }>(sql`SELECT max("id") AS "maxId" FROM "Pet"`))?.maxId);
   } else {
-    // On PostgreSQL each statement is a round trip: the cap is computed in the statement that counts.
-    count = sql`WITH "top" AS (
-        SELECT CAST(greatest(${MIN_WALK_MATCHES}, ceil(sqrt(CAST(${take} AS float8) * greatest(0, coalesce(max("id"), 0) - CAST(${after} AS bigint))))) AS bigint) AS "cap"
-        FROM "Pet")
-      SELECT "cap", ${countUpTo(sql`(SELECT "cap" FROM "top")`)} AS "n" FROM "top"`;
-    const counted = yield* firstRow<{ cap: unknown; n: unknown }>(count);
-    cap = toNumber(counted?.cap ?? MIN_WALK_MATCHES);
-    matches = toNumber(counted?.n ?? 0);
+    // On PostgreSQL each statement is a round trip: the highest id is read in the statement that counts.
+    count = sql`SELECT ${counted} AS "n", (SELECT max("id") FROM "Pet") AS "maxId"`;
+    const row = yield* firstRow<{ n: unknown; maxId: unknown }>(count);
+    matches = toNumber(row?.n ?? 0);
+    cap = capOf(row?.maxId);
   }
-  if (matches < cap) return { kind: "range", condition: sql`"id" IN (${byName} UNION ${byWord})`, count, cap, provider: on };
   // A match as a substring: " " + the name's key holds " " + the search's key exactly when consecutive
-  // words of the name start with the search's words. Opaque to both planners: they walk the id order.
+  // words of the name start with the search's words.
   const position = raw(sqlite ? "instr" : "strpos");
-  return { kind: "walk", condition: sql`${position}(' ' || "nameKey", ${keys.needle}) > 0`, count, cap, provider: on };
+  return {
+    kind: matches < MIN_WALK_MATCHES ? "range" : "walk",
+    range: sql`"id" IN (${byName} UNION ${byWord})`,
+    needle: sql`${position}(' ' || "nameKey", ${keys.needle}) > 0`,
+    count,
+    cap,
+    provider: on,
+  };
+}
+
+/**
+ * Reads up to `take` rows of a name search under `plan`. `read` reads the rows of "Pet" that satisfy a
+ * name condition (and its other filters), in its order, up to `take`; given `walkRows`, only among the
+ * first `walkRows` rows of that order that pass the other filters. A walk that fills its page is the
+ * answer; one that does not is read again from the key ranges, which hold the whole answer.
+ */
+export function* readNameSearch<T>(
+  plan: NameSearchPlan,
+  take: number,
+  read: (name: SqlStatement, walkRows?: number) => SqlWork<T[]>,
+): SqlWork<T[]> {
+  if (plan.kind === "walk") {
+    const walked = yield* read(plan.needle, plan.cap);
+    if (walked.length >= take) return walked;
+  }
+  return yield* read(plan.range);
+}
+
+/**
+ * Rows of "Pet" with `columns`, matching `where` and a name condition, ordered by id (`order`), up to
+ * `take`: with `walkRows`, the name condition checked among the first `walkRows` rows matching `where`
+ * only (a subquery in id order, which both planners read lazily, stopping at the page's end).
+ */
+export function nameConditionStatement(
+  { columns, from, where, order, take }: { columns: SqlText; from: SqlText; where: SqlStatement; order: "ASC" | "DESC"; take: number },
+  name: SqlStatement,
+  walkRows?: number,
+): SqlStatement {
+  const direction = raw(order);
+  if (walkRows === undefined) return sql`SELECT ${columns} FROM ${from} WHERE ${where} AND ${name} ORDER BY "id" ${direction} LIMIT ${take}`;
+  return sql`SELECT ${columns} FROM (SELECT ${columns}, "nameKey" FROM ${from} WHERE ${where} ORDER BY "id" ${direction} LIMIT ${walkRows}) AS "Pet"
+    WHERE ${name} ORDER BY "id" ${direction} LIMIT ${take}`;
 }
 
 export interface NameSearchPageQuery {
@@ -94,19 +136,21 @@ export interface NameSearchPageQuery {
   after?: number | undefined;
 }
 
-/** The statement of a page of a name search under `plan`. */
-export function nameSearchPageStatement(plan: NameSearchPlan, { take, status, after = 0 }: Omit<NameSearchPageQuery, "name">): SqlStatement {
-  const byStatus = status === undefined ? sql`` : sql` AND "status" = ${status}`;
+const PAGE_COLUMNS = raw(`"id", "name", "categoryId", "status"`);
+
+/** The statement of a page of a name search: with `walkRows`, a walk (see nameConditionStatement). */
+export function nameSearchPageStatement(plan: NameSearchPlan, { take, status, after = 0 }: Omit<NameSearchPageQuery, "name">, name: SqlStatement, walkRows?: number): SqlStatement {
+  const byStatus = status === undefined ? sql`` : sql`"status" = ${status} AND `;
   // A walk with a status walks that status's pets: SQLite's planner, blind to how common a status is,
   // could walk every pet instead (PostgreSQL's statistics choose well).
-  const statusIndex = raw(plan.kind === "walk" && status !== undefined && plan.provider === "sqlite" ? ` INDEXED BY "Pet_status_id_idx"` : "");
-  return sql`SELECT "id", "name", "categoryId", "status" FROM "Pet"${statusIndex}
-    WHERE ${plan.condition}${byStatus} AND "id" > ${after} ORDER BY "id" ASC LIMIT ${take}`;
+  const statusIndex = walkRows !== undefined && status !== undefined && plan.provider === "sqlite" ? ` INDEXED BY "Pet_status_id_idx"` : "";
+  return nameConditionStatement({ columns: PAGE_COLUMNS, from: raw(`"Pet"${statusIndex}`), where: sql`${byStatus}"id" > ${after}`, order: "ASC", take }, name, walkRows);
 }
 
 /** Up to `take` pets matching a name search (and `status`) above `after`, in ascending id order. */
 export function* nameSearchPage(query: NameSearchPageQuery): SqlWork<Pet[]> {
   const plan = yield* planNameSearch(query.name, query);
   if (plan === null) return [];
-  return (yield* rows<PetRow>(nameSearchPageStatement(plan, query))).map(toPet);
+  const found = yield* readNameSearch(plan, query.take, (name, walkRows) => rows<PetRow>(nameSearchPageStatement(plan, query, name, walkRows)));
+  return found.map(toPet);
 }

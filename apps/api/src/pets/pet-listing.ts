@@ -1,8 +1,8 @@
 import type { ListPetsQuery, Pet, PetStatus } from "@petstore/contract";
 import type { Request, Response } from "express";
 import { pageLink, rowsToRead } from "../base/next-page.js";
-import { firstRow, joinSql, raw, rows, sql, toNumber, type SqlRunner, type SqlStatement, type SqlWork } from "../data/sql-work.js";
-import { planNameSearch, type NameSearchPlan } from "./name-search.js";
+import { firstRow, joinSql, raw, rows, sql, toNumber, type SqlRunner, type SqlStatement, type SqlText, type SqlWork } from "../data/sql-work.js";
+import { nameConditionStatement, planNameSearch, readNameSearch, type NameSearchPlan } from "./name-search.js";
 import { toPet, type PetRow } from "./pet-row.js";
 
 /**
@@ -31,15 +31,22 @@ export interface FilteredPageQuery extends PetFilters {
 
 const COLUMNS = raw(`"id", "name", "categoryId", "status"`);
 
-function conditions({ status, categoryId, name }: PetFilters): SqlStatement[] {
+/** The filters but the name search's. */
+function conditions({ status, categoryId }: PetFilters): SqlStatement[] {
   const where: SqlStatement[] = [];
   if (status !== undefined) where.push(sql`"status" = ${status}`);
   if (categoryId !== undefined) where.push(sql`"categoryId" = ${categoryId}`);
-  if (name !== undefined) where.push(name.condition);
   return where;
 }
 
 const whereClause = (where: readonly SqlStatement[]): SqlStatement => (where.length === 0 ? sql`` : sql` WHERE ${joinSql(where, " AND ")}`);
+
+/** Up to `take` rows of `columns` matching the filters and `where`, in id order `order`, a name search as its plan reads it. */
+function* matchingRows<Row>(filters: PetFilters, where: SqlStatement[], order: "ASC" | "DESC", take: number, columns: SqlText): SqlWork<Row[]> {
+  if (filters.name === undefined) return yield* rows<Row>(sql`SELECT ${columns} FROM "Pet"${whereClause(where)} ORDER BY "id" ${raw(order)} LIMIT ${take}`);
+  const shape = { columns, from: raw(`"Pet"`), where: where.length === 0 ? sql`1 = 1` : joinSql(where, " AND "), order, take };
+  return yield* readNameSearch(filters.name, take, (name, walkRows) => rows<Row>(nameConditionStatement(shape, name, walkRows)));
+}
 
 /**
  * Up to `take` pets matching the filters, in ascending id order: those above `after`, or, with `before`,
@@ -49,16 +56,15 @@ export function* filteredPets(query: FilteredPageQuery): SqlWork<Pet[]> {
   const where = conditions(query);
   if (query.after !== undefined) where.push(sql`"id" > ${query.after}`);
   if (query.before !== undefined) where.push(sql`"id" < ${query.before}`);
-  const order = raw(query.before !== undefined ? "DESC" : "ASC");
-  const found = yield* rows<PetRow>(sql`SELECT ${COLUMNS} FROM "Pet"${whereClause(where)} ORDER BY "id" ${order} LIMIT ${query.take}`);
+  const found = yield* matchingRows<PetRow>(query, where, query.before !== undefined ? "DESC" : "ASC", query.take, COLUMNS);
   const pets = found.map(toPet);
   return query.before !== undefined ? pets.reverse() : pets;
 }
 
 /** Whether a pet matching the filters has an id above `id` (the page below `before` has a next page). */
 export function* anyPetAbove(filters: PetFilters, id: number): SqlWork<boolean> {
-  const where = [...conditions(filters), sql`"id" > ${id}`];
-  return (yield* firstRow(sql`SELECT 1 AS "found" FROM "Pet"${whereClause(where)} LIMIT 1`)) !== undefined;
+  const found = yield* matchingRows(filters, [...conditions(filters), sql`"id" > ${id}`], "ASC", 1, raw(`"id"`));
+  return found.length > 0;
 }
 
 /**
@@ -68,8 +74,10 @@ export function* anyPetAbove(filters: PetFilters, id: number): SqlWork<boolean> 
  */
 export function* totalCount(filters: PetFilters): SqlWork<string> {
   if (filters.name !== undefined) {
+    // Few matches: the key ranges hold them all. Many: checking each pet in id order meets the cap sooner.
+    const name = filters.name.kind === "range" ? filters.name.range : filters.name.needle;
     const capped = yield* firstRow<{ n: unknown }>(
-      sql`SELECT count(*) AS "n" FROM (SELECT 1 FROM "Pet"${whereClause(conditions(filters))} LIMIT ${NAME_COUNT_CAP + 1}) AS "matches"`,
+      sql`SELECT count(*) AS "n" FROM (SELECT 1 FROM "Pet"${whereClause([...conditions(filters), name])} LIMIT ${NAME_COUNT_CAP + 1}) AS "matches"`,
     );
     const n = toNumber(capped?.n ?? 0);
     return n > NAME_COUNT_CAP ? `${NAME_COUNT_CAP}+` : String(n);
