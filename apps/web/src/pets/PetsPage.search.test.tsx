@@ -1,5 +1,5 @@
 import type { Pet } from "@petstore/contract";
-import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { jsonResponse, renderApp } from "../test/render-app.js";
 import { petsPageTitle } from "./PetsPage.js";
@@ -35,6 +35,21 @@ describe("Search by name on the pets list", () => {
     fireEvent.change(search, { target: { value: "bella j" } });
     await waitFor(() => expect(location.current).toBe("/pets?name=bella+j&limit=20"), { timeout: 5_000 });
     expect(search).toHaveValue("bella j");
+  });
+
+  it("keeps keys typed while a search it ran is on its way to the URL (a slow machine)", async () => {
+    const { location } = renderApp("/pets", () => jsonResponse(200, []));
+    const search = await screen.findByRole("searchbox", { name: "Search by name" });
+    fireEvent.change(search, { target: { value: "re" } });
+    // The search for "re" and the next key land in one render, as on a machine that stalled between them.
+    act(() => {
+      fireEvent.submit(search.closest("form")!);
+      fireEvent.change(search, { target: { value: "rex" } });
+    });
+    expect(location.current).toBe("/pets?name=re&limit=20");
+    expect(search).toHaveValue("rex");
+    await waitFor(() => expect(location.current).toBe("/pets?name=rex&limit=20"), { timeout: 5_000 });
+    expect(search).toHaveValue("rex");
   });
 
   it("fills the field from the URL, and says when nothing matches, naming the search", async () => {

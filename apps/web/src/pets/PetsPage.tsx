@@ -119,10 +119,18 @@ function NameSearch({ name, onSearch }: { name: string | undefined; onSearch: (n
   const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const latest = useRef({ name, onSearch });
   latest.current = { name, onSearch };
+  /** The name this field last asked the URL for, until the URL has it: null when none is on its way. */
+  const asked = useRef<string | undefined | null>(null);
 
-  // The URL leads: back, forward and links set the field; but a search the field itself just ran
-  // leaves its text alone (a trailing space typed before the pause stays for the next word).
+  // The URL leads: back, forward and links set the field; but a search the field itself ran leaves its
+  // text alone, whatever was typed since (on a slow machine the URL may catch up after more keys: they
+  // stay), and so does a trailing space typed before the pause.
   useEffect(() => {
+    if (asked.current !== null && asked.current === name) {
+      asked.current = null;
+      return;
+    }
+    asked.current = null;
     setText((current) => (current.trim() === (name ?? "") ? current : (name ?? "")));
     setError(undefined);
   }, [name]);
@@ -138,7 +146,10 @@ function NameSearch({ name, onSearch }: { name: string | undefined; onSearch: (n
     }
     setError(undefined);
     const next = blank ? undefined : parsed.data;
-    if (next !== latest.current.name) latest.current.onSearch(next);
+    if (next !== latest.current.name) {
+      asked.current = next;
+      latest.current.onSearch(next);
+    }
   };
 
   return (
