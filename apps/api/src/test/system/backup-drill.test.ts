@@ -97,7 +97,8 @@ describe.each(TEST_PROVIDERS)("the restore drill on %s (built)", (provider) => {
     expect([...served].filter(([id, name]) => everyAcknowledged.get(id) !== name)).toEqual([]);
     // SQLite commits in id order, so its copy of one moment has no gap (PostgreSQL's may: a lower id still in flight).
     if (provider === "sqlite") expect([...served.keys()]).toEqual(Array.from({ length: served.size }, (_, i) => i + 1));
-  });
+    // Three API processes, a backup and a restore: 63 s once on PostgreSQL beside the other suites (a failure detector).
+  }, 120_000);
 
   it("the retention command purges now and prints what it purged; a second run finds nothing", async () => {
     const database = await freshDatabase(provider);
