@@ -118,13 +118,14 @@ export function* readNameSearch<T>(
  * only (a subquery in id order, which both planners read lazily, stopping at the page's end).
  */
 export function nameConditionStatement(
-  { columns, from, where, order, take }: { columns: SqlText; from: SqlText; where: SqlStatement; order: "ASC" | "DESC"; take: number },
+  { columns, from, where, order, orderBy, take }: { columns: SqlText; from: SqlText; where: SqlStatement; order: "ASC" | "DESC"; orderBy?: SqlText; take: number },
   name: SqlStatement,
   walkRows?: number,
 ): SqlStatement {
   const direction = raw(order);
   if (walkRows === undefined) return sql`SELECT ${columns} FROM ${from} WHERE ${where} AND ${name} ORDER BY "id" ${direction} LIMIT ${take}`;
-  return sql`SELECT ${columns} FROM (SELECT ${columns}, "nameKey" FROM ${from} WHERE ${where} ORDER BY "id" ${direction} LIMIT ${walkRows}) AS "Pet"
+  // `orderBy`: the walk's order when `from` is more than "Pet" (a category's blocks: pet-listing.ts), id order still.
+  return sql`SELECT ${columns} FROM (SELECT ${columns}, "nameKey" FROM ${from} WHERE ${where} ORDER BY ${orderBy ?? sql`"id" ${direction}`} LIMIT ${walkRows}) AS "Pet"
     WHERE ${name} ORDER BY "id" ${direction} LIMIT ${take}`;
 }
 

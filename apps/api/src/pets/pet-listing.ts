@@ -1,7 +1,8 @@
 import type { ListPetsQuery, Pet, PetStatus } from "@petstore/contract";
 import type { Request, Response } from "express";
 import { pageLink, rowsToRead } from "../base/next-page.js";
-import { firstRow, joinSql, raw, rows, sql, toNumber, type SqlRunner, type SqlStatement, type SqlText, type SqlWork } from "../data/sql-work.js";
+import type { DatabaseProvider } from "../base/database-url.js";
+import { firstRow, joinSql, provider, raw, rows, sql, toNumber, type SqlRunner, type SqlStatement, type SqlText, type SqlWork } from "../data/sql-work.js";
 import { nameConditionStatement, planNameSearch, readNameSearch, type NameSearchPlan } from "./name-search.js";
 import { toPet, type PetRow } from "./pet-row.js";
 
@@ -39,13 +40,58 @@ function conditions({ status, categoryId }: PetFilters): SqlStatement[] {
   return where;
 }
 
-const whereClause = (where: readonly SqlStatement[]): SqlStatement => (where.length === 0 ? sql`` : sql` WHERE ${joinSql(where, " AND ")}`);
+const whereClause = (where: readonly SqlStatement[]): SqlStatement => (where.length === 0 ? sql`` : sql` WHERE ${allOf(where)}`);
+const allOf = (where: readonly SqlStatement[]): SqlStatement => (where.length === 0 ? sql`1 = 1` : joinSql(where, " AND "));
+
+/** Pet ids per block of SQLite's category zone map ("PetBlock", migration 0015_category_blocks): block = floor(id / 1,024). */
+export const PET_BLOCK_SIZE = 1024;
+
+/**
+ * Where a listing reads its rows, in id order: "Pet" (by an index of the filters, or its ids). On SQLite, a
+ * listing by category reads the category's blocks in "PetBlock", in order, and in each the block's ids
+ * of "Pet" by rowid (docs/decisions/050-category-blocks.md): SQLite has no ("categoryId", "id") index, whose
+ * upkeep cost every create a page write. `ids` bounds the blocks read to those a page can come from.
+ */
+interface RowSource {
+  from: SqlText;
+  where: SqlStatement[];
+  orderBy: (order: "ASC" | "DESC") => SqlText;
+}
+
+const PETS: RowSource = { from: raw(`"Pet"`), where: [], orderBy: (order) => raw(`"id" ${order}`) };
+
+export function rowSource(provider: DatabaseProvider, categoryId: number | undefined, ids: { above?: number | undefined; below?: number | undefined } = {}): RowSource {
+  if (categoryId === undefined || provider !== "sqlite") return PETS;
+  const where = [
+    sql`"PetBlock"."category" = ${categoryId}`,
+    sql`"Pet"."id" BETWEEN "PetBlock"."block" * ${raw(String(PET_BLOCK_SIZE))} AND "PetBlock"."block" * ${raw(String(PET_BLOCK_SIZE))} + ${raw(String(PET_BLOCK_SIZE - 1))}`,
+  ];
+  if (ids.above !== undefined) where.push(sql`"PetBlock"."block" >= ${Math.floor(ids.above / PET_BLOCK_SIZE)}`);
+  if (ids.below !== undefined) where.push(sql`"PetBlock"."block" <= ${Math.floor(ids.below / PET_BLOCK_SIZE)}`);
+  // CROSS JOIN keeps "PetBlock" the outer loop: SQLite then reads both in order, and stops at the page's end.
+  return { from: raw(`"PetBlock" CROSS JOIN "Pet"`), where, orderBy: (order) => raw(`"PetBlock"."block" ${order}, "Pet"."id" ${order}`) };
+}
 
 /** Up to `take` rows of `columns` matching the filters and `where`, in id order `order`, a name search as its plan reads it. */
-function* matchingRows<Row>(filters: PetFilters, where: SqlStatement[], order: "ASC" | "DESC", take: number, columns: SqlText): SqlWork<Row[]> {
-  if (filters.name === undefined) return yield* rows<Row>(sql`SELECT ${columns} FROM "Pet"${whereClause(where)} ORDER BY "id" ${raw(order)} LIMIT ${take}`);
-  const shape = { columns, from: raw(`"Pet"`), where: where.length === 0 ? sql`1 = 1` : joinSql(where, " AND "), order, take };
-  return yield* readNameSearch(filters.name, take, (name, walkRows) => rows<Row>(nameConditionStatement(shape, name, walkRows)));
+function* matchingRows<Row>(
+  filters: PetFilters,
+  where: SqlStatement[],
+  ids: { above?: number | undefined; below?: number | undefined },
+  order: "ASC" | "DESC",
+  take: number,
+  columns: SqlText,
+): SqlWork<Row[]> {
+  const source = rowSource(yield* provider(), filters.categoryId, ids);
+  if (filters.name === undefined) {
+    return yield* rows<Row>(sql`SELECT ${columns} FROM ${source.from}${whereClause([...source.where, ...where])} ORDER BY ${source.orderBy(order)} LIMIT ${take}`);
+  }
+  // A walk reads the filters' rows in id order (the category's blocks, on SQLite); the key ranges read
+  // the name's matches, few by their plan, and check the rest of the filters on each.
+  const walk = { columns, from: source.from, where: allOf([...source.where, ...where]), orderBy: source.orderBy(order), order, take };
+  const ranges = { columns, from: PETS.from, where: allOf(where), order, take };
+  return yield* readNameSearch(filters.name, take, (name, walkRows) =>
+    rows<Row>(walkRows === undefined ? nameConditionStatement(ranges, name) : nameConditionStatement(walk, name, walkRows)),
+  );
 }
 
 /**
@@ -56,14 +102,14 @@ export function* filteredPets(query: FilteredPageQuery): SqlWork<Pet[]> {
   const where = conditions(query);
   if (query.after !== undefined) where.push(sql`"id" > ${query.after}`);
   if (query.before !== undefined) where.push(sql`"id" < ${query.before}`);
-  const found = yield* matchingRows<PetRow>(query, where, query.before !== undefined ? "DESC" : "ASC", query.take, COLUMNS);
+  const found = yield* matchingRows<PetRow>(query, where, { above: query.after, below: query.before }, query.before !== undefined ? "DESC" : "ASC", query.take, COLUMNS);
   const pets = found.map(toPet);
   return query.before !== undefined ? pets.reverse() : pets;
 }
 
 /** Whether a pet matching the filters has an id above `id` (the page below `before` has a next page). */
 export function* anyPetAbove(filters: PetFilters, id: number): SqlWork<boolean> {
-  const found = yield* matchingRows(filters, [...conditions(filters), sql`"id" > ${id}`], "ASC", 1, raw(`"id"`));
+  const found = yield* matchingRows(filters, [...conditions(filters), sql`"id" > ${id}`], { above: id }, "ASC", 1, raw(`"id"`));
   return found.length > 0;
 }
 
@@ -76,8 +122,9 @@ export function* totalCount(filters: PetFilters): SqlWork<string> {
   if (filters.name !== undefined) {
     // Few matches: the key ranges hold them all. Many: checking each pet in id order meets the cap sooner.
     const name = filters.name.kind === "range" ? filters.name.range : filters.name.needle;
+    const source = filters.name.kind === "range" ? PETS : rowSource(yield* provider(), filters.categoryId);
     const capped = yield* firstRow<{ n: unknown }>(
-      sql`SELECT count(*) AS "n" FROM (SELECT 1 FROM "Pet"${whereClause([...conditions(filters), name])} LIMIT ${NAME_COUNT_CAP + 1}) AS "matches"`,
+      sql`SELECT count(*) AS "n" FROM (SELECT 1 FROM ${source.from}${whereClause([...source.where, ...conditions(filters), name])} LIMIT ${NAME_COUNT_CAP + 1}) AS "matches"`,
     );
     const n = toNumber(capped?.n ?? 0);
     return n > NAME_COUNT_CAP ? `${NAME_COUNT_CAP}+` : String(n);

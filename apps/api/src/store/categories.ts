@@ -61,10 +61,16 @@ export function* createCategory(request: { name: string; id?: number | undefined
     const named = yield* firstRow<CategoryRow>(sql`SELECT "id", "name" FROM "Category" WHERE "id" = ${id}`);
     if (named) return { kind: "conflict", message: `Category ${id} is named ${named.name} already; rename it instead.` };
   } else {
+    // SQLite has no index on the pets' "categoryId" (docs/decisions/050-category-blocks.md): its counts,
+    // one row per category and status (one slot), say which ids pets carry, highest first by their key.
+    const carried =
+      (yield* provider()) === "sqlite"
+        ? sql`SELECT (SELECT "categoryId" FROM "PetCount" WHERE "count" <> 0 ORDER BY "categoryId" DESC LIMIT 1)`
+        : sql`SELECT max("categoryId") FROM "Pet"`;
     const highest = yield* firstRow<{ n: unknown }>(
       sql`SELECT max("n") AS "n" FROM (
             SELECT max("id") AS "n" FROM "Category"
-            UNION ALL SELECT max("categoryId") FROM "Pet"
+            UNION ALL ${carried}
             UNION ALL SELECT max("categoryId") FROM "DeletedPet"
           ) AS "highest"`,
     );

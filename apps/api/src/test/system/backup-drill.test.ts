@@ -119,13 +119,14 @@ describe.each(TEST_PROVIDERS)("the restore drill on %s (built)", (provider) => {
       expect((await fetch(`${api.url}/v1/pets`, { method: "POST", headers: { Authorization: bearer(), "Content-Type": "application/json" }, body: JSON.stringify({ name, categoryId: 1 }) })).status).toBe(201);
     }
     await api.stop("SIGTERM");
-    const latest = provider === "sqlite" ? "0013_store_at_a_glance" : "0014_store_at_a_glance";
-    // What the migration added: categories, the pets' counts with their triggers, the category index (its
+    const latest = provider === "sqlite" ? "0015_category_blocks" : "0014_store_at_a_glance";
+    // What the migration added. SQLite: the category blocks (filled from the pets) in place of the category
+    // index. PostgreSQL: categories, the pets' counts with their triggers, the category index (its
     // wider CHECKs on the activity log hold the older rows, and the migration makes them again).
     const undo =
       provider === "sqlite"
-        ? `DROP TRIGGER "Pet_counted_insert"; DROP TRIGGER "Pet_counted_delete"; DROP TRIGGER "Pet_counted_update";
-           DROP INDEX "Pet_categoryId_id_idx"; DROP TABLE "PetCount"; DROP TABLE "Category";`
+        ? `DROP TRIGGER "Pet_blocked_insert"; DROP TRIGGER "Pet_blocked_update"; DROP TABLE "PetBlock";
+           CREATE INDEX "Pet_categoryId_id_idx" ON "Pet"("categoryId", "id");`
         : `DROP TRIGGER "Pet_counted_insert" ON "Pet"; DROP TRIGGER "Pet_counted_delete" ON "Pet"; DROP TRIGGER "Pet_counted_update" ON "Pet";
            DROP TRIGGER "Pet_counted_truncate" ON "Pet"; DROP FUNCTION "Pet_counted_insert"(); DROP FUNCTION "Pet_counted_delete"();
            DROP FUNCTION "Pet_counted_update"(); DROP FUNCTION "PetCount_reset"(); DROP INDEX "Pet_categoryId_id_idx"; DROP TABLE "PetCount"; DROP TABLE "Category";`;
@@ -157,6 +158,9 @@ describe.each(TEST_PROVIDERS)("the restore drill on %s (built)", (provider) => {
     await operations(target, "restore", file);
     const restoredApi = await apiOn(target);
     expect((await listAllPets(restoredApi, { Authorization: bearer() })).map((pet) => pet.name)).toEqual(["Old Rex", "Old Tom"]);
+    // The migration's own fill: the category filter finds the pets the older version kept.
+    const byCategory = await fetch(`${restoredApi.url}/v1/pets?categoryId=1`, { headers: { Authorization: bearer() } });
+    expect(((await byCategory.json()) as Array<{ name: string }>).map((pet) => pet.name)).toEqual(["Old Rex", "Old Tom"]);
     // Migrated on start: the newest migration is applied again, and the API's heartbeat is written.
     const migrated = await openDatabase({ url: target, poolSize: 1 });
     try {
