@@ -61,7 +61,7 @@ import { deleteEndpoints, registerEndpoints, startReceiver, WEBHOOK_ENDPOINTS, w
 import { parseCpuOptions } from "./options.js";
 import { scenarioPath, updatePatch, type Scenario } from "./scenarios.js";
 import { seedPostgres, seedSqlite } from "./seed.js";
-import { cpuNs, peakRssMb, stopServer, type RunningServer } from "./server-process.js";
+import { cpuNs, peakRssMb, stopServer, writtenBytes, type RunningServer } from "./server-process.js";
 import { API_KEY, apiCommand, apiRoot, migrateForBuild, PG_BENCH_URL, RESULTS, startBenchServer, timeStamp } from "./servers.js";
 import { upperMedian as median } from "./statistics.js";
 import type { ServerKind } from "./targets.js";
@@ -172,8 +172,11 @@ export async function main(argv: readonly string[]): Promise<number> {
               continue;
             }
             if (!issued && !token) {
+              const writtenBefore = writtenBytes(child.pid!);
               const usPerRequest = await cpuPerRequest(server, target, scenario, requests, rows);
+              const written = (writtenBytes(child.pid!) - writtenBefore) / requests;
               console.log(`cpu ${provider} ${target} ${scenario} ${usPerRequest.toFixed(1)}`);
+              console.log(`written ${provider} ${target} ${scenario} ${(written / 1024).toFixed(2)} KiB/request`);
               const key = `${target} ${scenario}`;
               results.set(key, [...(results.get(key) ?? []), usPerRequest]);
               continue;

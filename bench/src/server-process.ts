@@ -116,6 +116,15 @@ export function peakRssMb(pid: number): number {
 }
 
 /** CPU time of every thread of `pid` (user + system, from /proc/<pid>/task/<tid>/schedstat), in ns; NaN once it has ended. */
+/**
+ * Bytes the process has handed to write(2) and its kin so far (`wchar` of /proc/<pid>/io): the database's
+ * WAL frames and checkpoints, and the log lines. Per request, a repeatable figure beside the CPU's.
+ */
+export function writtenBytes(pid: number): number {
+  const line = /^wchar: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, "utf8"));
+  return line ? Number(line[1]) : NaN;
+}
+
 export function cpuNs(pid: number): number {
   let total = 0;
   try {

@@ -3,9 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SQLITE_PRAGMAS } from "../database.js";
 import { groupCommit, groupCommitTally } from "./sqlite-group-commit.js";
 
-describe("groupCommit (a real SQLite file, WAL, synchronous = FULL)", () => {
+describe("groupCommit (a real SQLite file, with the API's pragmas: WAL, synchronous = FULL, sub-journals in memory)", () => {
   let folder: string;
   let db: Sqlite.Database;
   let commits: number[];
@@ -14,7 +15,8 @@ describe("groupCommit (a real SQLite file, WAL, synchronous = FULL)", () => {
   beforeEach(() => {
     folder = mkdtempSync(path.join(tmpdir(), "petstore-group-commit-"));
     db = new Sqlite(path.join(folder, "db.sqlite"));
-    db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 0;");
+    db.exec(SQLITE_PRAGMAS);
+    db.pragma("busy_timeout = 0");
     db.exec(`CREATE TABLE "Thing" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL, "size" INTEGER NOT NULL CHECK ("size" > 0))`);
     const insert = db.prepare<[string, number], { id: number }>(`INSERT INTO "Thing" ("name", "size") VALUES (?, ?) RETURNING "id"`);
     const log = db.prepare<[string]>(`INSERT INTO "Thing" ("name", "size") VALUES (?, 1)`);
@@ -48,6 +50,21 @@ describe("groupCommit (a real SQLite file, WAL, synchronous = FULL)", () => {
     expect(commits).toEqual([3, 1]);
     // The connection's tally, which the metrics read.
     expect(groupCommitTally(db)).toEqual({ commits: 2, writes: 4 });
+  });
+
+  it("keeps each write's savepoint journal in memory (temp_store = MEMORY), and undoes a large one alone", async () => {
+    expect(db.pragma("temp_store", { simple: true })).toBe(2);
+    // About 400 KiB of rows inside one savepoint, far past the 64 KiB SQLite would spill to a temporary file.
+    const big = db.prepare<[string]>(`INSERT INTO "Thing" ("name", "size") SELECT ? || "value", 1 FROM json_each(?)`);
+    const large = groupCommit(db, ({ fail }: { fail: boolean }) => {
+      big.run("x".repeat(400), JSON.stringify(Array.from({ length: 1_000 }, (_, i) => i)));
+      if (fail) throw new Error("undo me");
+      return 1;
+    });
+    const outcomes = await Promise.allSettled([large({ fail: false }), large({ fail: true }), add({ name: "after", size: 1 })]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(db.prepare(`SELECT count(*) AS n FROM "Thing" WHERE "name" LIKE 'x%'`).get()).toEqual({ n: 1_000 });
+    expect(names().slice(-2)).toEqual(["after", "after: logged"]);
   });
 
   it("a write that throws is undone alone (its savepoint) and rejects alone; the others commit", async () => {
