@@ -55,7 +55,7 @@ describe("groupCommit (a real SQLite file, with the API's pragmas: WAL, synchron
   it("keeps each write's savepoint journal in memory (temp_store = MEMORY), and undoes a large one alone", async () => {
     expect(db.pragma("temp_store", { simple: true })).toBe(2);
     // About 400 KiB of rows inside one savepoint, far past the 64 KiB SQLite would spill to a temporary file.
-    const big = db.prepare<[string]>(`INSERT INTO "Thing" ("name", "size") SELECT ? || "value", 1 FROM json_each(?)`);
+    const big = db.prepare<[string, string]>(`INSERT INTO "Thing" ("name", "size") SELECT ? || "value", 1 FROM json_each(?)`);
     const large = groupCommit(db, ({ fail }: { fail: boolean }) => {
       big.run("x".repeat(400), JSON.stringify(Array.from({ length: 1_000 }, (_, i) => i)));
       if (fail) throw new Error("undo me");
