@@ -2,8 +2,8 @@ import type Sqlite from "better-sqlite3";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PetStatus } from "@petstore/contract";
-import { postgresRunner, postgresText, sqliteRunner, type SqlRunner, type SqlStatement } from "../data/sql-work.js";
-import { analysedPostgres, analysedSqlite, sqlitePlan } from "../test/analysed-databases.js";
+import { postgresText, sqliteRunner, type SqlRunner, type SqlStatement } from "../data/sql-work.js";
+import { analysedPostgres, analysedSqlite, readingPostgresRunner, sqlitePlan } from "../test/analysed-databases.js";
 import { TEST_PROVIDERS } from "../test/test-app.js";
 import { nameKey } from "./name-key.js";
 import { laterWordKeys } from "./pet-words.js";
@@ -69,13 +69,7 @@ describe.runIf(TEST_PROVIDERS.includes("postgresql"))("PostgreSQL: a name search
     );
     client = database.client;
     await client.query(`ANALYZE "PetWord"`);
-    const query = async (text: string, ...values: unknown[]) => (await client.query(text, values)).rows;
-    const execute = async (text: string, ...values: unknown[]) => (await client.query(text, values)).rowCount ?? 0;
-    runner = postgresRunner({
-      $queryRawUnsafe: query as never,
-      $executeRawUnsafe: execute,
-      $transaction: (() => Promise.reject(new Error("reads only"))) as never,
-    });
+    runner = readingPostgresRunner(client);
   }, 60_000);
   afterAll(() => database?.close());
 

@@ -2,8 +2,8 @@ import type Sqlite from "better-sqlite3";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PetStatus } from "@petstore/contract";
-import { postgresRunner, sqliteRunner, type SqlRunner } from "../data/sql-work.js";
-import { analysedPostgres, analysedSqlite, sqlitePlan } from "../test/analysed-databases.js";
+import { sqliteRunner, type SqlRunner } from "../data/sql-work.js";
+import { analysedPostgres, analysedSqlite, readingPostgresRunner, sqlitePlan } from "../test/analysed-databases.js";
 import { TEST_PROVIDERS } from "../test/test-app.js";
 import { nameKey } from "./name-key.js";
 import { planNameSearch } from "./name-search.js";
@@ -134,9 +134,7 @@ describe.runIf(TEST_PROVIDERS.includes("postgresql"))("PostgreSQL: listPets by c
     client = database.client;
     for (const statement of MOVE_SQL) await client.query(statement);
     await client.query(`ANALYZE "Pet"`);
-    const query = async (text: string, ...values: unknown[]) => (await client.query(text, values)).rows;
-    const execute = async (text: string, ...values: unknown[]) => (await client.query(text, values)).rowCount ?? 0;
-    runner = postgresRunner({ $queryRawUnsafe: query as never, $executeRawUnsafe: execute, $transaction: (() => Promise.reject(new Error("reads only"))) as never });
+    runner = readingPostgresRunner(client);
   }, 60_000);
   afterAll(() => database?.close());
 

@@ -1,6 +1,7 @@
 import Sqlite from "better-sqlite3";
 import pg from "pg";
 import { sqliteFilePath } from "../base/database-url.js";
+import { postgresRunner, type SqlRunner } from "../data/sql-work.js";
 import { freshDatabase } from "./test-app.js";
 
 /**
@@ -53,3 +54,10 @@ export async function analysedSqlite(fill: (sqlite: Sqlite.Database) => void): P
 /** SQLite's plan of `sql`, a line a step. */
 export const sqlitePlan = (sqlite: Sqlite.Database, sql: string, params: unknown[] = []) =>
   (sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((row) => row.detail).join("\n");
+
+/** A runner for reads on `client` (the units of work of a listing), as the API's is on PostgreSQL; it refuses transactions. */
+export function readingPostgresRunner(client: pg.Client): SqlRunner {
+  const query = async (text: string, ...values: unknown[]) => (await client.query(text, values)).rows;
+  const execute = async (text: string, ...values: unknown[]) => (await client.query(text, values)).rowCount ?? 0;
+  return postgresRunner({ $queryRawUnsafe: query as never, $executeRawUnsafe: execute, $transaction: (() => Promise.reject(new Error("reads only"))) as never });
+}
