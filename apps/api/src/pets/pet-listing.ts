@@ -60,7 +60,13 @@ interface RowSource {
 
 const PETS: RowSource = { from: raw(`"Pet"`), where: [], orderBy: (order) => raw(`"id" ${order}`) };
 
-export function rowSource(provider: DatabaseProvider, categoryId: number | undefined, ids: { above?: number | undefined; below?: number | undefined } = {}): RowSource {
+/** The ids a listing reads: above `above`, below `below`. */
+interface IdBounds {
+  above?: number | undefined;
+  below?: number | undefined;
+}
+
+function rowSource(provider: DatabaseProvider, categoryId: number | undefined, ids: IdBounds = {}): RowSource {
   if (categoryId === undefined || provider !== "sqlite") return PETS;
   const where = [
     sql`"PetBlock"."category" = ${categoryId}`,
@@ -72,13 +78,22 @@ export function rowSource(provider: DatabaseProvider, categoryId: number | undef
   return { from: raw(`"PetBlock" CROSS JOIN "Pet"`), where, orderBy: (order) => raw(`"PetBlock"."block" ${order}, "Pet"."id" ${order}`) };
 }
 
+/** The condition that keeps a read through a category's blocks to the first `blocks` of them in `order`, within `ids`. */
+function firstBlocks(categoryId: number, ids: IdBounds, order: "ASC" | "DESC", blocks: number): SqlStatement {
+  return order === "ASC"
+    ? sql`"PetBlock"."block" <= (SELECT max("block") FROM (SELECT "block" FROM "PetBlock" WHERE "category" = ${categoryId}
+        AND "block" >= ${Math.floor((ids.above ?? 0) / PET_BLOCK_SIZE)} ORDER BY "block" ASC LIMIT ${blocks}) AS "walked")`
+    : sql`"PetBlock"."block" >= (SELECT min("block") FROM (SELECT "block" FROM "PetBlock" WHERE "category" = ${categoryId}
+        AND "block" <= ${Math.floor((ids.below ?? Number.MAX_SAFE_INTEGER) / PET_BLOCK_SIZE)} ORDER BY "block" DESC LIMIT ${blocks}) AS "walked")`;
+}
+
 /**
  * A category whose pets lie in at most this many blocks is read whole on SQLite when a common name's
  * walk falls short: its blocks hold every match, and reading them (65,536 rowids at most, a few
  * milliseconds) costs less than the name's key ranges, which may hold a hundred thousand pets of other
  * categories. A category spread over more blocks would cost a scan of the store: the ranges answer.
  */
-export const CATEGORY_WALK_MAX_BLOCKS = 64;
+const CATEGORY_WALK_MAX_BLOCKS = 64;
 
 /** A walk through a category's blocks reads up to this many rows per row of the name search's cap. */
 const WALK_ROWS_PER_CAP = 8;
@@ -96,7 +111,7 @@ function* countedPets({ status, categoryId }: PetFilters): SqlWork<number> {
 function* matchingRows<Row>(
   filters: PetFilters,
   where: SqlStatement[],
-  ids: { above?: number | undefined; below?: number | undefined },
+  ids: IdBounds,
   order: "ASC" | "DESC",
   take: number,
   columns: SqlText,
@@ -114,7 +129,7 @@ function* matchingRows<Row>(
   // the name's matches, few by their plan, and check the rest of the filters on each.
   const walk = { columns, from: source.from, where: allOf([...source.where, ...where]), orderBy: source.orderBy(order), order, take };
   const ranges = { columns, from: PETS.from, where: allOf(where), order, take };
-  if (on === "sqlite" && filters.name.kind === "walk" && filters.categoryId !== undefined && inCategory !== undefined) {
+  if (source !== PETS && filters.name.kind === "walk" && filters.categoryId !== undefined && inCategory !== undefined) {
     const blocks = yield* firstRow<{ n: unknown }>(
       sql`SELECT count(*) AS "n" FROM (SELECT 1 FROM "PetBlock" WHERE "category" = ${filters.categoryId} LIMIT ${CATEGORY_WALK_MAX_BLOCKS + 1}) AS "blocks"`,
     );
@@ -129,12 +144,7 @@ function* matchingRows<Row>(
     // sends the page to the name's key ranges, which a common word makes long (1M pets: `1` in a category
     // of 1 %, 68 ms from the ranges, under 5 ms walked so).
     const blocks = Math.ceil((WALK_ROWS_PER_CAP * walkRows) / PET_BLOCK_SIZE);
-    const bound =
-      order === "ASC"
-        ? sql`"PetBlock"."block" <= (SELECT max("block") FROM (SELECT "block" FROM "PetBlock" WHERE "category" = ${filters.categoryId}
-            AND "block" >= ${Math.floor((ids.above ?? 0) / PET_BLOCK_SIZE)} ORDER BY "block" ASC LIMIT ${blocks}) AS "walked")`
-        : sql`"PetBlock"."block" >= (SELECT min("block") FROM (SELECT "block" FROM "PetBlock" WHERE "category" = ${filters.categoryId}
-            AND "block" <= ${Math.floor((ids.below ?? Number.MAX_SAFE_INTEGER) / PET_BLOCK_SIZE)} ORDER BY "block" DESC LIMIT ${blocks}) AS "walked")`;
+    const bound = firstBlocks(filters.categoryId!, ids, order, blocks);
     return rows<Row>(nameConditionStatement({ ...walk, where: allOf([...source.where, bound, ...where]) }, name, blocks * PET_BLOCK_SIZE));
   });
 }
