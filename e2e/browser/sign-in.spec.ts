@@ -64,8 +64,11 @@ test("signing out ends the session on the server, in every tab", async ({ signed
   await other.goto("/pets");
   await expect(petRows(other).first()).toBeVisible();
 
+  // The app leaves at once and tells the server beside it: the cookie goes when the server answers.
+  const signedOut = page.waitForResponse((response) => new URL(response.url()).pathname === "/admin/v1/session/sign-out");
   await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Sign in", exact: true })).toBeVisible();
+  expect((await signedOut).status()).toBe(204);
   expect(await context.cookies()).toEqual([]);
 
   // The other tab's token is refused at its next action, and so is a new one: back to sign-in.
