@@ -7,6 +7,7 @@ import { createLogger } from "./ops/logger.js";
 import { createStopSwitch, exitGracefullyOnSignals } from "./ops/shutdown.js";
 import { createMetrics } from "./ops/metrics.js";
 import { createWebhookSender } from "./webhooks/sender.js";
+import { startCountFolding } from "./maintenance/count-folding.js";
 import { startHeartbeat } from "./maintenance/heartbeat.js";
 import { startBackupSchedule, startRetentionSchedule } from "./maintenance/schedules.js";
 import { backupInChildProcess } from "./maintenance/backup-process.js";
@@ -65,7 +66,7 @@ exitGracefullyOnSignals({
   timeoutMs: config.shutdownTimeoutMs,
   // What the sender holds is sent by then or given back unsent, before the database closes.
   onClosed: () =>
-    Promise.all([webhookSender.stop(), upkeep.retention?.stop(), upkeep.backups?.stop(), upkeep.heartbeat?.stop()]).then(() => database.close()),
+    Promise.all([webhookSender.stop(), upkeep.retention?.stop(), upkeep.backups?.stop(), upkeep.heartbeat?.stop(), upkeep.countFolding?.stop()]).then(() => database.close()),
 });
 server.listen(config.port, config.host, () => {
   const address = server.address();
@@ -78,11 +79,13 @@ server.listen(config.port, config.host, () => {
 });
 
 // The API's own upkeep (docs/operations.md): a heartbeat that tells `restore` this database is served,
-// the daily retention purge, and scheduled backups when BACKUP_EVERY is set; one replica at a time runs each job.
-const upkeep: Partial<Record<"heartbeat" | "retention" | "backups", { stop(): Promise<void> }>> = {};
+// the daily retention purge, scheduled backups when BACKUP_EVERY is set, and on PostgreSQL the fold of the
+// pets' count deltas every second; one replica at a time runs each job.
+const upkeep: Partial<Record<"heartbeat" | "retention" | "backups" | "countFolding", { stop(): Promise<void> }>> = {};
 function startUpkeep() {
   const heartbeat = startHeartbeat(database.sql);
   upkeep.heartbeat = heartbeat;
+  upkeep.countFolding = startCountFolding(database.sql);
   upkeep.retention = startRetentionSchedule({
     runner: database.sql,
     settings: { ...config.operations.retention, idempotencyMs: config.idempotencyTtlMs },

@@ -3,6 +3,7 @@ import type { Request, Response } from "express";
 import { pageLink, rowsToRead } from "../base/next-page.js";
 import type { DatabaseProvider } from "../base/database-url.js";
 import { firstRow, joinSql, provider, raw, rows, sql, toNumber, type SqlRunner, type SqlStatement, type SqlText, type SqlWork } from "../data/sql-work.js";
+import { countRows } from "./pet-counts.js";
 import { nameConditionStatement, planNameSearch, readNameSearch, type NameSearchPlan } from "./name-search.js";
 import { toPet, type PetRow } from "./pet-row.js";
 
@@ -103,7 +104,8 @@ function* countedPets({ status, categoryId }: PetFilters): SqlWork<number> {
   const where: SqlStatement[] = [];
   if (status !== undefined) where.push(sql`"status" = ${status}`);
   if (categoryId !== undefined) where.push(sql`"categoryId" = ${categoryId}`);
-  const summed = yield* firstRow<{ n: unknown }>(sql`SELECT CAST(coalesce(sum("count"), 0) AS BIGINT) AS "n" FROM "PetCount"${whereClause(where)}`);
+  const counted = yield* countRows();
+  const summed = yield* firstRow<{ n: unknown }>(sql`SELECT CAST(coalesce(sum("count"), 0) AS BIGINT) AS "n" FROM ${counted}${whereClause(where)}`);
   return toNumber(summed?.n ?? 0);
 }
 

@@ -1,11 +1,12 @@
 import { INVENTORY_UNNAMED_MAX, type CountedGroup, type Inventory, type InventoryCategory, type StatusCounts } from "@petstore/contract";
 import { rows, sql, toNumber, type SqlWork } from "../data/sql-work.js";
+import { countRows } from "../pets/pet-counts.js";
 
 /**
  * getInventory (beyond the spec; docs/decisions/046-the-store-at-a-glance.md): the store's pets by status
- * and category, summed from "PetCount", which triggers on "Pet" keep in the transaction of every write
- * (the migrations). It never reads the pets: a few rows per category and status (16 slots each on
- * PostgreSQL), whatever the number of pets.
+ * and category, summed from the counts triggers on "Pet" keep in the transaction of every write
+ * (pet-counts.ts). It never reads the pets: a row per category and status (on PostgreSQL, plus the
+ * deltas of the last second), whatever the number of pets.
  */
 
 const noPets = (): StatusCounts => ({ available: 0, pending: 0, sold: 0, none: 0 });
@@ -21,8 +22,9 @@ interface CountRow {
 const largestFirst = (a: InventoryCategory, b: InventoryCategory) => b.total - a.total || a.categoryId - b.categoryId;
 
 export function* readInventory(): SqlWork<Inventory> {
+  const counted = yield* countRows();
   const counts = yield* rows<CountRow>(
-    sql`SELECT "categoryId", "status", CAST(sum("count") AS BIGINT) AS "n" FROM "PetCount" GROUP BY "categoryId", "status" HAVING sum("count") <> 0`,
+    sql`SELECT "categoryId", "status", CAST(sum("count") AS BIGINT) AS "n" FROM ${counted} GROUP BY "categoryId", "status" HAVING sum("count") <> 0`,
   );
   const named = yield* rows<{ id: unknown; name: string }>(sql`SELECT "id", "name" FROM "Category"`);
   const lines = new Map<number, InventoryCategory>();

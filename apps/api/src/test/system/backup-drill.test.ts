@@ -122,14 +122,16 @@ describe.each(TEST_PROVIDERS)("the restore drill on %s (built)", (provider) => {
     const latest = provider === "sqlite" ? "0015_category_blocks" : "0014_store_at_a_glance";
     // What the migration added. SQLite: the category blocks (filled from the pets) in place of the category
     // index. PostgreSQL: categories, the pets' counts with their triggers, the category index (its
-    // wider CHECKs on the activity log hold the older rows, and the migration makes them again).
+    // wider CHECKs on the activity log hold the older rows, and the migration makes them again), and the
+    // counts' deltas of 0017_counts_as_deltas.
     const undo =
       provider === "sqlite"
         ? `DROP TRIGGER "Pet_blocked_insert"; DROP TRIGGER "Pet_blocked_update"; DROP TABLE "PetBlock";
            CREATE INDEX "Pet_categoryId_id_idx" ON "Pet"("categoryId", "id");`
         : `DROP TRIGGER "Pet_counted_insert" ON "Pet"; DROP TRIGGER "Pet_counted_delete" ON "Pet"; DROP TRIGGER "Pet_counted_update" ON "Pet";
            DROP TRIGGER "Pet_counted_truncate" ON "Pet"; DROP FUNCTION "Pet_counted_insert"(); DROP FUNCTION "Pet_counted_delete"();
-           DROP FUNCTION "Pet_counted_update"(); DROP FUNCTION "PetCount_reset"(); DROP INDEX "Pet_categoryId_id_idx"; DROP TABLE "PetCount"; DROP TABLE "Category";`;
+           DROP FUNCTION "Pet_counted_update"(); DROP FUNCTION "PetCount_reset"(); DROP INDEX "Pet_categoryId_id_idx"; DROP TABLE "PetCount"; DROP TABLE "Category";
+           DROP TABLE "PetCountDelta";`;
     if (provider === "sqlite") {
       const db = new Sqlite(sqliteFilePath(source.url));
       db.exec(undo);
@@ -139,7 +141,8 @@ describe.each(TEST_PROVIDERS)("the restore drill on %s (built)", (provider) => {
       const client = new pg.Client({ connectionString: source.url });
       await client.connect();
       await client.query(undo);
-      await client.query("DELETE FROM _prisma_migrations WHERE migration_name = $1", [latest]);
+      // With the counts' deltas that came after (0017), so the two apply again in order.
+      await client.query("DELETE FROM _prisma_migrations WHERE migration_name = ANY($1)", [[latest, "0017_counts_as_deltas"]]);
       await client.end();
     }
     const dir = mkdtempSync(path.join(tmpdir(), "petstore-older-"));
