@@ -17,6 +17,8 @@ export interface Schedule {
   stop(): Promise<void>;
 }
 
+type JobOutcome = "cut" | void;
+
 interface Ticking {
   runner: SqlRunner;
   name: string;
@@ -28,7 +30,8 @@ interface Ticking {
   dueAfterMs: (first: boolean) => number;
   /** The lease; renewed at half of it while the job runs. */
   leaseMs: number;
-  job: (signal: AbortSignal) => Promise<void>;
+  /** Resolves "cut" when the signal (the API's close) ended it before it was done. */
+  job: (signal: AbortSignal) => Promise<JobOutcome>;
   now: () => Date;
 }
 
@@ -44,13 +47,16 @@ function tick({ runner, name, holder, logger, checkEveryMs, dueAfterMs, leaseMs,
     if (stopped || !(await lease.take({ holder, leaseMs, dueAfterMs: dueAfter, at: now() }).catch(() => false))) return;
     const renewal = setInterval(() => void lease.renew({ holder, leaseMs, at: now() }).catch(() => {}), leaseMs / 2);
     renewal.unref();
+    let outcome: JobOutcome = undefined;
     try {
-      await job(stopping.signal);
+      outcome = await job(stopping.signal);
     } catch (error) {
       logger.error({ err: error, job: name }, `${name} failed: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       clearInterval(renewal);
-      await lease.release({ holder, at: now(), ran: true }).catch(() => {});
+      // A run the API's close cut short did not happen: the next start (of any replica) runs it when it was
+      // due, not a whole period later. A run that failed counts, so a lasting fault is retried once a period.
+      await lease.release({ holder, at: now(), ran: outcome !== "cut" }).catch(() => {});
     }
   };
   const next = () => (running = running.then(turn));
@@ -142,7 +148,7 @@ export function startBackupSchedule({ runner, everyMs, holder, logger, takeBacku
         result = await takeBackup(signal);
       } catch (error) {
         // Ended by the API's close: not a failure of the backup, and the next start takes one when due.
-        if (signal.aborted) return;
+        if (signal.aborted) return "cut";
         onFailed?.();
         throw error;
       }
