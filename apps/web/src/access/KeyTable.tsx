@@ -22,7 +22,7 @@ export const SELF_REVOKED_MESSAGE = "You revoked the key you were signed in with
  * The issued keys, newest first, each active one with its Revoke button; a key whose creator (a person,
  * from the staff list) is disabled says so, since disabling them may have left it working.
  */
-export function KeyTable() {
+export function KeyTable({ onRevoked }: { onRevoked?: (key: ApiKey) => void } = {}) {
   const access = useAccessClient();
   const keysQuery = access.keys.listKeys.useQuery({ queryKey: accessQueryKeys.keys });
   // Only to mark keys by creator: the table does not wait for it, nor fail with it.
@@ -115,6 +115,7 @@ export function KeyTable() {
         <RevokeKeyDialog
           apiKey={revoking}
           onClose={(revoked) => {
+            if (revoked) onRevoked?.(revoking);
             setRevoking(null);
             // The row's button is gone with the key's status: the table keeps the focus.
             if (revoked) tableRef.current?.focus();

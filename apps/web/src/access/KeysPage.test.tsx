@@ -132,6 +132,24 @@ describe("the Keys page", () => {
     expect(screen.getByRole("status")).toHaveTextContent("Copied the key for Front desk.");
   });
 
+  it("takes the new key's secret off the screen when that key is revoked, and only then", async () => {
+    const { user } = renderApp("/keys", keysApi([apiKey(3, "Old till")]).handler, { session: ADMIN });
+    await user.type(await screen.findByLabelText("Name"), "Front desk");
+    await user.click(screen.getByRole("button", { name: "Create key" }));
+    await screen.findByLabelText("New key");
+
+    await user.click(await screen.findByRole("button", { name: "Revoke Old till" }));
+    await user.click(screen.getByRole("button", { name: "Revoke key" }));
+    await waitFor(() => expect(cellTexts(keyRow("Old till"))[6]).toBe("revoked"));
+    expect(screen.getByLabelText("New key")).toHaveValue(SECRET);
+
+    await user.click(screen.getByRole("button", { name: "Revoke Front desk" }));
+    await user.click(screen.getByRole("button", { name: "Revoke key" }));
+    await waitFor(() => expect(cellTexts(keyRow("Front desk"))[6]).toBe("revoked"));
+    expect(screen.queryByLabelText("New key")).not.toBeInTheDocument();
+    expect(screen.queryByText(/can sign in with this key/)).not.toBeInTheDocument();
+  });
+
   it("sends the chosen expiry day as the midnight that ends it", async () => {
     const { user, requests } = renderApp("/keys", keysApi([]).handler, { session: ADMIN });
     await user.type(await screen.findByLabelText("Name"), "Temp");

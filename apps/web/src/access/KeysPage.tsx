@@ -44,7 +44,8 @@ export function KeysPage() {
         </div>
       </Panel>
       <Panel aria-label="Issued keys">
-        <KeyTable />
+        {/* A secret that can no longer sign anyone in is not left on screen to be copied. */}
+        <KeyTable onRevoked={(key) => setCreated((shown) => (shown?.key.id === key.id ? null : shown))} />
       </Panel>
     </div>
   );
