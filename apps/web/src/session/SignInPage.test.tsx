@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { signInWithPasskey } from "../passkeys/passkey-ceremonies.js";
 import { errorResponse, jsonResponse, personSession, renderApp, TEST_API_KEY, testSession } from "../test/render-app.js";
 import { withCategories } from "../test/fake-store.js";
-import { KEY_NOT_ACCEPTED_MESSAGE } from "./SignInPage.js";
+import { KEY_NOT_ACCEPTED_MESSAGE, SIGNED_OUT_MESSAGE } from "./SignInPage.js";
 import { NO_ROLE_MESSAGE, SSO_RETRY_MESSAGE } from "./sign-in-options.js";
 
 vi.mock("../passkeys/passkey-ceremonies.js", () => ({
@@ -159,6 +159,8 @@ describe("sign-in", () => {
     const signOut = allRequests.find((request) => new URL(request.url).pathname === "/admin/v1/session/sign-out");
     expect(signOut?.headers.get("authorization")).toBeNull();
     expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+    // It says it is done, as news, not as a fault.
+    expect(screen.getByRole("status")).toHaveTextContent(SIGNED_OUT_MESSAGE);
     expectNothingStored();
   });
 

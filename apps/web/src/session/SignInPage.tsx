@@ -16,6 +16,8 @@ import formStyles from "../design-system/Form.module.css";
 import styles from "./SignInPage.module.css";
 
 export const KEY_NOT_ACCEPTED_MESSAGE = "That API key was refused. Check it and try again.";
+/** What the sign-in page says after `Sign out`: it is done, and nothing went wrong. */
+export const SIGNED_OUT_MESSAGE = "You are signed out. Sign in again to go on.";
 
 /** Where RequireSession found the visitor, so signing in takes them back there. */
 export interface ReturnToState {
@@ -40,7 +42,7 @@ function messageOf(error: unknown): string {
  */
 export function SignInPage() {
   useDocumentTitle("Sign in");
-  const { status, signIn, resume, signOutReason } = useSession();
+  const { status, signIn, resume, signOutReason, signedOutByChoice } = useSession();
   const navigate = useNavigate();
   const location = useLocation();
   const [searchParams] = useSearchParams();
@@ -109,10 +111,16 @@ export function SignInPage() {
           <p className={styles.brand}>Petstore admin</p>
           <h1>Sign in</h1>
         </div>
-        {message && (
+        {message ? (
           <Notice tone="error" role="alert">
             <p>{message}</p>
           </Notice>
+        ) : (
+          signedOutByChoice && (
+            <Notice tone="info" role="status">
+              <p>{SIGNED_OUT_MESSAGE}</p>
+            </Notice>
+          )
         )}
         {status === "checking" ? (
           <p aria-busy="true">Checking whether this browser is signed in…</p>

@@ -16,6 +16,8 @@ interface SessionState {
   signedInAs: Session | null;
   /** Why the visitor was sent back to sign-in, if they did not sign out themselves. */
   signOutReason: string | null;
+  /** They signed out themselves (`Sign out`, no reason): the sign-in page says it is done. */
+  signedOutByChoice: boolean;
   /** A sign-in set the session cookie and said who it is (a key's `session/start`). */
   signIn: (session: Session) => void;
   /**
@@ -51,6 +53,7 @@ export function SessionProvider({
   const [status, setStatus] = useState<SessionStatus>(initialSession ? "signedIn" : "checking");
   const [signedInAs, setSignedInAs] = useState<Session | null>(initialSession ?? null);
   const [signOutReason, setSignOutReason] = useState<string | null>(null);
+  const [signedOutByChoice, setSignedOutByChoice] = useState(false);
   const [whoAmI] = useState(() => initClient(adminContract, { baseUrl: API_ORIGIN, api: authorizedFetcher(tokens), validateResponse: true }));
 
   const statusRef = useRef<SessionStatus>(initialSession ? "signedIn" : "checking");
@@ -59,6 +62,7 @@ export function SessionProvider({
     setStatus(next);
     setSignedInAs(who);
     setSignOutReason(reason);
+    setSignedOutByChoice(false);
   }, []);
 
   const signIn = useCallback(
@@ -74,6 +78,7 @@ export function SessionProvider({
     (reason?: string) => {
       tokens.clear();
       enter("signedOut", null, reason ?? null);
+      if (reason === undefined) setSignedOutByChoice(true);
     },
     [tokens, enter],
   );
@@ -116,8 +121,8 @@ export function SessionProvider({
   useEffect(() => tokens.onSessionEnded(() => expire()), [tokens, expire]);
 
   const session = useMemo(
-    () => ({ status, signedIn: status === "signedIn", signedInAs, signOutReason, signIn, resume, signOut, expire, tokens }),
-    [status, signedInAs, signOutReason, signIn, resume, signOut, expire, tokens],
+    () => ({ status, signedIn: status === "signedIn", signedInAs, signOutReason, signedOutByChoice, signIn, resume, signOut, expire, tokens }),
+    [status, signedInAs, signOutReason, signedOutByChoice, signIn, resume, signOut, expire, tokens],
   );
   return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
 }
