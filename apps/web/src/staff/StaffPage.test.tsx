@@ -197,8 +197,12 @@ describe("the Staff page", () => {
 
   it("an admin who disables themselves is signed out, and told why", async () => {
     const me = personSession("admin", "Ana Admin", 5);
-    const { handler } = staffApi({ staff: [staffMember(5, "Ana Admin", { role: "admin" })] });
+    const { handler } = staffApi({ staff: [staffMember(5, "Ana Admin", { role: "admin" }), staffMember(6, "Bo Clerk", { role: "write" })] });
     const { user, location } = renderApp("/staff", handler, { session: me });
+    // Their own row says it is them before they touch it; no one else's does.
+    const table = await screen.findByRole("table", { name: "Staff" });
+    expect(within(table).getByRole("rowheader", { name: "Ana Admin (you)" })).toBeInTheDocument();
+    expect(within(table).getByRole("rowheader", { name: "Bo Clerk" })).toBeInTheDocument();
     await user.click(await screen.findByRole("button", { name: "Disable Ana Admin" }));
     expect(screen.getByRole("alertdialog")).toHaveTextContent("It is you: you will be signed out.");
     await user.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Disable" }));

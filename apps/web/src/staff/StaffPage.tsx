@@ -194,6 +194,7 @@ function StaffTable({ onInvited }: { onInvited: (invited: InvitedStaffMember) =>
   const access = useAccessClient();
   const invitationSent = useInvitationSent(onInvited);
   const staffQuery = access.staff.listStaff.useQuery({ queryKey: accessQueryKeys.staff });
+  const { signedInAs } = useSession();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [renewError, setRenewError] = useState<string | null>(null);
   const tableRef = useRef<HTMLTableElement>(null);
@@ -248,7 +249,16 @@ function StaffTable({ onInvited }: { onInvited: (invited: InvitedStaffMember) =>
               const status = staffStatus(member);
               return (
                 <tr key={member.id}>
-                  <th scope="row">{member.name}</th>
+                  {/* Their own row says so: changing their own role or disabling themselves signs them out. */}
+                  <th scope="row">
+                    {member.name}
+                    {member.id === signedInAs?.staffId && (
+                      <>
+                        {" "}
+                        <span className={styles.you}>(you)</span>
+                      </>
+                    )}
+                  </th>
                   <td>{member.email}</td>
                   <td>{member.role}</td>
                   <td>
