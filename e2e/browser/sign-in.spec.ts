@@ -68,7 +68,7 @@ test("signing out ends the session on the server, in every tab", async ({ signed
   const signedOut = page.waitForResponse((response) => new URL(response.url()).pathname === "/admin/v1/session/sign-out");
   await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Sign in", exact: true })).toBeVisible();
-  await expect(page.getByRole("status").filter({ hasText: "You are signed out." })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "You have signed out." })).toBeVisible();
   expect((await signedOut).status()).toBe(204);
   expect(await context.cookies()).toEqual([]);
 

@@ -57,7 +57,7 @@ export function KeyTable({ onRevoked }: { onRevoked?: (key: ApiKey) => void } = 
               <th scope="col">Created</th>
               <th scope="col">Expires</th>
               <th scope="col">Last used</th>
-              <th scope="col">Last getPet call</th>
+              <th scope="col">Last use of the old pet lookup</th>
               <th scope="col">Status</th>
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
@@ -108,8 +108,8 @@ export function KeyTable({ onRevoked }: { onRevoked?: (key: ApiKey) => void } = 
         </table>
       </div>
       <p id="deprecated-use-note" className={styles.note}>
-        Last getPet call: the key's last use of the deprecated getPet operation, which is removed on 5 December 2030. Move
-        whoever still calls it to listPets.
+        Last use of the old pet lookup: when the key last read one pet at its old address, /v1/pets/&lt;id&gt;, which
+        stops working on 5 December 2030. Move whoever still uses it to the pets list.
       </p>
       {revoking && (
         <RevokeKeyDialog

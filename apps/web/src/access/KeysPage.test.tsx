@@ -59,7 +59,7 @@ describe("the Keys page", () => {
       "Created",
       "Expires",
       "Last used",
-      "Last getPet call",
+      "Last use of the old pet lookup",
       "Status",
       "Actions",
     ]);

@@ -17,7 +17,7 @@ import styles from "./SignInPage.module.css";
 
 export const KEY_NOT_ACCEPTED_MESSAGE = "That API key was refused. Check it and try again.";
 /** What the sign-in page says after `Sign out`: it is done, and nothing went wrong. */
-export const SIGNED_OUT_MESSAGE = "You are signed out. Sign in again to go on.";
+export const SIGNED_OUT_MESSAGE = "You have signed out.";
 
 /** Where RequireSession found the visitor, so signing in takes them back there. */
 export interface ReturnToState {
