@@ -12,8 +12,6 @@ import pager from "../design-system/Pager.module.css";
 import styles from "./PetList.module.css";
 import { PetTable, type PetSelection } from "./PetTable.js";
 
-const SKELETON_ROWS = 6;
-
 // Fetched on the first selection, not with the app: most visits to the list change nothing.
 const SelectedPetsToolbar = lazy(() => import("./SelectedPetsToolbar.js").then(({ SelectedPetsToolbar }) => ({ default: SelectedPetsToolbar })));
 
@@ -67,7 +65,8 @@ export function PetList({ view, highlightedId }: { view: PetListView; highlighte
       // Not a live region: the page keeps one, for status messages (layout/status-message.tsx).
       <div className={styles.loading} aria-busy="true">
         <p className="visually-hidden">Loading pets…</p>
-        {Array.from({ length: SKELETON_ROWS }, (_, index) => (
+        {/* As tall as the page it stands for (the header and a row per pet of the page size): no jump when it comes. */}
+        {Array.from({ length: view.limit + 1 }, (_, index) => (
           <div key={index} className={styles.skeletonRow} aria-hidden="true" />
         ))}
       </div>

@@ -20,8 +20,10 @@ describe("the pets list", () => {
   it("shows a loading state, then one row per pet with its status badge", async () => {
     const response = deferred<Response>();
     renderApp("/pets", withCategories(() => response.promise));
-    expect(await screen.findByText("Loading pets…")).toBeInTheDocument();
+    const loading = await screen.findByText("Loading pets…");
     expect(screen.queryByRole("table")).not.toBeInTheDocument();
+    // The placeholder is as tall as the page it stands for: the header and the page size's 20 rows.
+    expect(loading.parentElement!.querySelectorAll(':scope > [aria-hidden="true"]')).toHaveLength(21);
 
     response.resolve(jsonResponse(200, PETS));
     await waitFor(() => expect(petRows()).toHaveLength(3));
