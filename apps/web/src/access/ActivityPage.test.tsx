@@ -36,9 +36,9 @@ describe("the Activity page", () => {
     const table = await screen.findByRole("table", { name: "Activity" });
     expect(within(table).getAllByRole("columnheader").map((header) => header.textContent)).toEqual(["When", "Who", "Action", "Target"]);
     expect(rows().map(([, who, action, target]) => [who, action, target])).toEqual([
-      ["Configured key 1", "key.revoked", "key Front desk"],
-      ["Configured key 1", "key.created", "key Front desk"],
-      ["Configured key 1", "pet.created", "pet Rex"],
+      ["Configured key 1", "Key revoked", "key Front desk"],
+      ["Configured key 1", "Key created", "key Front desk"],
+      ["Configured key 1", "Pet added", "pet Rex"],
     ]);
     expect(within(table).getAllByRole("time")[0]).toHaveAttribute("datetime", REVOKED.at);
     expect(within(table).getByRole("link", { name: "Rex" })).toHaveAttribute("href", "/pets/37");
@@ -57,15 +57,15 @@ describe("the Activity page", () => {
     renderApp("/activity", () => jsonResponse(200, [invited, signedIn]), { session: ADMIN });
     await screen.findByRole("table", { name: "Activity" });
     expect(rows().map(([, who, action, target]) => [who, action, target])).toEqual([
-      ["Sam Rivera", "staff.invited", "staff New Hire"],
-      ["Sam Rivera", "staff.signed_in (passkey)", "staff Sam Rivera"],
+      ["Sam Rivera", "Person invited", "staff New Hire"],
+      ["Sam Rivera", "Signed in with a passkey", "staff Sam Rivera"],
     ]);
   });
 
   it("links a webhook endpoint's event to the endpoint's page", async () => {
     renderApp("/activity", () => jsonResponse(200, [WEBHOOK]), { session: ADMIN });
     const table = await screen.findByRole("table", { name: "Activity" });
-    expect(rows()).toEqual([[expect.any(String), "Configured key 1", "webhook.created", "webhook https://hooks.example.com/stock"]]);
+    expect(rows()).toEqual([[expect.any(String), "Configured key 1", "Endpoint added", "webhook https://hooks.example.com/stock"]]);
     expect(within(table).getByRole("link", { name: "https://hooks.example.com/stock" })).toHaveAttribute("href", "/webhooks/4");
   });
 
@@ -84,23 +84,27 @@ describe("the Activity page", () => {
     const next = await screen.findByRole("link", { name: "Next page" });
     expect(next).toHaveAttribute("href", "/activity?after=11");
     await user.click(next);
-    await waitFor(() => expect(rows().map((row) => row[2])).toEqual(["pet.created"]));
+    await waitFor(() => expect(rows().map((row) => row[2])).toEqual(["Pet added"]));
     expect(location.current).toBe("/activity?after=11");
     expect(screen.queryByRole("link", { name: "Next page" })).not.toBeInTheDocument();
     expect(screen.getByRole("link", { name: "First page" })).toHaveAttribute("href", "/activity");
 
     await user.selectOptions(screen.getByLabelText("Action"), "key.created");
     expect(location.current).toBe("/activity?action=key.created");
-    await waitFor(() => expect(rows().map((row) => row[2])).toEqual(["key.created"]));
+    await waitFor(() => expect(rows().map((row) => row[2])).toEqual(["Key created"]));
     const asked = new URL(requests.at(-1)!.url);
     expect(asked.pathname).toBe("/admin/v1/audit-events");
     expect(Object.fromEntries(asked.searchParams)).toEqual({ action: "key.created" });
     expect(screen.getByLabelText("Action")).toHaveValue("key.created");
+    // The code is the option's value; what staff read is words, for every action.
+    const options = within(screen.getByLabelText("Action")).getAllByRole("option");
+    expect(options.find((option) => option.getAttribute("value") === "key.created")).toHaveTextContent("Key created");
+    expect(options.filter((option) => /[a-z]\.[a-z]/.test(option.textContent ?? ""))).toEqual([]);
   });
 
   it("reads the filter from the URL and says when nothing matched", async () => {
     const { requests } = renderApp("/activity?action=key.revoked&after=abc", () => jsonResponse(200, []), { session: ADMIN });
-    expect(await screen.findByText("No key.revoked events yet.")).toBeInTheDocument();
+    expect(await screen.findByText("No “Key revoked” events yet.")).toBeInTheDocument();
     expect(Object.fromEntries(new URL(requests[0]!.url).searchParams)).toEqual({ action: "key.revoked" });
   });
 });

@@ -9,6 +9,7 @@ import { Panel } from "../design-system/Panel.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
 import { isWaitingOutOutage, LoadFailure } from "../layout/LoadFailure.js";
 import { webhookPath } from "./access-paths.js";
+import { activityActionLabel, activityActionText } from "./activity-words.js";
 import { activityLink, readActivityView, type ActivityView } from "./activity-view.js";
 import { When } from "./When.js";
 import table from "../design-system/DataTable.module.css";
@@ -21,7 +22,7 @@ export function ActivityPage() {
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const view = readActivityView(searchParams);
-  useDocumentTitle(view.action ? `Activity: ${view.action}` : "Activity");
+  useDocumentTitle(view.action ? `Activity: ${activityActionLabel(view.action)}` : "Activity");
 
   return (
     <div className={styles.page}>
@@ -46,7 +47,7 @@ export function ActivityPage() {
             <option value="">All</option>
             {AUDIT_ACTIONS.map((action) => (
               <option key={action} value={action}>
-                {action}
+                {activityActionLabel(action)}
               </option>
             ))}
           </SelectField>
@@ -79,7 +80,7 @@ function EventList({ view }: { view: ActivityView }) {
   if (events.length === 0) {
     return (
       <Notice tone="info" action={view.after !== undefined ? <ButtonLink to={firstPage}>First page</ButtonLink> : undefined}>
-        <p>{view.after !== undefined ? "No more events." : view.action ? `No ${view.action} events yet.` : "Nothing has happened yet."}</p>
+        <p>{view.after !== undefined ? "No more events." : view.action ? `No “${activityActionLabel(view.action)}” events yet.` : "Nothing has happened yet."}</p>
       </Notice>
     );
   }
@@ -119,8 +120,7 @@ function EventTable({ events }: { events: AuditEvent[] }) {
               </td>
               <td>{event.actor.name}</td>
               <td>
-                <code>{event.action}</code>
-                {event.detail !== null && <span className={styles.detail}> ({event.detail})</span>}
+{activityActionText(event.action, event.detail)}
               </td>
               <td>
                 {event.target.type}{" "}
