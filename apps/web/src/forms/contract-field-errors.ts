@@ -12,6 +12,17 @@ function inLabelTerms(field: string, label: string, message: string): string {
   return message.startsWith(field) ? label + message.slice(field.length) : message;
 }
 
+/**
+ * The schema's message, except where zod's own is a validator's ("Invalid enum value. Expected
+ * 'available' | 'pending' | 'sold', received 'x'"): a choice names its values as a sentence would.
+ */
+function inWords(field: string, issue: ZodIssue): string {
+  if (issue.code !== "invalid_enum_value") return issue.message;
+  const options = issue.options.map(String);
+  const choices = options.length > 1 ? `${options.slice(0, -1).join(", ")} or ${options.at(-1)}` : (options[0] ?? "");
+  return `${field} must be ${choices}`;
+}
+
 function isField<Field extends string>(labels: Record<Field, string>, value: unknown): value is Field {
   return typeof value === "string" && Object.hasOwn(labels, value);
 }
@@ -24,7 +35,7 @@ export function fieldErrorsFromSchema<Field extends string>(
   const errors: FieldErrors<Field> = {};
   for (const issue of issues) {
     const field = issue.path[0];
-    if (isField(labels, field) && errors[field] === undefined) errors[field] = inLabelTerms(field, labels[field], issue.message);
+    if (isField(labels, field) && errors[field] === undefined) errors[field] = inLabelTerms(field, labels[field], inWords(field, issue));
   }
   return errors;
 }

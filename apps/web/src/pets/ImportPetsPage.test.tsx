@@ -27,8 +27,8 @@ describe("the import page", () => {
     const rows = within(table).getAllByRole("row").slice(1);
     expect(rows.map((row) => within(row).getAllByRole("cell").map((cell) => cell.textContent))).toEqual([
       ["Rex, Jr.", "4", "available", "OK"],
-      ["   ", "0", "", "name must not be empty; categoryId must be at least 1"],
-      ["Tom", "1.5", "sold", "categoryId must be an integer"],
+      ["   ", "0", "", "Name must not be empty; Category ID must be at least 1"],
+      ["Tom", "1.5", "sold", "Category ID must be an integer"],
       ["Mia", "2", "", "OK"],
     ]);
     expect(rows.map((row) => within(row).getByRole("rowheader").textContent)).toEqual(["2", "3", "4", "5"]);

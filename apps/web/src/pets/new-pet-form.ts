@@ -11,8 +11,8 @@ export interface NewPetFormValues {
 export type NewPetField = keyof NewPetFormValues;
 export type NewPetFieldErrors = FieldErrors<NewPetField>;
 
-const FIELD_LABELS: Record<NewPetField, string> = { name: "Name", categoryId: "Category ID", status: "Status" };
-export const NEW_PET_FIELDS = Object.keys(FIELD_LABELS) as NewPetField[];
+export const NEW_PET_FIELD_LABELS: Record<NewPetField, string> = { name: "Name", categoryId: "Category ID", status: "Status" };
+export const NEW_PET_FIELDS = Object.keys(NEW_PET_FIELD_LABELS) as NewPetField[];
 
 /**
  * Digits become a number for the schema to range-check; anything else is
@@ -40,10 +40,10 @@ export function parseNewPetValues(values: NewPetFormValues) {
 export function validateNewPet(values: NewPetFormValues): NewPetValidation {
   const result = parseNewPetValues(values);
   if (result.success) return { success: true, data: result.data };
-  return { success: false, errors: fieldErrorsFromSchema(result.error.issues, FIELD_LABELS) };
+  return { success: false, errors: fieldErrorsFromSchema(result.error.issues, NEW_PET_FIELD_LABELS) };
 }
 
 /** Field errors out of the API's 400 `issues` (`body.<field>`); issues about anything else stay with the whole form. */
 export function fieldErrorsFromIssues(issues: readonly ErrorIssue[]): NewPetFieldErrors {
-  return fieldErrorsFromApiIssues(issues, FIELD_LABELS);
+  return fieldErrorsFromApiIssues(issues, NEW_PET_FIELD_LABELS);
 }

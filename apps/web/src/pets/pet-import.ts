@@ -1,6 +1,7 @@
 import type { NewPet } from "@petstore/contract";
 import { CsvSyntaxError, parseCsv, unguardFormula } from "./csv.js";
-import { parseNewPetValues, type NewPetFormValues } from "./new-pet-form.js";
+import { fieldErrorsFromSchema } from "../forms/contract-field-errors.js";
+import { NEW_PET_FIELD_LABELS, parseNewPetValues, type NewPetFormValues } from "./new-pet-form.js";
 
 /** The columns a bulk import reads, as the contract names them; `status` may be left empty. */
 export const IMPORT_COLUMNS = ["name", "categoryId", "status"] as const satisfies readonly (keyof NewPetFormValues)[];
@@ -47,16 +48,12 @@ function readHeader(fields: string[]): ImportHeader | undefined {
   return names.length === IMPORT_COLUMNS.length + ignored.length ? { columns, width: names.length } : undefined;
 }
 
-/** The contract's own messages for the row, one per field, in column order. */
+/** The contract's own rules for the row, one problem per field in column order, in the words the New pet form uses. */
 function contractError(values: NewPetFormValues): CheckedRow["result"] {
   const parsed = parseNewPetValues(values);
   if (parsed.success) return { ok: true, pet: parsed.data };
-  const messages = new Map<unknown, string>();
-  for (const issue of parsed.error.issues) {
-    const field = issue.path[0];
-    if (!messages.has(field)) messages.set(field, issue.message);
-  }
-  return { ok: false, error: [...messages.values()].join("; ") };
+  const errors = fieldErrorsFromSchema(parsed.error.issues, NEW_PET_FIELD_LABELS);
+  return { ok: false, error: IMPORT_COLUMNS.flatMap((column) => errors[column] ?? []).join("; ") };
 }
 
 /** Reads the CSV and checks every row with the contract; sends nothing. */
