@@ -79,8 +79,10 @@ describe("a key-sliced wrk run", () => {
     costUs.set(KEY, 300).set(REFERENCE, 300);
     const result = await run(true);
     expect(result.non2xx + result.errors + result.timeouts).toBe(0);
-    expect(seen.get(KEY)).toBeGreaterThan(500);
-    expect(seen.get(REFERENCE)).toBeGreaterThan(500);
+    // Each key served many times over (thousands on an idle host; CI's busiest moments left under 400 in
+    // 2 s): what is asserted is that both are sent, and the rates' ratio below.
+    expect(seen.get(KEY)).toBeGreaterThan(100);
+    expect(seen.get(REFERENCE)).toBeGreaterThan(100);
     const { key, reference } = result.keySlices!;
     expect(sliceRate(key) / sliceRate(reference)).toBeGreaterThan(0.8);
     expect(sliceRate(key) / sliceRate(reference)).toBeLessThan(1.25);
