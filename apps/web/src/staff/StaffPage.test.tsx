@@ -195,6 +195,23 @@ describe("the Staff page", () => {
     expect(keys[0]!.revokedAt).toBeNull();
   });
 
+  it("an admin who lowers their own role is asked again; only the second Change role sends it", async () => {
+    const me = personSession("admin", "Ana Admin", 5);
+    const { handler } = staffApi({ staff: [staffMember(5, "Ana Admin", { role: "admin" })] });
+    const { user, requests, location } = renderApp("/staff", handler, { session: me });
+    await user.click(await screen.findByRole("button", { name: "Change role" }));
+    const dialog = screen.getByRole("alertdialog");
+    await user.selectOptions(within(dialog).getByLabelText("Role"), "write");
+    await user.click(within(dialog).getByRole("button", { name: "Change role" }));
+    expect(within(dialog).getByRole("alert")).toHaveTextContent("You are lowering your own role from admin to write");
+    expect(requests.filter((request) => request.method === "POST")).toEqual([]);
+
+    await user.click(within(dialog).getByRole("button", { name: "Change role" }));
+    expect(await screen.findByRole("heading", { name: "Sign in", level: 1 })).toBeInTheDocument();
+    expect(location.current).toBe("/sign-in");
+    expect(requests.filter((request) => request.method === "POST").map((request) => new URL(request.url).pathname)).toContain("/admin/v1/staff/5/role");
+  });
+
   it("an admin who disables themselves is signed out, and told why", async () => {
     const me = personSession("admin", "Ana Admin", 5);
     const { handler } = staffApi({ staff: [staffMember(5, "Ana Admin", { role: "admin" }), staffMember(6, "Bo Clerk", { role: "write" })] });

@@ -324,6 +324,8 @@ function ChangeRoleDialog({ member, onClose }: { member: StaffMember; onClose: (
   const access = useAccessClient();
   const [role, setRole] = useState<string>(member.role);
   const { isSelf, done } = useAfterAccessChange(member);
+  // Lowering one's own role is asked twice: the second Change role goes on.
+  const [askedAgain, setAskedAgain] = useState<string | null>(null);
   const change = access.staff.changeStaffRole.useMutation({
     onSuccess: async ({ body }) => {
       await done(`${body.name} is now ${body.role}.`);
@@ -334,6 +336,10 @@ function ChangeRoleDialog({ member, onClose }: { member: StaffMember; onClose: (
     const parsed = StaffRole.safeParse(role);
     if (!parsed.success || parsed.data === member.role) {
       onClose(false);
+      return;
+    }
+    if (isSelf && SCOPES.indexOf(parsed.data) < SCOPES.indexOf(member.role) && askedAgain !== parsed.data) {
+      setAskedAgain(parsed.data);
       return;
     }
     change.mutate({ params: { staffId: member.id }, body: { role: parsed.data } });
@@ -351,6 +357,14 @@ function ChangeRoleDialog({ member, onClose }: { member: StaffMember; onClose: (
           </option>
         ))}
       </SelectField>
+      {askedAgain !== null && askedAgain === role && (
+        <Notice tone="error" role="alert">
+          <p>
+            You are lowering your own role from {member.role} to {askedAgain}: only another admin can give it back. Choose
+            Change role again to go on.
+          </p>
+        </Notice>
+      )}
       {change.isError && (
         <Notice tone="error" role="alert">
           <p>The role was not changed. {describeFailure(change.error)}</p>
