@@ -7,6 +7,8 @@ import { createKeysRouter } from "./access/keys-router.js";
 import type { AbuseLimits } from "./access/rate-limit.js";
 import type { Config } from "./base/env.js";
 import type { Database } from "./database.js";
+import { createEventLog } from "./events/event-log.js";
+import { createEventsRouter } from "./events/events-router.js";
 import { servedContract, type ServedContract } from "./http/operation-dispatch.js";
 import type { Metrics } from "./ops/metrics.js";
 import { createPasskeysRouter } from "./passkeys/passkeys-router.js";
@@ -70,6 +72,7 @@ export function createRoot({ config, database, metrics, abuseLimits, issuedKeys,
     ),
     categories: createCategoriesRouter(createCategories(database.sql)),
     store: createStoreRouter(database.sql),
+    events: createEventsRouter(createEventLog(database.sql)),
   });
   const admin = server.router(adminContract, {
     session: createSessionRouter({ sessions }),

@@ -89,6 +89,8 @@ describe("the access OpenAPI document", () => {
         "CreatedApiKey",
         "Error",
         "NewApiKey",
+        "RecoverWebhook",
+        "RecoveredEvents",
         "Scope",
         "Session",
         "Webhook",

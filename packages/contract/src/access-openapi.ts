@@ -42,6 +42,7 @@ import {
   StaffMembers,
   StaffRoleChange,
 } from "./staff-schemas.js";
+import { RecoveredEvents, RecoverWebhook } from "./event-schemas.js";
 import { Deliveries, Delivery, NewWebhook, Webhook, WebhookChanges, Webhooks, WebhookWithSecret } from "./webhook-schemas.js";
 
 const EXAMPLE_KEY = {
@@ -127,6 +128,8 @@ const WORDS: DocumentWords = {
     [WebhookChanges, "WebhookChanges"],
     [WebhookWithSecret, "WebhookWithSecret"],
     [Delivery, "Delivery"],
+    [RecoverWebhook, "RecoverWebhook"],
+    [RecoveredEvents, "RecoveredEvents"],
     [Deliveries, "Deliveries"],
     [StaffMember, "StaffMember"],
     [StaffMembers, "StaffMembers"],
@@ -192,6 +195,8 @@ const WORDS: DocumentWords = {
     WebhookWithSecret: { webhook: EXAMPLE_WEBHOOK, secret: "whsec_MfKQ9r8GKYqTzU3rT7hQjCXpLwNi0xVc" },
     Delivery: EXAMPLE_DELIVERY,
     Deliveries: [EXAMPLE_DELIVERY],
+    RecoverWebhook: { since: "2026-11-27T08:00:00.000Z" },
+    RecoveredEvents: { queued: 14 },
     Error: errorExample(403, "FORBIDDEN", "This operation needs a key of scope admin; this key has scope read."),
   },
   parameters: {
@@ -314,6 +319,13 @@ const WORDS: DocumentWords = {
         example: errorExample(409, "CONFLICT", "Delivery 211 is being sent now: resend it once this attempt has ended."),
       },
     },
+    recoverWebhook: {
+      "202": { description: "How many events were queued to be sent again (0 when it has answered every one of them)." },
+      "409": {
+        description: "The endpoint is disabled: enable it, then recover.",
+        example: errorExample(409, "CONFLICT", "The endpoint is disabled: enable it, then recover its events."),
+      },
+    },
     listStaff: { "200": { description: "Every staff member, newest first." } },
     inviteStaff: { "201": { description: "The person, and their invitation link: shown this once, never again." } },
     changeStaffRole: { "200": { description: "The person with their new role." } },
@@ -384,6 +396,7 @@ const WORDS: DocumentWords = {
     rotateWebhookSecret: { description: "No body; an empty JSON object is accepted too.", required: false },
     sendTestEvent: { description: "No body; an empty JSON object is accepted too.", required: false },
     resendDelivery: { description: "No body; an empty JSON object is accepted too.", required: false },
+    recoverWebhook: { description: "The window: `since` is required, `until` defaults to now." },
     inviteStaff: { description: "The person to invite: `email`, `name` and `role`, all required." },
     changeStaffRole: { description: "The new role." },
     disableStaff: { description: "No body; an empty JSON object is accepted too.", required: false },

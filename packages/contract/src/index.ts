@@ -23,3 +23,5 @@ export * from "./pet-patch.js";
 export * from "./pet-changes-contract.js";
 export * from "./store-schemas.js";
 export * from "./store-contract.js";
+export * from "./event-schemas.js";
+export * from "./events-contract.js";

@@ -75,7 +75,7 @@ describe("OpenAPI lint gate: Spectral recommended + OWASP API Security Top 10 20
     it(`finds no error in the served document (${name}), and no warning but at most ${FREE_TEXT_WARNINGS_MAX} on free text`, { timeout: 60_000 }, async () => {
       const findings = await lint(name.replace(/\W+/g, "-"), document);
       const others = findings.filter((finding) => finding.code !== FREE_TEXT || SEVERITY[finding.severity] !== "warning");
-      expect(others, describeFindings(findings)).toEqual([]);
+      expect(others.map((f) => `${f.code} ${f.path.join(".")} ${f.message}`), describeFindings(findings)).toEqual([]);
       expect(findings.length, describeFindings(findings)).toBeLessThanOrEqual(FREE_TEXT_WARNINGS_MAX);
     });
   }

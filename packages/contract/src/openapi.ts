@@ -16,6 +16,9 @@ import {
 } from "./openapi-builder.js";
 import { v1Contract } from "./root.js";
 import { CURSOR_MAX_LENGTH, DeletedPet, DeletedPets, PetChange, PetChanges, PetPatch } from "./pet-patch.js";
+import { Event, EVENT_POSITION_MAX_LENGTH, EVENT_TYPE_LIST, Events, PetUpdated } from "./event-schemas.js";
+import { ApiKey } from "./access-schemas.js";
+import { WEBHOOK_EVENT_TYPES } from "./webhook-schemas.js";
 import { Categories, Category, CategoryRename, CountedGroup, Inventory, InventoryCategory, NewCategory, StatusCounts } from "./store-schemas.js";
 import {
   ErrorBody,
@@ -63,9 +66,21 @@ export const V1_SCHEMA_NAMES = new Map<unknown, string>([
   [StatusCounts, "StatusCounts"],
   [InventoryCategory, "InventoryCategory"],
   [CountedGroup, "CountedGroup"],
+  // Beyond the spec (tag events).
+  [Event, "Event"],
+  [Events, "Events"],
+  [PetUpdated, "PetUpdated"],
+  [ApiKey, "ApiKey"],
 ]);
 
 const EXAMPLE_PET = { id: 42, name: "Rex", categoryId: 1, status: "available" };
+const EXAMPLE_EVENT = {
+  id: "msg_2Lk9cVq8XbF3mNp7RtY4wZ1aHs6c",
+  position: "781203-1187",
+  type: "pet.updated",
+  timestamp: "2026-11-28T10:15:00.000Z",
+  data: { pet: { ...EXAMPLE_PET, status: "sold" }, previousAttributes: { status: "available" } },
+};
 /** One example of each named schema; each field's example is taken from its schema's. */
 const SCHEMA_EXAMPLES: Record<string, unknown> = {
   PetStatus: "available",
@@ -96,6 +111,22 @@ const SCHEMA_EXAMPLES: Record<string, unknown> = {
     byCategory: [{ categoryId: 1, name: "Dogs", total: 1204, byStatus: { available: 812, pending: 41, sold: 344, none: 7 } }],
     other: { total: 12, byStatus: { available: 9, pending: 0, sold: 3, none: 0 } },
   },
+  Event: EXAMPLE_EVENT,
+  PetUpdated: EXAMPLE_EVENT.data,
+  ApiKey: {
+    id: 7,
+    name: "Stock import",
+    scope: "write",
+    prefix: "psk_Xk9aQ2mB",
+    createdAt: "2026-11-20T09:00:00.000Z",
+    createdBy: "Ana",
+    createdByStaffId: 1,
+    lastUsedAt: null,
+    lastDeprecatedUseAt: null,
+    expiresAt: null,
+    revokedAt: null,
+  },
+  Events: [EXAMPLE_EVENT, { ...EXAMPLE_EVENT, id: "msg_2Lk9cVq8XbF3mNp7RtY4wZ1aHs6d", position: "781204-1188", type: "pet.created", data: { id: 43, name: "Tom", categoryId: 2 } }],
   Error: {
     code: "VALIDATION_ERROR",
     message: "Invalid request: body.name: name must not be empty.",
@@ -184,7 +215,7 @@ const PARAMETERS: Record<string, ParameterWords> = {
     ]),
   ),
   ...Object.fromEntries(
-    ["listDeletedPets", "listPetHistory"].map((operation) => [
+    ["listDeletedPets", "listPetHistory", "listEvents"].map((operation) => [
       `${operation} query:limit`,
       {
         description: "Maximum number of entries to return.",
@@ -203,6 +234,17 @@ const PARAMETERS: Record<string, ParameterWords> = {
       },
     ]),
   ),
+  "listEvents query:after": {
+    description:
+      "Continue after this position: an event's `position`, or the one the previous page's `Link` carries. Absent: from the oldest event kept.",
+    schema: { type: "string", minLength: 3, maxLength: EVENT_POSITION_MAX_LENGTH, pattern: "^[0-9]+-[0-9]+$" },
+    example: "781203-1187",
+  },
+  "listEvents query:types": {
+    description: `Only events of these types, separated by commas (${WEBHOOK_EVENT_TYPES.join(", ")}). Absent: every type the caller's scope sees.`,
+    schema: { type: "string", maxLength: 200, pattern: EVENT_TYPE_LIST.source },
+    example: "pet.updated,pet.deleted",
+  },
 };
 
 
@@ -332,6 +374,18 @@ const OPERATION_RESPONSES: Record<string, Record<string, ResponseWords>> = {
     "404": { description: "No category has this id.", example: errorExample(404, "NOT_FOUND", "No category has id 9.") },
     "409": { description: "The name is another category's (ignoring case and accents).", example: errorExample(409, "CONFLICT", "A category is named Cats already.") },
   },
+  listEvents: {
+    "200": { description: "Events after `after` (from the oldest kept without it), oldest first; `Link` `rel=\"next\"` says where to ask next." },
+    "400": { description: "`after` is not a position, or `types` or `limit` is not valid." },
+    "403": {
+      description: "`types` names `key.*` events, which need scope `admin`.",
+      example: errorExample(403, "FORBIDDEN", "Events of type key.created, key.revoked need a key with scope admin."),
+    },
+    "410": {
+      description: "`after` is older than the oldest event kept: events after it were purged. Start again without `after`.",
+      example: errorExample(410, "GONE", "Events after this position were purged (they are kept 30 days); start again without after."),
+    },
+  },
   getInventory: {
     "200": { description: "The store's animals counted by status and by category, exact at the moment it is read." },
   },
@@ -398,12 +452,21 @@ const HEADERS: Record<string, HeaderDefinition> = {
 const inventoryProperty = (components: Record<string, unknown>, field: string): unknown =>
   ((components["Inventory"] as { properties: Record<string, unknown> } | undefined)?.properties ?? {})[field];
 
+/** The `index`th choice of Event's `data` (Pet, PetUpdated, ApiKey). */
+const eventDataChoice = (components: Record<string, Record<string, unknown>>, index: number): unknown => {
+  const data = ((components["Event"]?.["properties"] ?? {}) as Record<string, Record<string, unknown[]>>)["data"];
+  return (data?.["anyOf"] ?? data?.["oneOf"])?.[index];
+};
+
 const WORDS: DocumentWords = {
   schemaNames: V1_SCHEMA_NAMES,
   nestedSchemas: [
     { name: "PetStatus", after: "NewPet", from: (components) => (components["NewPet"]?.["properties"] as Record<string, unknown>)["status"] },
     { name: "DeletedPet", after: "DeletedPets", from: (components) => components["DeletedPets"]?.["items"] },
     { name: "PetChange", after: "PetChanges", from: (components) => components["PetChanges"]?.["items"] },
+    { name: "Event", after: "Events", from: (components) => components["Events"]?.["items"] },
+    { name: "PetUpdated", after: "Event", from: (components) => eventDataChoice(components, 1) },
+    { name: "ApiKey", after: "PetUpdated", from: (components) => eventDataChoice(components, 2) },
     { name: "StatusCounts", after: "Inventory", from: (components) => inventoryProperty(components, "byStatus") },
     { name: "InventoryCategory", after: "StatusCounts", from: (components) => (inventoryProperty(components, "byCategory") as Record<string, unknown>)["items"] },
     { name: "CountedGroup", after: "InventoryCategory", from: (components) => inventoryProperty(components, "other") },
@@ -425,6 +488,7 @@ const WORDS: DocumentWords = {
     restorePet: { "200": ["Idempotent-Replayed"], "409": ["Retry-After"] },
     listDeletedPets: { "200": ["Link"] },
     listPetHistory: { "200": ["Link"] },
+    listEvents: { "200": ["Link"] },
   },
 };
 
@@ -453,6 +517,11 @@ export function buildOpenApiDocument(servers: OpenApiServers): OpenApiDocument {
       {
         name: "categories",
         description: "Beyond the spec (beta): the names of the categories animals belong to. Animals keep `categoryId` as the spec shows it.",
+      },
+      {
+        name: "events",
+        description:
+          "Beyond the spec (beta): the events the webhooks carry, kept 30 days, to poll forward. The spec says events are not shown.",
       },
       {
         name: "store",

@@ -8,6 +8,7 @@ import { API_PATH_PREFIX, petsContract } from "./petstore-contract.js";
 import { ErrorBody } from "./schemas.js";
 import { sessionContract } from "./session-contract.js";
 import { categoriesContract, storeContract } from "./store-contract.js";
+import { eventsContract } from "./events-contract.js";
 import { singleSignOnContract } from "./single-sign-on-contract.js";
 import { staffContract } from "./staff-contract.js";
 import { webhooksContract } from "./webhooks-contract.js";
@@ -25,7 +26,7 @@ const COMMON_RESPONSES = { 429: ErrorBody, 500: ErrorBody, 503: ErrorBody };
  * the admin app calls it through one typed client.
  */
 export const v1Contract = c.router(
-  { pets: petsContract, petChanges: petChangesContract, categories: categoriesContract, store: storeContract },
+  { pets: petsContract, petChanges: petChangesContract, categories: categoriesContract, store: storeContract, events: eventsContract },
   { pathPrefix: API_PATH_PREFIX, strictStatusCodes: true, commonResponses: COMMON_RESPONSES },
 );
 export type V1Contract = typeof v1Contract;

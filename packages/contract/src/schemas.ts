@@ -165,6 +165,8 @@ export const ErrorCode = z
   "FORBIDDEN",
   // The request conflicts with the resource's state: a webhook delivery being sent when it is resent.
   "CONFLICT",
+  // What was asked for existed and was purged: an event log position older than the oldest event kept.
+  "GONE",
 ])
   .describe("Machine-readable error code.");
 export type ErrorCode = z.infer<typeof ErrorCode>;

@@ -1,6 +1,7 @@
 import { initContract } from "@ts-rest/core";
 import type { RouteMetadata } from "./route-metadata.js";
 import { EmptyBody, ErrorBody } from "./schemas.js";
+import { RecoveredEvents, RecoverWebhook } from "./event-schemas.js";
 import { Deliveries, Delivery, DeliveryIdParams, ListDeliveriesQuery, NewWebhook, Webhook, WebhookChanges, WebhookIdParams, WebhookWithSecret, Webhooks } from "./webhook-schemas.js";
 
 const c = initContract();
@@ -103,5 +104,20 @@ export const webhooksContract = c.router({
       "A new attempt, now, with the same `webhook-id`, whatever the delivery's status. " +
       "While an attempt of this delivery is being sent: 409 `CONFLICT` (one attempt at a time per delivery).",
     responses: { 202: Delivery, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody },
+  },
+  recoverWebhook: {
+    method: "POST",
+    path: "/webhooks/:webhookId/recover",
+    contentType: "application/json",
+    pathParams: WebhookIdParams,
+    body: RecoverWebhook,
+    metadata: { credential: "bearer", scope: "admin", tag: "webhooks" } satisfies RouteMetadata,
+    summary: "Recover missed events",
+    description:
+      "Sends again every event of the endpoint's types from `since` (to `until`, default now) that it has not answered " +
+      "with a 2xx: failed deliveries become due again, and events it never got (raised while it was disabled, or before " +
+      "a retry gave up) are queued, each with its own `webhook-id`. Events are kept 30 days. A disabled endpoint: 409 " +
+      "`CONFLICT` (enable it first).",
+    responses: { 202: RecoveredEvents, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody },
   },
 });

@@ -2,16 +2,15 @@ import type { AuditAction, AuditTargetType, PetFieldChange } from "@petstore/con
 import { Prisma, type PrismaClient } from "../generated/pg/client.js";
 import type { ActivityLog } from "./activity-log.js";
 import { auditColumns, toAuditEvent, type AuditContext, type AuditTarget } from "./audit-event.js";
-import { anySubscriber, newWebhookEventId, subscriptionPattern, webhookEventTypeOf, type WebhookEventType } from "./webhook-outbox.js";
+import { newWebhookEventId, webhookEventTypeOf, type WebhookEventType } from "./webhook-outbox.js";
 
 type TransactionClient = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
 /**
  * The activity log's writer on PostgreSQL: one event, through `tx`, inside the
  * caller's transaction, so it commits with the change. With `data` (the changed
- * thing as the API answers it) and an action that is a webhook event type, the
- * event also goes into the webhook outbox, in the same transaction: one row,
- * when some endpoint subscribes to it (the senders fan it out later).
+ * thing as the API answers it) and an action that is an event type, the event
+ * also goes into the event log, in the same transaction (the senders fan it out later).
  */
 export async function recordActivity(
   tx: TransactionClient,
@@ -34,30 +33,27 @@ export async function recordActivity(
     },
   });
   const eventType = data === undefined ? undefined : webhookEventTypeOf(action);
-  if (eventType) await tx.$executeRaw(outboxInsert(eventType, Prisma.sql`SELECT ${JSON.stringify(data)}`, at));
-}
-
-/** `anySubscriber` around its pattern as one of Prisma's parameters (Prisma numbers its placeholders itself). */
-const ANY_SUBSCRIBER = anySubscriber("\0").split("\0");
-
-/** The outbox row of one event: `data` is a one-column query (or a `FROM rows` select) giving its JSON text. */
-function outboxInsert(eventType: WebhookEventType, data: Prisma.Sql, at: Date | undefined): Prisma.Sql {
-  const when = at ? Prisma.sql`${at.toISOString()}::timestamp` : Prisma.sql`now() AT TIME ZONE 'UTC'`;
-  return Prisma.sql`
-    INSERT INTO "WebhookEvent" ("eventId", "eventType", "data", "createdAt")
-    SELECT ${newWebhookEventId()}, ${eventType}, (${data}), ${when}
-    WHERE ${new Prisma.Sql(ANY_SUBSCRIBER, [subscriptionPattern(eventType)])}`;
+  if (eventType) await tx.$executeRaw(eventInsert(eventType, Prisma.sql`SELECT ${JSON.stringify(data)}`, at));
 }
 
 /**
- * The webhook outbox's rows for a change made in one statement, as a statement
- * of its `WITH` query (as `activityOfRows`): for the one row of the common
- * table expression `rows`, one event row when some endpoint subscribes to
- * `eventType`, whose data is the JSON text `data` computes from that row's columns.
+ * The event log's row of one event (docs/decisions/053-one-event-log.md), whether or not anyone
+ * subscribes: `data` is a one-column query (or a `FROM rows` select) giving its JSON text. Its "xid" is
+ * the transaction's own (the column's default).
  */
-export function webhookOutboxOfRows(rows: string, eventType: WebhookEventType, data: Prisma.Sql): Prisma.Sql {
+function eventInsert(eventType: WebhookEventType, data: Prisma.Sql, at: Date | undefined): Prisma.Sql {
+  const when = at ? Prisma.sql`${at.toISOString()}::timestamp` : Prisma.sql`now() AT TIME ZONE 'UTC'`;
+  return Prisma.sql`INSERT INTO "Event" ("eventId", "type", "createdAt", "data") SELECT ${newWebhookEventId()}, ${eventType}, ${when}, (${data})`;
+}
+
+/**
+ * The event log's row for a change made in one statement, as a statement of its `WITH` query (as
+ * `activityOfRows`): for the one row of the common table expression `rows`, whose data is the JSON
+ * text `data` computes from that row's columns.
+ */
+export function eventOfRows(rows: string, eventType: WebhookEventType, data: Prisma.Sql): Prisma.Sql {
   const table = Prisma.raw(`"${rows.replaceAll('"', "")}"`);
-  return outboxInsert(eventType, Prisma.sql`SELECT ${data} FROM ${table}`, undefined);
+  return eventInsert(eventType, Prisma.sql`SELECT ${data} FROM ${table}`, undefined);
 }
 
 /**

@@ -14,7 +14,7 @@ export type ActivityArgs = [at: Date, action: AuditAction, target: AuditTarget, 
 /**
  * Records what a change did, inside the unit of work making it (data/sql-work.ts), so it commits with
  * the change: each provider's hand-written writer (`sqlite-activity-log.ts`, `prisma-activity-log.ts`),
- * webhook outbox included.
+ * the event log included.
  */
 export function* recordActivity(...args: ActivityArgs): SqlWork<void> {
   yield* extension(ACTIVITY_EXTENSION, args);

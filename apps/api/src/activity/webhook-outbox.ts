@@ -10,16 +10,3 @@ export const webhookEventTypeOf = (action: string): WebhookEventType | undefined
 
 /** The `webhook-id` of a new event: unique per event, the same on every retry and every endpoint. */
 export const newWebhookEventId = (): string => `msg_${randomUUID().replaceAll("-", "")}`;
-
-/** The `LIKE` pattern `anySubscriber` matches a type's subscribers with (eventTypes is space-separated). */
-export const subscriptionPattern = (type: WebhookEventType): string => `% ${type} %`;
-
-/**
- * The SQL condition (both providers) that some endpoint takes events of the type whose
- * `subscriptionPattern` is at `pattern` (a placeholder's text): enabled, and subscribed to every type
- * (eventTypes empty) or to this one. The outbox holds an event only then: a change writes it once
- * however many endpoints there are, and not at all when nobody listens. On PostgreSQL it is a
- * "WebhookEvent" row; on SQLite, two columns of the change's own audit row (decision 023).
- */
-export const anySubscriber = (pattern: string): string =>
-  `EXISTS (SELECT 1 FROM "WebhookEndpoint" WHERE "enabled" AND ("eventTypes" = '' OR (' ' || "eventTypes" || ' ') LIKE ${pattern}))`;

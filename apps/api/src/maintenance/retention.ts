@@ -1,3 +1,4 @@
+import { purgeEvents } from "../events/event-log.js";
 import { execute, provider, raw, rows, sql, toNumber, type SqlRunner, type SqlStatement, type SqlWork } from "../data/sql-work.js";
 import { purgeDeletedPets } from "../pets/pet-changes.js";
 
@@ -14,7 +15,7 @@ export interface RetentionSettings {
   activityMs: number;
   /** DELIVERY_RETENTION_DAYS: finished webhook deliveries and their attempts. */
   deliveryMs: number;
-  /** EVENT_RETENTION_DAYS: events waiting in the PostgreSQL outbox that no sender turned into deliveries. */
+  /** EVENT_RETENTION_DAYS: the event log (the feed, streams' replay, webhook recovery). */
   eventMs: number;
   /** IDEMPOTENCY_TTL_HOURS: a create's remembered answer. */
   idempotencyMs: number;
@@ -90,7 +91,6 @@ function* byIndex(table: string, key: readonly string[], old: SqlStatement, limi
 const BATCHES: Record<RetentionKind, Batch> = {
   // Each purged pet leaves a `pet.purged` event (actor "Retention") in the log; its history stays.
   deletedPets: (c, limit) => purgeDeletedPets(c.deletedPets, limit, c.now),
-  // SQLite's webhook outbox rides in the log (decision 023): a row the senders have not fanned out yet stays.
   // On PostgreSQL an operator may take DELETE on the log from the API's role and purge it with a role of
   // its own (docs/operations.md): then this role leaves the log to that one.
   activity: function* (c, limit) {
@@ -98,14 +98,10 @@ const BATCHES: Record<RetentionKind, Batch> = {
       const [may] = yield* rows<{ may: boolean }>(sql`SELECT has_table_privilege(current_user, '"AuditEvent"', 'DELETE') AS "may"`);
       if (!may?.may) return { deleted: 0, more: false };
     }
-    return yield* oldestWindow(
-      "AuditEvent",
-      sql`"at" < ${c.activity} AND ("webhookEventId" IS NULL OR "id" <= COALESCE((SELECT "lastAuditEventId" FROM "WebhookFanOut"), 0))`,
-      limit,
-    );
+    return yield* oldestWindow("AuditEvent", sql`"at" < ${c.activity}`, limit);
   },
   deliveries: (c, limit) => oldestWindow("WebhookDelivery", sql`"createdAt" < ${c.deliveries} AND "status" <> 'pending'`, limit),
-  events: (c, limit) => oldestWindow("WebhookEvent", sql`"createdAt" < ${c.events}`, limit),
+  events: (c, limit) => purgeEvents(c.events, limit),
   idempotency: (c, limit) => byIndex("IdempotencyRecord", ["scope", "key"], sql`"createdAt" < ${c.idempotency}`, limit),
   // A session's tokens go with it; a token still unexpired dies with its ended session anyway.
   sessions: function* (c, limit) {

@@ -1,7 +1,7 @@
 import type { NewPet } from "@petstore/contract";
 import type { PrismaClient } from "../generated/pg/client.js";
 import { Prisma } from "../generated/pg/client.js";
-import { activityOfRows, recordActivity, webhookOutboxOfRows } from "../activity/prisma-activity-log.js";
+import { activityOfRows, recordActivity, eventOfRows } from "../activity/prisma-activity-log.js";
 import { answerFromRecord, idempotencyLockId } from "./idempotent-create.js";
 import { nameKey } from "./name-key.js";
 import { createdChanges } from "./pet-changes.js";
@@ -47,7 +47,7 @@ export function createPrismaPetRepository(prisma: PrismaClient): PetRepository {
             VALUES (${pet.name}, ${nameKey(pet.name)}, ${BigInt(pet.categoryId)}, ${pet.status ?? null})
             RETURNING "id", "name", "categoryId", "status"
           ), "activity" AS (${activityOfRows("created", "pet.created", "pet", audit, createdChanges(pet))}
-          ), "outbox" AS (${webhookOutboxOfRows("created", "pet.created", PET_JSON)})
+          ), "event" AS (${eventOfRows("created", "pet.created", PET_JSON)})
           SELECT "id", "name", "categoryId", "status" FROM "created"`;
         return toPet(row!);
       }

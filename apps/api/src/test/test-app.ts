@@ -1,3 +1,4 @@
+import { createEventLog, LOGGED_TYPES } from "../events/event-log.js";
 import { randomUUID } from "node:crypto";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -106,4 +107,21 @@ export function startsAppsClosedAfterEach(): (env: Record<string, string>, redis
 /** The caller id of a configured key on a database (`configured-<fingerprint>`, under that deployment's salt). */
 export async function configuredKeyIdOn(database: Pick<Database, "access">, key = TEST_KEY): Promise<string> {
   return configuredKeyId(await database.access.keyFingerprintSalt(), key);
+}
+
+/**
+ * Waits until the event log shows `count` events to its readers. On PostgreSQL an event is read once
+ * every transaction that started before it has ended, in any database of the server
+ * (docs/decisions/053-one-event-log.md): another test's open transaction can hold it back a while.
+ */
+export async function untilEventsVisible(database: Pick<Database, "sql">, count: number, timeoutMs = 10_000): Promise<void> {
+  const log = createEventLog(database.sql);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const page = await log.readPage({ after: undefined, types: LOGGED_TYPES, take: 100 });
+    const seen = page.kind === "page" ? page.events.length : 0;
+    if (seen >= count) return;
+    if (Date.now() > deadline) throw new Error(`the event log shows ${seen} events, not ${count}, after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -9,15 +9,21 @@ const at = (date: Date) => Prisma.sql`${date.toISOString()}::timestamp`;
 export function createPrismaWebhookSenders(prisma: PrismaClient): WebhookSenderStorage {
   return {
     async fanOut(take) {
-      // One statement, so one transaction: the events it deletes are the ones it fans out, and SKIP LOCKED
-      // lets another replica's sender take the next ones meanwhile instead of waiting.
+      // One statement, so one transaction and one snapshot: it takes the cursor's row (SKIP LOCKED: while
+      // another replica's sender fans out, this one does nothing), reads the events after it whose
+      // transaction is below the snapshot's xmin (every one of those has ended, so none can commit
+      // later behind the cursor: docs/decisions/053-one-event-log.md), fans them out and moves the cursor.
       await prisma.$executeRaw`
-        WITH "taken" AS (
-          DELETE FROM "WebhookEvent"
-          WHERE "id" IN (SELECT "id" FROM "WebhookEvent" ORDER BY "id" LIMIT ${take} FOR UPDATE SKIP LOCKED)
-          RETURNING "id", "eventId", "eventType", "data", "createdAt")
+        WITH "mark" AS (SELECT "fanOutXid", "fanOutId" FROM "EventLog" WHERE "id" = 1 FOR UPDATE SKIP LOCKED),
+        "taken" AS (
+          SELECT "x"."xid", "x"."id", "x"."eventId", "x"."type" AS "eventType", "x"."data", "x"."createdAt" FROM "Event" AS "x", "mark"
+          WHERE ("x"."xid", "x"."id") > ("mark"."fanOutXid", "mark"."fanOutId") AND "x"."xid" < pg_snapshot_xmin(pg_current_snapshot())
+          ORDER BY "x"."xid", "x"."id" LIMIT ${take}),
+        "moved" AS (
+          UPDATE "EventLog" SET ("fanOutXid", "fanOutId") = (SELECT "xid", "id" FROM "taken" ORDER BY "xid" DESC, "id" DESC LIMIT 1)
+          WHERE "id" = 1 AND EXISTS (SELECT 1 FROM "taken"))
         ${Prisma.raw(fanOutEvents(`"taken"`))}
-        ORDER BY "v"."id", "e"."id"`;
+        ORDER BY "v"."xid", "v"."id", "e"."id"`;
     },
     async claimDue(now, leaseUntil, claimToken, take, { perEndpoint, inFlight, lastEndpoint }) {
       const due = Prisma.sql`"status" = 'pending' AND "nextAttemptAt" <= ${at(now)} AND ("claimedUntil" IS NULL OR "claimedUntil" < ${at(now)})`;
@@ -65,6 +71,7 @@ export function createPrismaWebhookSenders(prisma: PrismaClient): WebhookSenderS
         if (disable) await tx.webhookEndpoint.updateMany({ where: { id }, data: { enabled: false, disabledReason: disable } });
       });
     },
-    oldestEvent: sql`SELECT "createdAt" FROM "WebhookEvent" ORDER BY "id" LIMIT 1`,
+    oldestEvent: sql`SELECT "x"."createdAt" FROM "Event" AS "x", "EventLog" AS "mark"
+      WHERE "mark"."id" = 1 AND ("x"."xid", "x"."id") > ("mark"."fanOutXid", "mark"."fanOutId") ORDER BY "x"."xid", "x"."id" LIMIT 1`,
   };
 }

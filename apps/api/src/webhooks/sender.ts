@@ -49,7 +49,7 @@ export interface WebhookSender {
 export const statusClass = (statusCode: number | null): string => (statusCode === null ? "error" : `${Math.floor(statusCode / 100)}xx`);
 
 /**
- * The sender every API process runs: fans the outbox's events out to deliveries, claims due ones
+ * The sender every API process runs: fans the event log's new events out to deliveries, claims due ones
  * with a lease, sends each outside any transaction, and records what came of it
  * (docs/decisions/023-webhooks.md). Never on a request's path.
  */
@@ -92,7 +92,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     await repository.eraseEndedSecrets(now());
     const room = CONCURRENCY - inFlight.size;
     if (room <= 0) return;
-    // The outbox's events become deliveries here, off every request's path (docs/decisions/023).
+    // The log's events become deliveries here, off every request's path (docs/decisions/023, 053).
     await repository.fanOut(FAN_OUT_BATCH);
     const claimedAt = now();
     // The lease outlasts the send and its recording; a process that dies holding it lets it run out.

@@ -128,6 +128,27 @@ export function createWebhookRepository(runner: SqlRunner, senders: WebhookSende
         return exists ? "being sent" : null;
       });
     },
+    recoverEvents(webhookId, since, until, at) {
+      return runner.transaction(function* () {
+        const row = yield* firstRow<EndpointRow>(endpointWhere(sql`"id" = ${webhookId}`));
+        if (!row) return null;
+        const { eventTypes } = toEndpointRecord(row);
+        const window = sql`"x"."createdAt" >= ${since} AND "x"."createdAt" <= ${until}
+          ${eventTypes.length > 0 ? sql`AND "x"."type" IN (${joinSql(eventTypes.map((type) => sql`${type}`), ", ")})` : sql``}`;
+        // A failed delivery of an event in the window, and not held by a sender: due again.
+        const again = yield* execute(sql`
+          UPDATE "WebhookDelivery" SET "status" = 'pending', "nextAttemptAt" = ${at}
+          WHERE "webhookId" = ${webhookId} AND "status" = 'failed' AND ("claimedUntil" IS NULL OR "claimedUntil" < ${at})
+            AND "eventId" IN (SELECT "x"."eventId" FROM "Event" AS "x" WHERE ${window})`);
+        // An event it has no delivery of at all.
+        const added = yield* execute(sql`
+          INSERT INTO "WebhookDelivery" ("webhookId", "eventId", "eventType", "data", "createdAt", "nextAttemptAt")
+          SELECT ${webhookId}, "x"."eventId", "x"."type", "x"."data", "x"."createdAt", ${at} FROM "Event" AS "x"
+          WHERE ${window} AND NOT EXISTS (SELECT 1 FROM "WebhookDelivery" AS "d" WHERE "d"."webhookId" = ${webhookId} AND "d"."eventId" = "x"."eventId")
+          ORDER BY "x"."createdAt", "x"."id"`);
+        return again + added;
+      });
+    },
     async eraseEndedSecrets(now) {
       const ended = sql`"previousSecretUntil" <= ${now}`;
       // A read first: a sender with no overlap to end takes no write lock.

@@ -7,9 +7,9 @@ const DUE = `"status" = 'pending' AND "nextAttemptAt" <= ? AND ("claimedUntil" I
 
 /**
  * The webhook senders' storage on SQLite: prepared statements on the API's connection (decision 040).
- * The outbox is the audit rows after the cursor that carry an event (sqlite-activity-log.ts). SQLite
- * has one writer at a time and hands out ids under its lock, so ids are in commit order: nothing
- * behind the cursor can still commit, and the cursor never skips an event.
+ * The fan-out reads the event log ("Event") after its cursor ("EventLog"."fanOutId"). SQLite has one
+ * writer at a time and hands out ids under its lock, so ids are in commit order: nothing behind the
+ * cursor can still commit, and the cursor never skips an event.
  */
 export function createSqliteWebhookSenders(db: Sqlite.Database): WebhookSenderStorage {
   let statements: ReturnType<typeof prepare> | undefined;
@@ -33,8 +33,7 @@ export function createSqliteWebhookSenders(db: Sqlite.Database): WebhookSenderSt
     async recordOutcome(delivery, outcome) {
       prepared().recordOutcome.immediate(delivery, outcome);
     },
-    oldestEvent: sql`SELECT "at" AS "createdAt" FROM "AuditEvent" WHERE "id" > (SELECT "lastAuditEventId" FROM "WebhookFanOut" WHERE "id" = 1)
-      AND "webhookEventId" IS NOT NULL ORDER BY "id" LIMIT 1`,
+    oldestEvent: sql`SELECT "createdAt" FROM "Event" WHERE "id" > (SELECT "fanOutId" FROM "EventLog" WHERE "id" = 1) ORDER BY "id" LIMIT 1`,
   };
 }
 
@@ -69,21 +68,17 @@ function prepare(db: Sqlite.Database) {
     if (reason) disable.run(reason, delivery.webhookId);
   });
   const cursor = db.prepare<[], { cursor: number; last: number | null }>(
-    `SELECT "lastAuditEventId" AS "cursor", (SELECT max("id") FROM "AuditEvent") AS "last" FROM "WebhookFanOut" WHERE "id" = 1`,
-  );
-  const nthEvent = db.prepare<[number, number], { id: number }>(
-    `SELECT "id" FROM "AuditEvent" WHERE "id" > ? AND "webhookEventId" IS NOT NULL ORDER BY "id" LIMIT 1 OFFSET ?`,
+    `SELECT "fanOutId" AS "cursor", (SELECT max("id") FROM "Event") AS "last" FROM "EventLog" WHERE "id" = 1`,
   );
   const fanOutBatch = db.prepare<[number, number]>(
-    `${fanOutEvents(`(SELECT "id", "webhookEventId" AS "eventId", "action" AS "eventType", "webhookData" AS "data", "at" AS "createdAt"
-       FROM "AuditEvent" WHERE "id" > ? AND "id" <= ? AND "webhookEventId" IS NOT NULL)`)} ORDER BY "v"."id", "e"."id"`,
+    `${fanOutEvents(`(SELECT "id", "eventId", "type" AS "eventType", "data", "createdAt" FROM "Event" WHERE "id" > ? AND "id" <= ?)`)} ORDER BY "v"."id", "e"."id"`,
   );
-  const moveCursor = db.prepare<[number]>(`UPDATE "WebhookFanOut" SET "lastAuditEventId" = ? WHERE "id" = 1`);
-  // Up to `take` events; the rows in between that carry none are passed over in the same move.
+  const moveCursor = db.prepare<[number]>(`UPDATE "EventLog" SET "fanOutId" = ? WHERE "id" = 1`);
+  // Up to `take` events: ids have no gaps but where retention or a rollback left one, so `take` ids hold at most `take` events.
   const fanOut = db.transaction((take: number) => {
     const { cursor: from, last } = cursor.get()!;
     if (last === null || last <= from) return;
-    const upto = nthEvent.get(from, take - 1)?.id ?? last;
+    const upto = Math.min(last, from + take);
     fanOutBatch.run(from, upto);
     moveCursor.run(upto);
   });

@@ -8,7 +8,8 @@ import { Webhook } from "standardwebhooks";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLogger } from "../ops/logger.js";
-import { bearer, createTestApp, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
+import { execute, sql } from "../data/sql-work.js";
+import { bearer, createTestApp, TEST_PROVIDERS, untilEventsVisible, type TestApp } from "../test/test-app.js";
 import { receiversClosedAfterEach, type ReceivedCall } from "../test/webhook-receiver.js";
 import { addressRefusal, resolveDestination, isPrivateAddress, DestinationRefused } from "./destination.js";
 import { createWebhookSender, type WebhookSender } from "./sender.js";
@@ -167,15 +168,14 @@ describe("webhook retries and refusals (SQLite)", () => {
   });
 });
 
-describe("the outbox and the change commit together (SQLite)", () => {
-  it("a change rolled back after its outbox rows were written leaves neither the pet nor a delivery", async () => {
+describe("the event log and the change commit together (SQLite)", () => {
+  it("a change rolled back after its event was logged leaves neither the pet nor a delivery", async () => {
     const { t } = await appWithSender("sqlite");
     const receiver = await startReceiver();
     const endpoint = await t.database.webhooks.createEndpoint({ url: receiver.url, description: null, eventTypes: [], secret: newWebhookSecret(), createdBy: "t" });
-    // Fails the transaction after the outbox row is in: as any fault between the writes and the commit.
+    // Fails the transaction after the event log's row is in: as any fault between the writes and the commit.
     const side = new Sqlite(sqliteFilePath(t.config.databaseUrl));
-    // On SQLite the outbox is the audit row's event columns (docs/decisions/023).
-    side.exec(`CREATE TRIGGER "fail_after_outbox" AFTER INSERT ON "AuditEvent" WHEN NEW."webhookEventId" IS NOT NULL BEGIN SELECT RAISE(ABORT, 'injected fault'); END`);
+    side.exec(`CREATE TRIGGER "fail_after_event" AFTER INSERT ON "Event" BEGIN SELECT RAISE(ABORT, 'injected fault'); END`);
     side.close();
     expect((await createPet(t, "Never")).status).toBe(500);
     expect(await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 10 })).toEqual([]);
@@ -307,5 +307,58 @@ describe("destinations", () => {
     await expect(resolveDestination("https://169.254.169.254/latest/meta-data", rules)).rejects.toThrow(/metadata/);
     await expect(resolveDestination("https://no-such-host.invalid/hook", rules)).rejects.toThrow(/url's host no-such-host.invalid does not resolve/);
     await expect(resolveDestination("http://127.0.0.1:9/hook", { allowHttp: true, allowPrivate: true })).resolves.toMatchObject({ address: "127.0.0.1" });
+  });
+});
+
+describe.each(TEST_PROVIDERS)("recovering an endpoint's events (recoverWebhook) on %s", (provider) => {
+  it("sends again what it did not answer 2xx, events raised while it was disabled included, each with its event's webhook-id", async () => {
+    const { t } = await appWithSender(provider);
+    const receiver = await startReceiver();
+    const secret = newWebhookSecret();
+    const since = new Date(Date.now() - 1_000).toISOString();
+    const endpoint = await t.database.webhooks.createEndpoint({ url: receiver.url, description: null, eventTypes: ["pet.created", "pet.updated"], secret, createdBy: "test" });
+    const admin = (path: string) => request(t.app).post(`/admin/v1/webhooks/${path}`).set("Authorization", bearer());
+
+    expect((await createPet(t, "Answered")).status).toBe(201);
+    expect((await createPet(t, "Given up")).status).toBe(201);
+    await receiver.waitForCalls(2);
+    const answered = async () => (await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 10 })).every((d) => d.status === "succeeded");
+    await expect.poll(answered).toBe(true);
+    // The second one's retries gave up, as after days of failures.
+    await t.database.sql.transaction(() => execute(sql`UPDATE "WebhookDelivery" SET "status" = 'failed' WHERE "data" LIKE '%Given up%'`));
+    await t.database.webhooks.updateEndpoint(endpoint.id, { enabled: false });
+    await admin(`${endpoint.id}/recover`).send({ since }).expect(409);
+    expect((await createPet(t, "While disabled")).status).toBe(201);
+    const unsubscribed = await request(t.app).post("/admin/v1/keys").set("Authorization", bearer()).send({ name: "not its type", scope: "read" });
+    expect(unsubscribed.status).toBe(201);
+    await untilEventsVisible(t.database, 4);
+    await t.database.webhooks.fanOut(200);
+    expect(await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 10 })).toHaveLength(2);
+    await t.database.webhooks.updateEndpoint(endpoint.id, { enabled: true });
+
+    const recovered = await admin(`${endpoint.id}/recover`).send({ since }).expect(202);
+    expect(recovered.body).toEqual({ queued: 2 });
+    const calls = await receiver.waitForCalls(4);
+    const again = calls.slice(2).map((call) => ({ id: String(call.headers["webhook-id"]), event: verified(secret, call) }));
+    expect(again.map(({ event }) => (event.data as { name: string }).name).sort()).toEqual(["Given up", "While disabled"]);
+    const log = (await request(t.app).get("/v1/events?types=pet.created").set("Authorization", bearer()).expect(200)).body as Array<{ id: string; data: { name: string } }>;
+    for (const { id, event } of again) expect(log.find((logged) => logged.data.name === (event.data as { name: string }).name)?.id).toBe(id);
+    // Answered now, every one: a second recovery queues nothing.
+    await expect.poll(answered).toBe(true);
+    expect((await admin(`${endpoint.id}/recover`).send({ since }).expect(202)).body).toEqual({ queued: 0 });
+    // Outside the window: nothing.
+    expect((await admin(`${endpoint.id}/recover`).send({ since: new Date(Date.now() + 60_000).toISOString() }).expect(202)).body).toEqual({ queued: 0 });
+  });
+
+  it("refuses an unknown endpoint (404) and a window that ends before it starts (400)", async () => {
+    const { t } = await appWithSender(provider);
+    const receiver = await startReceiver();
+    const endpoint = await t.database.webhooks.createEndpoint({ url: receiver.url, description: null, eventTypes: [], secret: newWebhookSecret(), createdBy: "test" });
+    const recover = (id: number, body: object) => request(t.app).post(`/admin/v1/webhooks/${id}/recover`).set("Authorization", bearer()).send(body);
+    expect((await recover(endpoint.id + 1, { since: "2026-01-01T00:00:00Z" })).status).toBe(404);
+    const bad = await recover(endpoint.id, { since: "2026-01-02T00:00:00Z", until: "2026-01-01T00:00:00Z" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.issues).toEqual([{ field: "body.until", message: "until must not be before since" }]);
+    expect((await recover(endpoint.id, {})).status).toBe(400);
   });
 });

@@ -4,13 +4,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
-import { bearer, createTestApp, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
+import { bearer, createTestApp, TEST_PROVIDERS, untilEventsVisible, type TestApp } from "../test/test-app.js";
 import { newWebhookSecret } from "./signature.js";
 import type { WebhookEventType } from "../activity/webhook-outbox.js";
 import { sqliteFilePath } from "../base/database-url.js";
 import { MIGRATIONS_FOLDER } from "../data/migrate.js";
+import { rows, sql } from "../data/sql-work.js";
 
-// The outbox without a sender: what a change leaves behind, and the fan-out a sender runs off the request path.
+// The event log without a sender: what a change leaves behind, and the fan-out a sender runs off the request path.
 const apps: TestApp[] = [];
 afterEach(async () => {
   for (const t of apps.splice(0)) await t.close();
@@ -27,23 +28,33 @@ const endpoint = (t: TestApp, eventTypes: WebhookEventType[], enabled = true) =>
     .createEndpoint({ url: "http://127.0.0.1:9/hook", description: null, eventTypes, secret: newWebhookSecret(), createdBy: "test" })
     .then(async (created) => (enabled ? created : (await t.database.webhooks.updateEndpoint(created.id, { enabled: false }))!));
 
+let logged = new WeakMap<TestApp, number>();
+afterEach(() => {
+  logged = new WeakMap();
+});
+
+/** Creates pets, then waits until the log shows their events (on PostgreSQL, once no older transaction is open). */
 async function createPets(t: TestApp, count: number) {
   for (let n = 0; n < count; n++) {
     const response = await request(t.app).post("/v1/pets").set("Authorization", bearer()).send({ name: `Pet ${n}`, categoryId: 1 });
     expect(response.status).toBe(201);
   }
+  logged.set(t, (logged.get(t) ?? 0) + count);
+  await untilEventsVisible(t.database, logged.get(t)!);
 }
 
 const deliveriesOf = async (t: TestApp, webhookId: number) => t.database.webhooks.listDeliveries({ webhookId, take: 100 });
 
-describe.each(TEST_PROVIDERS)("the webhook outbox on %s", (provider) => {
-  it("a change nobody subscribes to leaves nothing in the outbox", async () => {
+describe.each(TEST_PROVIDERS)("the webhook fan-out from the event log on %s", (provider) => {
+  it("a change nobody subscribes to is logged all the same, and the fan-out passes it by", async () => {
     const t = await app(provider);
     const keysOnly = await endpoint(t, ["key.created"]);
     const disabled = await endpoint(t, [], false);
     await createPets(t, 2);
-    expect(await t.database.webhooks.oldestPendingAt()).toBeNull();
+    expect(await t.database.sql.read(() => rows<{ type: string }>(sql`SELECT "type" FROM "Event" ORDER BY "id"`))).toEqual([{ type: "pet.created" }, { type: "pet.created" }]);
+    expect(await t.database.webhooks.oldestPendingAt()).not.toBeNull();
     await t.database.webhooks.fanOut(200);
+    expect(await t.database.webhooks.oldestPendingAt()).toBeNull();
     expect(await deliveriesOf(t, keysOnly.id)).toEqual([]);
     expect(await deliveriesOf(t, disabled.id)).toEqual([]);
   });
@@ -83,7 +94,7 @@ describe.each(TEST_PROVIDERS)("the webhook outbox on %s", (provider) => {
     expect(await t.database.webhooks.oldestPendingAt()).not.toBeNull();
     await t.database.webhooks.fanOut(200);
     expect(await deliveriesOf(t, later.id)).toEqual([]);
-    // Gone from the outbox all the same.
+    // Passed by all the same.
     expect(await t.database.webhooks.oldestPendingAt()).toBeNull();
   });
 
@@ -99,26 +110,25 @@ describe.each(TEST_PROVIDERS)("the webhook outbox on %s", (provider) => {
   });
 });
 
-// On SQLite the outbox is the audit row's webhookEventId and webhookData, fanned out behind a cursor (decision 023).
-describe("the webhook outbox on SQLite: events in the audit rows, fanned out behind a cursor", () => {
+// On SQLite the log's ids are in commit order: the fan-out reads it behind a cursor ("EventLog"."fanOutId").
+describe("the webhook fan-out on SQLite: the event log read behind a cursor", () => {
   const sideConnection = (t: TestApp) => new Sqlite(sqliteFilePath(t.config.databaseUrl));
 
-  it("passes over the changes that carry no event, and fans out only those that do, in batches", async () => {
+  it("logs every event, subscribed or not, and fans out the subscribed ones in batches", async () => {
     const t = await app("sqlite");
     await createPets(t, 3);
+    await new Promise((resolve) => setTimeout(resolve, 5));
     const only = await endpoint(t, ["pet.created"]);
     await createPets(t, 2);
     const side = sideConnection(t);
     try {
-      const rows = side.prepare(`SELECT "webhookEventId" IS NOT NULL AS "carries" FROM "AuditEvent" WHERE "action" = 'pet.created' ORDER BY "id"`).all();
-      expect(rows).toEqual([0, 0, 0, 1, 1].map((carries) => ({ carries })));
-      await t.database.webhooks.fanOut(1);
+      expect(side.prepare(`SELECT count(*) AS "n" FROM "Event"`).get()).toEqual({ n: 5 });
+      // The first four events: three from before the endpoint existed, one after.
+      await t.database.webhooks.fanOut(4);
       expect(await deliveriesOf(t, only.id)).toHaveLength(1);
       await t.database.webhooks.fanOut(200);
       expect(await deliveriesOf(t, only.id)).toHaveLength(2);
-      const { last, cursor } = side
-        .prepare(`SELECT (SELECT max("id") FROM "AuditEvent") AS "last", "lastAuditEventId" AS "cursor" FROM "WebhookFanOut"`)
-        .get() as { last: number; cursor: number };
+      const { last, cursor } = side.prepare(`SELECT (SELECT max("id") FROM "Event") AS "last", "fanOutId" AS "cursor" FROM "EventLog"`).get() as { last: number; cursor: number };
       expect(cursor).toBe(last);
       expect(await t.database.webhooks.oldestPendingAt()).toEqual((await deliveriesOf(t, only.id)).at(-1)!.createdAt);
     } finally {
@@ -144,7 +154,33 @@ describe("the webhook outbox on SQLite: events in the audit rows, fanned out beh
     }
   });
 
-  it("the migration to this outbox fans out the events still waiting in the old one", () => {
+  it("the migration to the event log moves the events still waiting in the audit rows into it", () => {
+    const work = mkdtempSync(path.join(tmpdir(), "petstore-event-log-migration-"));
+    const db = new Sqlite(path.join(work, "old.db"));
+    try {
+      const migrations = readdirSync(MIGRATIONS_FOLDER.sqlite).filter((name) => /^\d{4}_/.test(name)).sort();
+      const apply = (name: string) => db.exec(readFileSync(path.join(MIGRATIONS_FOLDER.sqlite, name, "migration.sql"), "utf8"));
+      const target = migrations.findIndex((name) => name.endsWith("_event_log"));
+      expect(target).toBeGreaterThan(0);
+      migrations.slice(0, target).forEach(apply);
+      const audit = db.prepare(`INSERT INTO "AuditEvent" ("at", "action", "actorKeyId", "actorName", "targetType", "targetId", "targetLabel", "webhookEventId", "webhookData")
+        VALUES ('2026-01-02 00:00:00.000+00:00', 'pet.created', '1', 'k', 'pet', ?, 'Rex', ?, ?)`);
+      audit.run(1, "msg_sent", '{"id":1}');
+      audit.run(2, null, null);
+      audit.run(3, "msg_waiting", '{"id":3}');
+      db.prepare(`UPDATE "WebhookFanOut" SET "lastAuditEventId" = 1`).run();
+
+      apply(migrations[target]!);
+
+      expect(db.prepare(`SELECT "eventId", "type", "data" FROM "Event"`).all()).toEqual([{ eventId: "msg_waiting", type: "pet.created", data: '{"id":3}' }]);
+      expect(db.prepare(`SELECT "fanOutId", "purgedId" FROM "EventLog"`).get()).toEqual({ fanOutId: 0, purgedId: 0 });
+    } finally {
+      db.close();
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  it("the migration to the outbox in the audit rows fans out the events still waiting in the old one", () => {
     const work = mkdtempSync(path.join(tmpdir(), "petstore-outbox-migration-"));
     const db = new Sqlite(path.join(work, "old.db"));
     try {

@@ -106,7 +106,7 @@ export interface DeliveryQuery {
   status?: DeliveryStatus | undefined;
 }
 
-/** Webhook endpoints and their deliveries (the outbox the activity log's writers fill). */
+/** Webhook endpoints and their deliveries, fanned out from the event log the activity log's writers fill. */
 export interface WebhookRepository {
   listEndpoints(): Promise<WebhookEndpointRecord[]>;
   findEndpoint(id: number): Promise<WebhookEndpointRecord | null>;
@@ -130,7 +130,7 @@ export interface WebhookRepository {
    */
   resendDelivery(webhookId: number, id: number, at: Date): Promise<ResendResult>;
   /**
-   * Turns up to `take` events of the outbox (oldest first) into a delivery per endpoint subscribed to
+   * Turns up to `take` events of the log after the fan-out's cursor (oldest first) into a delivery per endpoint subscribed to
    * each, and removes them, in one transaction: every event is fanned out once, whoever runs it.
    */
   fanOut(take: number): Promise<void>;
@@ -150,16 +150,23 @@ export interface WebhookRepository {
   eraseEndedSecrets(now: Date): Promise<void>;
   /** Gives the lease back unsent (shutting down): due again for any sender. */
   release(delivery: ClaimedDelivery): Promise<void>;
-  /** When the oldest event not yet delivered (pending, or in the outbox) happened; null when there is none. */
+  /**
+   * Sends again every event of the log in `[since, until]` of the endpoint's types that it has not
+   * answered 2xx: a failed delivery becomes due now, an event it never got (raised while it was disabled,
+   * or before it was registered) gets a delivery, due now, with the event's own webhook-id. A delivery
+   * pending already is left as it is. Answers how many were queued; null when there is no such endpoint.
+   */
+  recoverEvents(webhookId: number, since: Date, until: Date, at: Date): Promise<number | null>;
+  /** When the oldest event not yet delivered (pending, or not fanned out yet) happened; null when there is none. */
   oldestPendingAt(): Promise<Date | null>;
 }
 
 /**
- * The senders' side of the storage, written per provider where the outbox lives and where it was
+ * The senders' side of the storage, written per provider where the event log's order differs and where it was
  * measured (decision 040): `sqlite-webhook-repository.ts`, `prisma-webhook-repository.ts`.
  */
 export interface WebhookSenderStorage extends Pick<WebhookRepository, "fanOut" | "claimDue" | "recordOutcome"> {
-  /** The outbox's oldest event's time as "createdAt"; no row when the outbox is empty. */
+  /** The oldest event not fanned out yet, its time as "createdAt"; no row when there is none. */
   readonly oldestEvent: SqlStatement;
 }
 
@@ -167,12 +174,12 @@ export interface WebhookSenderStorage extends Pick<WebhookRepository, "fanOut" |
 export const FAN_OUT_BATCH = 200;
 
 /**
- * The fan-out (both providers): a delivery per event of `events` (a table of "WebhookEvent"'s columns,
- * aliased "v"; the caller may add a `WHERE` on it) and endpoint subscribed to it now and registered no
+ * The fan-out (both providers): a delivery per event of `events` (a table of "id", "eventId", "eventType",
+ * "data" and "createdAt" of the event log's rows, aliased "v"; the caller may add a `WHERE` on it) and endpoint subscribed to it now and registered no
  * later than it happened, due at once. An event whose endpoints were all deleted before its fan-out
  * goes nowhere, and an endpoint registered since never gets it, however long the senders were stopped.
- * Run by the senders, never on a request's path, in the transaction that takes those events out of the
- * outbox (deletes them on PostgreSQL, moves the cursor past them on SQLite).
+ * Run by the senders, never on a request's path, in the transaction that moves the fan-out's cursor in
+ * the event log past those events.
  */
 export const fanOutEvents = (events: string): string => `
   INSERT INTO "WebhookDelivery" ("webhookId", "eventId", "eventType", "data", "createdAt", "nextAttemptAt")

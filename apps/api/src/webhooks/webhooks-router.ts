@@ -121,5 +121,16 @@ export function createWebhooksRouter({ repository, rules, sender }: WebhookHandl
       sender?.poke();
       return { status: 202, body: toDelivery(delivery) };
     },
+
+    recoverWebhook: async ({ params, body }) => {
+      const endpoint = await repository.findEndpoint(params.webhookId);
+      if (!endpoint) return notFoundAnswer(`No webhook endpoint has id ${params.webhookId}.`);
+      if (!endpoint.enabled) return { status: 409, body: toErrorBody(409, "CONFLICT", "The endpoint is disabled: enable it, then recover its events.") };
+      const at = new Date();
+      const queued = await repository.recoverEvents(endpoint.id, new Date(body.since), body.until === undefined ? at : new Date(body.until), at);
+      if (queued === null) return notFoundAnswer(`No webhook endpoint has id ${params.webhookId}.`);
+      if (queued > 0) sender?.poke();
+      return { status: 202, body: { queued } };
+    },
   });
 }
