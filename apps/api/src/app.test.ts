@@ -132,7 +132,7 @@ describe("HTTP hardening", () => {
     expect(preflight.headers["access-control-allow-origin"]).toBe("http://127.0.0.1:5173");
     // Every method of both contracts: the access contract's webhook routes add DELETE and PATCH.
     expect(preflight.headers["access-control-allow-methods"]).toBe("DELETE,GET,PATCH,POST");
-    expect(preflight.headers["access-control-allow-headers"]).toBe("Authorization,Content-Type,Idempotency-Key");
+    expect(preflight.headers["access-control-allow-headers"]).toBe("Authorization,Content-Type,Idempotency-Key,Last-Event-ID");
     const get = await request(app).get("/v1/pets").set("Origin", "http://127.0.0.1:5173").set("Authorization", bearer());
     expect(get.headers["access-control-expose-headers"]).toContain("Link");
     const foreign = await request(app).get("/v1/pets").set("Origin", "http://evil.example").set("Authorization", bearer());

@@ -30,6 +30,8 @@ import { serveWebApp } from "./http/web-app.js";
 import type { WebhookSender } from "./webhooks/sender.js";
 import type { SingleSignOnOptions } from "./sso/single-sign-on.js";
 import { createRoot } from "./root.js";
+import { createEventLog } from "./events/event-log.js";
+import { createEventStreams, type EventStreams } from "./events/event-streams.js";
 
 export interface AppDeps {
   config: Config;
@@ -50,6 +52,17 @@ export interface AppDeps {
    * that trusts their throwaway certificate authority (a spawned API gets NODE_EXTRA_CA_CERTS instead).
    */
   oidcFetch?: SingleSignOnOptions["fetch"];
+  /** The process's event streams (streamEvents): main.ts ends them at the drain's end; made here when not given. */
+  eventStreams?: EventStreams;
+}
+
+/** The process's event streams on its database, STREAM_MAX at most. */
+export function createAppEventStreams(config: Config, database: Database, logger: Logger): EventStreams {
+  return createEventStreams({
+    log: createEventLog(database.sql),
+    max: config.streamMax,
+    onError: (error) => logger.warn({ err: error }, "event streams: reading the event log failed; retrying"),
+  });
 }
 
 /** Wiring only: each concern is a module of its own, in the order a request meets them. */
@@ -63,9 +76,11 @@ export function createApp({
   webhookSender,
   now = Date.now,
   oidcFetch,
+  eventStreams: givenStreams,
 }: AppDeps): express.Express {
+  const eventStreams = givenStreams ?? createAppEventStreams(config, database, logger);
   const metrics =
-    givenMetrics ?? createMetrics({ database, stopState, enabled: config.metricsToken !== undefined, webhooks: database.webhooks });
+    givenMetrics ?? createMetrics({ database, stopState, enabled: config.metricsToken !== undefined, webhooks: database.webhooks, eventStreams });
   const abuseLimits = givenLimits ?? abuseLimitsFromConfig(config, logger, { onStoreFallback: metrics.limiterStoreFellBack });
   const headers = responseHeaderSets({
     production: config.nodeEnv === "production",
@@ -98,7 +113,21 @@ export function createApp({
     (error: unknown) => logger.warn({ err: error }, "could not end the browser sessions of configured keys no longer in API_KEYS"),
   );
   // Every operation's handler, one router per feature (root.ts), and the routes the layers below read.
-  const root = createRoot({ config, database, metrics, abuseLimits, issuedKeys, configuredKeys, webhookSender, now, oidcFetch });
+  const root = createRoot({
+    config,
+    database,
+    metrics,
+    abuseLimits,
+    issuedKeys,
+    configuredKeys,
+    webhookSender,
+    now,
+    oidcFetch,
+    eventStreams,
+    isStopping: () => stopState.stopping,
+    // One line per stream, when it ends: its request's line says when it began.
+    onStreamEnded: (summary) => logger.info({ stream: summary }, `event stream ended (${summary.reason}) after ${summary.durationMs} ms, ${summary.eventsSent} event(s) sent`),
+  });
   const v1Routes = contractRoutes(root.v1.routes);
   const allRoutes = [...v1Routes, ...contractRoutes(root.admin.routes)];
   const recordKeyUse = keyUseRecorder({

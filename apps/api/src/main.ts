@@ -1,4 +1,4 @@
-import { createApp } from "./app.js";
+import { createApp, createAppEventStreams } from "./app.js";
 import { DatabaseStartError, startDatabase } from "./start-database.js";
 import { ConfigError, loadDotEnvFile, readConfig, type Config } from "./base/env.js";
 import { createHttpServer } from "./http/http-server.js";
@@ -29,7 +29,8 @@ const database = await startDatabase(config, logger).catch((error: unknown) => {
   process.exit(1);
 });
 const stopSwitch = createStopSwitch();
-const metrics = createMetrics({ database, stopState: stopSwitch, enabled: config.metricsToken !== undefined, webhooks: database.webhooks });
+const eventStreams = createAppEventStreams(config, database, logger);
+const metrics = createMetrics({ database, stopState: stopSwitch, enabled: config.metricsToken !== undefined, webhooks: database.webhooks, eventStreams });
 // Every replica sends webhooks: it claims due deliveries with a lease, so each is sent by one process at a time.
 const webhookSender = createWebhookSender({
   repository: database.webhooks,
@@ -40,7 +41,7 @@ const webhookSender = createWebhookSender({
   // The drain: nothing new is claimed from the signal on; what is in flight finishes (or is given back at the close).
   isStopping: () => stopSwitch.stopping,
 });
-const app = createApp({ config, logger, database, stopState: stopSwitch, metrics, webhookSender });
+const app = createApp({ config, logger, database, stopState: stopSwitch, metrics, webhookSender, eventStreams });
 logger.info(
   config.webDistDir
     ? `serving the admin app from ${config.webDistDir}`
@@ -64,6 +65,9 @@ exitGracefullyOnSignals({
   stopSwitch,
   drainMs: config.shutdownDrainMs,
   timeoutMs: config.shutdownTimeoutMs,
+  // Open event streams end (with retry:) as the drain ends, before the listener closes: their clients
+  // reconnect through the balancer to a ready replica, from their Last-Event-ID.
+  onDrainEnd: () => eventStreams.endAll("shutdown"),
   // What the sender holds is sent by then or given back unsent, before the database closes.
   onClosed: () =>
     Promise.all([webhookSender.stop(), upkeep.retention?.stop(), upkeep.backups?.stop(), upkeep.heartbeat?.stop(), upkeep.countFolding?.stop()]).then(() => database.close()),

@@ -8,7 +8,8 @@ import type { AbuseLimits } from "./access/rate-limit.js";
 import type { Config } from "./base/env.js";
 import type { Database } from "./database.js";
 import { createEventLog } from "./events/event-log.js";
-import { createEventsRouter } from "./events/events-router.js";
+import { createEventsRouter, type EventsRouterDeps } from "./events/events-router.js";
+import type { EventStreams } from "./events/event-streams.js";
 import { servedContract, type ServedContract } from "./http/operation-dispatch.js";
 import type { Metrics } from "./ops/metrics.js";
 import { createPasskeysRouter } from "./passkeys/passkeys-router.js";
@@ -38,6 +39,9 @@ export interface RootDeps {
   webhookSender: Pick<WebhookSender, "poke"> | undefined;
   now: () => number;
   oidcFetch: SingleSignOnOptions["fetch"] | undefined;
+  eventStreams: EventStreams;
+  isStopping: () => boolean;
+  onStreamEnded: EventsRouterDeps["onStreamEnded"];
 }
 
 /**
@@ -45,7 +49,20 @@ export interface RootDeps {
  * under the two roots of `@petstore/contract` (`v1Contract`, `adminContract`). The compiler refuses a root
  * that misses a feature or an operation. docs/adding-an-operation.md walks a new operation through.
  */
-export function createRoot({ config, database, metrics, abuseLimits, issuedKeys, configuredKeys, webhookSender, now, oidcFetch }: RootDeps): { v1: ServedContract; admin: ServedContract } {
+export function createRoot({
+  config,
+  database,
+  metrics,
+  abuseLimits,
+  issuedKeys,
+  configuredKeys,
+  webhookSender,
+  now,
+  oidcFetch,
+  eventStreams,
+  isStopping,
+  onStreamEnded,
+}: RootDeps): { v1: ServedContract; admin: ServedContract } {
   const sessions = new StaffSessions({
     repository: database.staff,
     issuedKeys,
@@ -72,7 +89,7 @@ export function createRoot({ config, database, metrics, abuseLimits, issuedKeys,
     ),
     categories: createCategoriesRouter(createCategories(database.sql)),
     store: createStoreRouter(database.sql),
-    events: createEventsRouter(createEventLog(database.sql)),
+    events: createEventsRouter({ log: createEventLog(database.sql), streams: eventStreams, issuedKeys, isStopping, now, onStreamEnded }),
   });
   const admin = server.router(adminContract, {
     session: createSessionRouter({ sessions }),

@@ -71,6 +71,8 @@ export const ListEventsQuery = z
 export type ListEventsQueryInput = z.input<typeof ListEventsQuery>;
 
 export const StreamEventsQuery = z.object({ lastEventId: positionQuery("lastEventId").optional(), types: EventTypeList.optional() }).strip();
+/** The header an `EventSource` resends on reconnecting; the query's `lastEventId` is for clients that cannot set it. */
+export const StreamEventsHeaders = z.object({ "last-event-id": positionQuery("Last-Event-ID").optional() });
 
 const dateTime = z.string().max(DATE_TIME_MAX_LENGTH).datetime({ offset: true });
 

@@ -1,5 +1,6 @@
 import { initContract } from "@ts-rest/core";
-import { Events, ListEventsQuery } from "./event-schemas.js";
+import { z } from "zod";
+import { Events, ListEventsQuery, StreamEventsHeaders, StreamEventsQuery } from "./event-schemas.js";
 import type { RouteMetadata } from "./route-metadata.js";
 import { ErrorBody } from "./schemas.js";
 
@@ -22,5 +23,27 @@ export const eventsContract = c.router({
       "is missed or seen twice, even when changes commit out of order. Scope `read` sees `pet.*` events; `key.*` events " +
       "need scope `admin`. A position older than the oldest event kept: `410` (start again without `after`).",
     responses: { 200: Events, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 410: ErrorBody },
+  },
+  streamEvents: {
+    method: "GET",
+    path: "/events/stream",
+    query: StreamEventsQuery,
+    headers: StreamEventsHeaders,
+    metadata: { credential: "bearer", scope: "read", tag: "events", stability: "beta" } satisfies RouteMetadata,
+    summary: "Stream events",
+    description:
+      "Beyond the spec: the events as they happen, as Server-Sent Events (`id:` the event's position, `event:` its type, " +
+      "`data:` the event as `listEvents` answers it), on every replica within 2 seconds of the change. With `Last-Event-ID` " +
+      "(or `lastEventId`), the events after it first. A comment every 15 seconds keeps it open. It ends (with a `retry:` " +
+      "hint) when its credential stops being valid, or when the replica shuts down: reconnect with the next credential " +
+      "and `Last-Event-ID`. The scopes are `listEvents`'s.",
+    responses: {
+      200: c.otherResponse({ contentType: "text/event-stream", body: z.string() }),
+      400: ErrorBody,
+      401: ErrorBody,
+      403: ErrorBody,
+      410: ErrorBody,
+      503: ErrorBody,
+    },
   },
 });

@@ -1,4 +1,4 @@
-import type { AppRoute, AppRouter } from "@ts-rest/core";
+import { isAppRouteOtherResponse, type AppRoute, type AppRouter } from "@ts-rest/core";
 import { generateOpenApi } from "@ts-rest/open-api";
 import { headerDisplayName } from "./petstore-contract.js";
 import { operationsOf, type Operations } from "./operations.js";
@@ -59,6 +59,8 @@ export interface ParameterWords {
 export interface ResponseWords {
   description: string;
   example?: unknown;
+  /** A response that is not JSON (`c.otherResponse`, such as `text/event-stream`): the schema of its body, as the document gives it. */
+  mediaSchema?: object;
 }
 export type HeaderDefinition = { description: string; schema: object; example?: unknown };
 
@@ -280,6 +282,16 @@ function describeOperation(
     if (!own) throw new Error(`${operationId} ${status}: no description; add one to the document's words`);
     const media = response.content?.["application/json"];
     const zodSchema = (route.responses as Record<string, unknown>)[status];
+    if (isAppRouteOtherResponse(zodSchema as never)) {
+      const { contentType } = zodSchema as { contentType: string };
+      if (!own.mediaSchema) throw new Error(`${operationId} ${status}: a ${contentType} answer needs its mediaSchema in the document's words`);
+      responses[status] = {
+        description: own.description,
+        headers: { ...refs(words.commonHeaders), ...refs(words.statusHeaders[status]), ...refs(words.operationHeaders[operationId]?.[status]) },
+        content: { [contentType]: { schema: own.mediaSchema, ...(own.example === undefined ? {} : { example: own.example }) } },
+      } as Response;
+      continue;
+    }
     const schema = named(zodSchema, media?.schema);
     const example = own.example ?? words.statusResponses[status]?.example ?? exampleOf(zodSchema, words);
     responses[status] = {

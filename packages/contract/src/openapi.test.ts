@@ -109,6 +109,7 @@ describe("OpenAPI document, point by point against the interface spec", () => {
       "GET /categories listCategories",
       "GET /deleted-pets listDeletedPets",
       "GET /events listEvents",
+      "GET /events/stream streamEvents",
       "GET /pets/{petId}/history listPetHistory",
       "GET /store/inventory getInventory",
       "PATCH /pets/{petId} updatePet",
@@ -117,7 +118,7 @@ describe("OpenAPI document, point by point against the interface spec", () => {
       "POST /deleted-pets/{petId}/restore restorePet",
     ]);
     const tagOf = (operationId: string | undefined) =>
-      operationId === "getInventory" ? "store" : operationId === "listEvents" ? "events" : operationId?.endsWith("Category") || operationId === "listCategories" ? "categories" : "pet-changes";
+      operationId === "getInventory" ? "store" : operationId === "listEvents" || operationId === "streamEvents" ? "events" : operationId?.endsWith("Category") || operationId === "listCategories" ? "categories" : "pet-changes";
     for (const { at, op } of beyond) {
       expect(op.tags, at).toEqual([tagOf(op.operationId)]);
       expect(op["x-stability"], at).toBe("beta");
@@ -230,8 +231,8 @@ describe("OpenAPI document, point by point against the interface spec", () => {
   it("declares 403 exactly on the operations a read key may not call (createPet needs write), as an extension", () => {
     for (const [path, item] of Object.entries(document.paths)) {
       for (const op of Object.values(item)) {
-        // listEvents is read's, but its key.* events are admin's: asking for them with less is 403.
-        const guarded = OPERATION_SCOPES[op.operationId as OperationName] !== "read" || op.operationId === "listEvents";
+        // The event log is read's, but its key.* events are admin's: asking for them with less is 403.
+        const guarded = OPERATION_SCOPES[op.operationId as OperationName] !== "read" || ["listEvents", "streamEvents"].includes(op.operationId);
         expect(Object.keys(op.responses).includes("403"), `${path} ${op.operationId}`).toBe(guarded);
       }
     }

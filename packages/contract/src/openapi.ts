@@ -240,6 +240,21 @@ const PARAMETERS: Record<string, ParameterWords> = {
     schema: { type: "string", minLength: 3, maxLength: EVENT_POSITION_MAX_LENGTH, pattern: "^[0-9]+-[0-9]+$" },
     example: "781203-1187",
   },
+  "streamEvents query:lastEventId": {
+    description: "As the `Last-Event-ID` header, for clients that cannot set headers: the stream starts after this position.",
+    schema: { type: "string", minLength: 3, maxLength: EVENT_POSITION_MAX_LENGTH, pattern: "^[0-9]+-[0-9]+$" },
+    example: "781203-1187",
+  },
+  "streamEvents header:Last-Event-ID": {
+    description: "The last event's position the client saw (an `EventSource` resends it on reconnecting): the events after it come first.",
+    schema: { type: "string", minLength: 3, maxLength: EVENT_POSITION_MAX_LENGTH, pattern: "^[0-9]+-[0-9]+$" },
+    example: "781203-1187",
+  },
+  "streamEvents query:types": {
+    description: `Only events of these types, separated by commas (${WEBHOOK_EVENT_TYPES.join(", ")}). Absent: every type the caller's scope sees.`,
+    schema: { type: "string", maxLength: 200, pattern: EVENT_TYPE_LIST.source },
+    example: "pet.updated,pet.deleted",
+  },
   "listEvents query:types": {
     description: `Only events of these types, separated by commas (${WEBHOOK_EVENT_TYPES.join(", ")}). Absent: every type the caller's scope sees.`,
     schema: { type: "string", maxLength: 200, pattern: EVENT_TYPE_LIST.source },
@@ -384,6 +399,22 @@ const OPERATION_RESPONSES: Record<string, Record<string, ResponseWords>> = {
     "410": {
       description: "`after` is older than the oldest event kept: events after it were purged. Start again without `after`.",
       example: errorExample(410, "GONE", "Events after this position were purged (they are kept 30 days); start again without after."),
+    },
+  },
+  streamEvents: {
+    "200": {
+      description:
+        "The stream: `retry:` first, then each event as `id:` (its position), `event:` (its type) and `data:` (the event), and a " +
+        "`: keep-alive` comment every 15 seconds. It ends with `retry:` when the credential stops being valid or the replica shuts down.",
+      mediaSchema: { type: "string", maxLength: 1_000_000_000, pattern: "^(retry|id|event|data|:)" },
+      example: `retry: 1000\n\nid: 781203-1187\nevent: pet.updated\ndata: {"id":"msg_2Lk9cVq8XbF3mNp7RtY4wZ1aHs6c","position":"781203-1187","type":"pet.updated","timestamp":"2026-11-28T10:15:00.000Z","data":{"pet":{"id":42,"name":"Rex","categoryId":1,"status":"sold"},"previousAttributes":{"status":"available"}}}\n\n`,
+    },
+    "400": { description: "`Last-Event-ID`, `lastEventId` or `types` is not valid." },
+    "403": { description: "`types` names `key.*` events, which need scope `admin`." },
+    "410": { description: "`Last-Event-ID` is older than the oldest event kept: reconnect without it (and read the feed from its start)." },
+    "503": {
+      description: "This replica has as many streams open as it takes, or is shutting down: reconnect after `Retry-After` seconds.",
+      example: errorExample(503, "UNAVAILABLE", "This server has as many event streams open as it takes; reconnect after Retry-After seconds."),
     },
   },
   getInventory: {

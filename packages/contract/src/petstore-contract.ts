@@ -87,5 +87,7 @@ export const petsContract = c.router({
  * delivers them; documents and CORS lists show them spelled out.
  */
 export function headerDisplayName(name: string): string {
+  // The Server-Sent Events standard spells its one header with ID in capitals.
+  if (name === "last-event-id") return "Last-Event-ID";
   return name.replace(/(^|-)([a-z])/g, (_match, dash: string, letter: string) => dash + letter.toUpperCase());
 }

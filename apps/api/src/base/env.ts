@@ -169,6 +169,8 @@ const EnvSchema = z
     WEBHOOK_ALLOW_PRIVATE: trueOrFalse,
     WEBHOOK_POLL_MS: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("500"),
     WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("4"),
+    // Open event streams (streamEvents) per process; past it, 503 with Retry-After.
+    STREAM_MAX: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("1000"),
     // Single sign-on (OpenID Connect): on when the first three are set, off when none is.
     OIDC_ISSUER: z
       .string()
@@ -394,6 +396,8 @@ const EnvSchema = z
         /** One endpoint's sends at once per process: a slow receiver holds no more than this many of the sender's slots. */
         maxInFlightPerEndpoint: env.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
       },
+      /** At most this many open event streams (streamEvents) per process. */
+      streamMax: env.STREAM_MAX,
       /** OpenID Connect sign-in for staff; undefined: off (the sign-in page offers no button). */
       singleSignOn,
       /** Backups (the API's schedule and the `backup` command) and the retention purge. */

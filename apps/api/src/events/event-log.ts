@@ -11,8 +11,9 @@ import { execute, joinSql, provider, rows, sql, toDate, type SqlRunner, type Sql
  * ids are handed out under the one write lock, so id order is commit order. On PostgreSQL ids are handed
  * out before commit, so a transaction holding a low id can commit after one holding a higher id: there,
  * the position is `(xid, id)` (its transaction's id, then its own), and a reader takes only events whose
- * transaction is below its snapshot's `xmin`: every such transaction has ended, so nothing can appear
- * later behind what it read. A position is answered as the opaque text `<xid>-<id>` (xid 0 on SQLite).
+ * transaction is below the horizon (`event_horizon()`, migration 0018: its snapshot's oldest running
+ * transaction of this database): every such transaction has ended, so nothing can appear later behind
+ * what it read. A position is answered as the opaque text `<xid>-<id>` (xid 0 on SQLite).
  */
 export interface EventPosition {
   xid: bigint;
@@ -91,7 +92,7 @@ export function* readEventPage({ after, types, take }: EventPageQuery): SqlWork<
   const found =
     (yield* provider()) === "postgresql"
       ? yield* rows<EventRow>(sql`
-          WITH "visible" AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS "below"),
+          WITH "visible" AS (SELECT "event_horizon"() AS "below"),
           "frontier" AS (
             SELECT "xid", "id" FROM "Event" WHERE "xid" < (SELECT "below" FROM "visible") ORDER BY "xid" DESC, "id" DESC LIMIT 1),
           "page" AS (
@@ -172,7 +173,7 @@ export function* readFrontier(): SqlWork<EventPosition> {
     (yield* provider()) === "postgresql"
       ? yield* rows<EventRow>(sql`
           SELECT "xid"::text AS "xid", "id" FROM (
-            (SELECT "xid", "id" FROM "Event" WHERE "xid" < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY "xid" DESC, "id" DESC LIMIT 1)
+            (SELECT "xid", "id" FROM "Event" WHERE "xid" < "event_horizon"() ORDER BY "xid" DESC, "id" DESC LIMIT 1)
             UNION ALL SELECT "purgedXid", "purgedId" FROM "EventLog") AS "candidates"
           ORDER BY "candidates"."xid" DESC, "candidates"."id" DESC LIMIT 1`)
       : yield* rows<EventRow>(sql`SELECT 0 AS "xid", max(coalesce((SELECT max("id") FROM "Event"), 0), "purgedId") AS "id" FROM "EventLog"`);

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { execute, sql } from "../data/sql-work.js";
 import { purgeExpired } from "../maintenance/retention.js";
 import { expectError } from "../test/expect-error.js";
+import { POSTGRES_ADMIN_URL } from "../test/postgres-admin.js";
 import { bearer, createTestApp, TEST_PROVIDERS, untilEventsVisible, type TestApp } from "../test/test-app.js";
 import { createEventLog, decodePosition, LOGGED_TYPES } from "./event-log.js";
 
@@ -176,6 +177,33 @@ describe.runIf(TEST_PROVIDERS.includes("postgresql"))("the event feed on Postgre
     } finally {
       await a.end();
       await b.end();
+    }
+  });
+});
+
+describe.runIf(TEST_PROVIDERS.includes("postgresql"))("the event log's horizon on PostgreSQL", () => {
+  it("is held back by an open write transaction of this database only, not by one of another database on the server", async () => {
+    const t = await start("postgresql");
+    const elsewhere = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+    const here = new pg.Client({ connectionString: t.config.databaseUrl });
+    await elsewhere.connect();
+    await here.connect();
+    try {
+      await elsewhere.query("BEGIN");
+      await elsewhere.query("SELECT pg_current_xact_id()");
+      await createPet(t, "Seen though another database writes");
+      await untilEventsVisible(t.database, 1, 3_000);
+
+      await here.query("BEGIN");
+      await here.query("SELECT pg_current_xact_id()");
+      await createPet(t, "Held back");
+      await expect(untilEventsVisible(t.database, 2, 500)).rejects.toThrow(/shows 1 events, not 2/);
+      await here.query("ROLLBACK");
+      await untilEventsVisible(t.database, 2, 3_000);
+    } finally {
+      await elsewhere.query("ROLLBACK").catch(() => undefined);
+      await elsewhere.end();
+      await here.end();
     }
   });
 });

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../database.js";
 import { withAdminClient } from "../test/postgres-admin.js";
 import { execute, raw, rows, sql, type SqlRunner } from "../data/sql-work.js";
-import { createTestApp, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
+import { createTestApp, TEST_PROVIDERS, untilEventsVisible, type TestApp } from "../test/test-app.js";
 import { jobLease } from "./job-lease.js";
 import { purgeExpired, RETENTION_KINDS, type RetentionSettings } from "./retention.js";
 
@@ -46,6 +46,7 @@ describe.each(TEST_PROVIDERS)("the retention purge on %s", (provider) => {
       await insert(sql`INSERT INTO "Event" ("eventId", "type", "data", "createdAt") VALUES (${label}, 'pet.created', '{}', ${ago(age * DAY)})`);
     }
     // The event log keeps what the webhook fan-out has not read yet: it has read both.
+    await untilEventsVisible(t.database, 2);
     await t.database.webhooks.fanOut(200);
     for (const [key, age] of [["old-key", 2 * DAY], ["new-key", 60_000]] as const) {
       await insert(sql`INSERT INTO "IdempotencyRecord" ("scope", "key", "fingerprint", "status", "body", "location", "createdAt")

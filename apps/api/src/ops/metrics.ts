@@ -60,9 +60,11 @@ export interface MetricsOptions {
   enabled: boolean;
   /** Read at scrape time for the age of the oldest pending webhook delivery. */
   webhooks?: Pick<WebhookRepository, "oldestPendingAt">;
+  /** Read at scrape time for `petstore_event_streams_open`. */
+  eventStreams?: { readonly openCount: number };
 }
 
-export function createMetrics({ database, stopState = NEVER_STOPPING, enabled, webhooks }: MetricsOptions): Metrics {
+export function createMetrics({ database, stopState = NEVER_STOPPING, enabled, webhooks, eventStreams }: MetricsOptions): Metrics {
   const registry = new Registry();
   const registers = [registry];
   if (enabled) collectDefaultMetrics({ register: registry });
@@ -104,6 +106,16 @@ export function createMetrics({ database, stopState = NEVER_STOPPING, enabled, w
       this.set((await database.isReady()) ? 1 : 0);
     },
   });
+  if (eventStreams) {
+    new Gauge({
+      name: "petstore_event_streams_open",
+      help: "Event streams (streamEvents) open in this process now.",
+      registers,
+      collect() {
+        this.set(eventStreams.openCount);
+      },
+    });
+  }
   new Gauge({
     name: "petstore_shutting_down",
     help: "1 from a stop signal on (readiness answers 503 while the process drains), else 0.",
@@ -200,7 +212,12 @@ export function createMetrics({ database, stopState = NEVER_STOPPING, enabled, w
   });
   for (const kind of RETENTION_KINDS) retentionPurged.inc({ kind }, 0);
 
-  const observeResponse: ResponseObserver = (res, seconds) => responses.observe(matchedRoute(res)?.operation ?? UNMATCHED, res.statusCode, seconds);
+  const observeResponse: ResponseObserver = (res, seconds) => {
+    const operation = matchedRoute(res)?.operation ?? UNMATCHED;
+    // A stream lasts as long as its client stays: its time is no request's latency (its end is logged instead).
+    if (operation === "streamEvents" && res.statusCode === 200) return;
+    responses.observe(operation, res.statusCode, seconds);
+  };
 
   return {
     registry,

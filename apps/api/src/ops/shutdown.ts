@@ -41,6 +41,8 @@ export interface GracefulShutdownOptions {
    * interval, so it has stopped sending requests here before the listener closes.
    */
   drainMs: number;
+  /** Called when the drain window ends, before the listener closes (the event streams end then). */
+  onDrainEnd?: () => void;
   /** After the drain, how long in-flight requests may take; past it they are cut and the process exits 1. */
   timeoutMs: number;
   /** Runs once the server has closed, before the exit (closing the database). */
@@ -73,6 +75,7 @@ export function drainThenClose({
   drainMs,
   timeoutMs,
   onClosed,
+  onDrainEnd,
   exit = (code) => process.exit(code),
 }: GracefulShutdownOptions): GracefulShutdown {
   const unfinished = new Set<ServerResponse>();
@@ -95,6 +98,7 @@ export function drainThenClose({
   };
 
   function closeListener() {
+    onDrainEnd?.();
     logger.info(
       { answeredDuringDrain: answeredWhileStopping, inFlight: unfinished.size },
       `drain over: closing the listener and idle connections; finishing ${unfinished.size} in-flight request(s)`,

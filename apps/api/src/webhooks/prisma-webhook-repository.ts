@@ -11,13 +11,13 @@ export function createPrismaWebhookSenders(prisma: PrismaClient): WebhookSenderS
     async fanOut(take) {
       // One statement, so one transaction and one snapshot: it takes the cursor's row (SKIP LOCKED: while
       // another replica's sender fans out, this one does nothing), reads the events after it whose
-      // transaction is below the snapshot's xmin (every one of those has ended, so none can commit
+      // transaction is below the horizon, `event_horizon()` (every one of those has ended, so none can commit
       // later behind the cursor: docs/decisions/053-one-event-log.md), fans them out and moves the cursor.
       await prisma.$executeRaw`
         WITH "mark" AS (SELECT "fanOutXid", "fanOutId" FROM "EventLog" WHERE "id" = 1 FOR UPDATE SKIP LOCKED),
         "taken" AS (
           SELECT "x"."xid", "x"."id", "x"."eventId", "x"."type" AS "eventType", "x"."data", "x"."createdAt" FROM "Event" AS "x", "mark"
-          WHERE ("x"."xid", "x"."id") > ("mark"."fanOutXid", "mark"."fanOutId") AND "x"."xid" < pg_snapshot_xmin(pg_current_snapshot())
+          WHERE ("x"."xid", "x"."id") > ("mark"."fanOutXid", "mark"."fanOutId") AND "x"."xid" < "event_horizon"()
           ORDER BY "x"."xid", "x"."id" LIMIT ${take}),
         "moved" AS (
           UPDATE "EventLog" SET ("fanOutXid", "fanOutId") = (SELECT "xid", "id" FROM "taken" ORDER BY "xid" DESC, "id" DESC LIMIT 1)

@@ -6,6 +6,7 @@ import { useSession } from "../session/session.js";
 import { useSignOut } from "../session/use-sign-out.js";
 import styles from "./AppShell.module.css";
 import { StatusMessageRegion } from "./status-message.js";
+import { LiveUpdates } from "../live/LiveUpdates.js";
 
 /** The frame of every signed-in page: header, navigation, sign-out, and the page itself. */
 export function AppShell() {
@@ -104,6 +105,7 @@ export function AppShell() {
         </div>
       </header>
       <main id="main" ref={main} tabIndex={-1} className={styles.main}>
+        <LiveUpdates />
         <StatusMessageRegion>
           <Outlet />
         </StatusMessageRegion>

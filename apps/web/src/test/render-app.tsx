@@ -1,4 +1,4 @@
-import type { Scope, Session } from "@petstore/contract";
+import type { Event, Scope, Session } from "@petstore/contract";
 import { render, renderHook } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
@@ -43,11 +43,15 @@ export function deferred<T>() {
 function stubNetwork(handler: ApiHandler, session: FakeSession) {
   const requests: Request[] = [];
   const allRequests: Request[] = [];
+  const liveEvents = liveEventStreams();
   vi.stubGlobal("fetch", async (input: RequestInfo | URL, init: RequestInit = {}) => {
     // jsdom's AbortSignal is not the one Node's Request accepts; nothing here aborts anyway.
     const { signal: _signal, ...withoutSignal } = init;
     // The app calls its own origin ("" + path), as in production: resolve it against the page.
     const url = typeof input === "string" ? new URL(input, window.location.href) : input;
+    // The live updates' event stream stays open and quiet unless a test sends on it (liveEvents.send); it is
+    // not among `requests`, which tests count.
+    if (String(url).includes("/v1/events/stream")) return liveEvents.open();
     const request = new Request(url, withoutSignal);
     allRequests.push(request.clone());
     const answered = await session.answer(request.clone());
@@ -57,7 +61,26 @@ function stubNetwork(handler: ApiHandler, session: FakeSession) {
     requests.push(request.clone());
     return handler(request);
   });
-  return { requests, allRequests };
+  return { requests, allRequests, liveEvents };
+}
+
+/** The event streams the app opened, and a way to send an event on every one of them, as the API would. */
+function liveEventStreams() {
+  const open: Array<ReadableStreamDefaultController<Uint8Array>> = [];
+  const encoder = new TextEncoder();
+  return {
+    open(): Response {
+      const body = new ReadableStream<Uint8Array>({ start: (controller) => void open.push(controller) });
+      return new Response(body, { status: 200, headers: { "content-type": "text/event-stream; charset=utf-8" } });
+    },
+    send(event: Event) {
+      const message = `id: ${event.position}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+      for (const controller of open) controller.enqueue(encoder.encode(message));
+    },
+    get count() {
+      return open.length;
+    },
+  };
 }
 
 function LocationProbe({ onChange }: { onChange: (url: string) => void }) {
@@ -89,13 +112,13 @@ interface AppOptions {
  */
 function prepareApp(handler: ApiHandler, { signedIn = true, session = testSession(), keys = {}, checkOnLoad = false }: AppOptions) {
   const fake = fakeSession({ signedInAs: signedIn ? session : null, keys: { [TEST_API_KEY]: session, ...keys } });
-  const { requests, allRequests } = stubNetwork(handler, fake);
+  const { requests, allRequests, liveEvents } = stubNetwork(handler, fake);
   const sleeps: number[] = [];
   const sleep = async (milliseconds: number) => {
     sleeps.push(milliseconds);
   };
   const initialSession = signedIn && !checkOnLoad ? session : undefined;
-  return { requests, allRequests, session: fake, sleeps, sleep, initialSession };
+  return { requests, allRequests, liveEvents, session: fake, sleeps, sleep, initialSession };
 }
 
 /** The app's providers and a router at `path`, as in the browser but for the timing. */
@@ -123,7 +146,7 @@ function TestApp({ path, sleep, signInOptions, initialSession, children }: TestA
  * records how long each would have been.
  */
 export function renderApp(path: string, handler: ApiHandler, options: AppOptions = {}) {
-  const { requests, allRequests, session, sleeps, sleep, initialSession } = prepareApp(handler, options);
+  const { requests, allRequests, liveEvents, session, sleeps, sleep, initialSession } = prepareApp(handler, options);
   const location = { current: path };
   const user = userEvent.setup();
   render(
@@ -132,7 +155,7 @@ export function renderApp(path: string, handler: ApiHandler, options: AppOptions
       <LocationProbe onChange={(url) => (location.current = url)} />
     </TestApp>,
   );
-  return { requests, allRequests, session, location, user, sleeps };
+  return { requests, allRequests, liveEvents, session, location, user, sleeps };
 }
 
 /**

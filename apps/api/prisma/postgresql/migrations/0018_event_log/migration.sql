@@ -16,6 +16,22 @@ CREATE TABLE "Event" (
     CONSTRAINT "Event_pkey" PRIMARY KEY ("xid", "id")
 );
 
+-- The horizon of the log's readers: every event whose "xid" is below it has committed (or rolled back)
+-- and is visible to the calling statement, so nothing can appear later behind what they read. It is the
+-- statement snapshot's oldest transaction still running, leaving out those pg_stat_activity shows in
+-- another database (they cannot write here): a long write transaction of another database on the same
+-- server then holds nothing back. A transaction it cannot place (another role's, without
+-- pg_read_all_stats, or one that ended since the snapshot) counts, as the snapshot's xmin would.
+-- STABLE: it sees the calling statement's snapshot.
+CREATE FUNCTION "event_horizon"() RETURNS xid8 LANGUAGE sql STABLE AS $$
+  SELECT coalesce(min("running"), pg_snapshot_xmax(pg_current_snapshot()))
+  FROM pg_snapshot_xip(pg_current_snapshot()) AS "running"
+  WHERE NOT EXISTS (
+    SELECT 1 FROM pg_stat_activity AS "a"
+    WHERE "a"."backend_xid"::text::bigint = "running"::text::bigint % 4294967296
+      AND "a"."datid" <> (SELECT "oid" FROM pg_database WHERE "datname" = current_database()))
+$$;
+
 -- One row: how far the webhook fan-out has read the log, and how far retention has purged it (a feed
 -- position at or below it is 410).
 CREATE TABLE "EventLog" (
