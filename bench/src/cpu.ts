@@ -34,6 +34,13 @@
  * over the pairs of none's CPU per request over the endpoints' (comparable to run.ts's
  * `ratio-webhooks`: below 1, the outbox costs the request path).
  *
+ * --streams: the API only, createPet only, one process per round: PAIRS pairs of SLICE creates (default
+ * 2000) alternate with STREAMS (100) event streams open (`GET /v1/events/stream`, clients in this process,
+ * closed after the slice) and with none (none first in even pairs); prints `cpu-streams <provider> createPet
+ * <x>`, the median over the pairs of none's CPU per request over the streams' (below 1: the open streams
+ * cost the request path), and `stream-fanout <provider> <events/s>`: the events the API delivered to all
+ * the streams per second while they were open (each create's event once to each stream).
+ *
  * --token: as --issued, but the issued key against a `pst_` session token started with it
  * (session-token.ts: `POST /admin/v1/session/start`, then `/admin/v1/session/token`),
  * minted at each round's start (it lasts 10 minutes); prints `cpu-token <provider>
@@ -57,6 +64,7 @@ import { freshSqliteCopy } from "./databases.js";
 import { runIfEntry } from "./entry.js";
 import { createIssuedKey } from "./issued-key.js";
 import { createSessionToken } from "./session-token.js";
+import { openStreams, STREAMS } from "./event-streams.js";
 import { deleteEndpoints, registerEndpoints, startReceiver, WEBHOOK_ENDPOINTS, webhookEnv } from "./webhooks.js";
 import { parseCpuOptions } from "./options.js";
 import { scenarioPath, updatePatch, type Scenario } from "./scenarios.js";
@@ -109,7 +117,7 @@ async function cpuPerRequest(server: RunningServer, target: ServerKind, scenario
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
-  const { postgres, cpuProf, issued, webhooks, token, targets, pairs, slice, scenarios, requests, warmup, rounds, rows, apiEnv } = parseCpuOptions(argv);
+  const { postgres, cpuProf, issued, webhooks, token, streams, targets, pairs, slice, scenarios, requests, warmup, rounds, rows, apiEnv } = parseCpuOptions(argv);
   apiCommand();
   const provider = postgres ? "postgresql" : "sqlite";
   const work = mkdtempSync(path.join(tmpdir(), "petstore-cpu-"));
@@ -129,6 +137,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   const issuedKey = issued || token ? createIssuedKey(apiRoot(), postgres ? PG_BENCH_URL : `file:${template}`) : "";
   const issuedRatios = new Map<Scenario, number[]>();
   const webhookRatios: number[] = [];
+  const streamRatios: number[] = [];
+  const fanouts: number[] = [];
   const receiver = webhooks ? await startReceiver() : undefined;
 
   const results = new Map<string, number[]>();
@@ -158,6 +168,28 @@ export async function main(argv: readonly string[]): Promise<number> {
         try {
           for (const scenario of scenarios) {
             await load(url, scenario, warmup, rows);
+            if (streams) {
+              for (let pair = 0; pair < pairs; pair++) {
+                const cpu = { none: 0, streams: 0 };
+                for (const side of pair % 2 === 0 ? (["none", "streams"] as const) : (["streams", "none"] as const)) {
+                  const open = side === "streams" ? await openStreams(url, API_KEY, STREAMS) : undefined;
+                  const started = performance.now();
+                  cpu[side] = await cpuPerRequest(server, target, scenario, slice, rows);
+                  if (open) {
+                    // The last events of the slice are read within the streams' 250 ms poll: wait for them.
+                    const expected = slice * STREAMS;
+                    const deadline = performance.now() + 3_000;
+                    while (open.received < expected && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+                    fanouts.push((open.received * 1000) / (performance.now() - started));
+                    if (open.received < expected) console.log(`  streams received ${open.received} of ${expected} events`);
+                    open.close();
+                  }
+                }
+                console.log(`cpu ${provider} api ${scenario} pair ${pair + 1}: none ${cpu.none.toFixed(1)}, ${STREAMS} streams ${cpu.streams.toFixed(1)} µs/request`);
+                streamRatios.push(cpu.none / cpu.streams);
+              }
+              continue;
+            }
             if (receiver) {
               for (let pair = 0; pair < pairs; pair++) {
                 const cpu = { none: 0, endpoints: 0 };
@@ -205,7 +237,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     rmSync(work, { recursive: true, force: true });
   }
 
-  if (webhooks) {
+  if (streams) {
+    console.log(`\nnone ÷ ${STREAMS} open streams, CPU per createPet, median over ${rounds} × ${pairs} pairs of ${slice} requests (${provider}, ${rows} rows)`);
+    console.log(`cpu-streams ${provider} createPet ${median(streamRatios).toFixed(3)} (pairs ${streamRatios.map((ratio) => ratio.toFixed(3)).join(", ")})`);
+    console.log(`stream-fanout ${provider} ${median(fanouts).toFixed(0)} events/s to ${STREAMS} streams (slices ${fanouts.map((rate) => rate.toFixed(0)).join(", ")})`);
+  } else if (webhooks) {
     console.log(`\nnone ÷ ${WEBHOOK_ENDPOINTS} endpoints, CPU per createPet, median over ${rounds} × ${pairs} pairs of ${slice} requests (${provider}, ${rows} rows)`);
     console.log(`cpu-webhooks ${provider} createPet ${median(webhookRatios).toFixed(3)} (pairs ${webhookRatios.map((ratio) => ratio.toFixed(3)).join(", ")})`);
   } else if (issued || token) {

@@ -110,6 +110,8 @@ export interface CpuOptions {
   webhooks: boolean;
   /** Pairs of slices alternating an issued `psk_` key and a `pst_` session token started with it, in one API process. */
   token: boolean;
+  /** Pairs of createPet slices with STREAMS event streams open and with none, in one API process. */
+  streams: boolean;
   targets: ServerKind[];
   pairs: number;
   slice: number;
@@ -127,18 +129,20 @@ export function parseCpuOptions(argv: readonly string[]): CpuOptions {
   const issued = flag("issued");
   const webhooks = flag("webhooks");
   const token = flag("token");
-  if ([issued, webhooks, token].filter(Boolean).length > 1) throw new Error("--issued, --webhooks and --token: one at a time");
+  const streams = flag("streams");
+  if ([issued, webhooks, token, streams].filter(Boolean).length > 1) throw new Error("--issued, --webhooks, --token and --streams: one at a time");
   return {
     postgres: flag("postgres"),
     cpuProf: flag("cpu-prof"),
     issued,
     webhooks,
     token,
-    targets: issued || webhooks || token ? ["api"] : (targetNames(option("targets") ?? "api,production,bare") as ServerKind[]),
+    streams,
+    targets: issued || webhooks || token || streams ? ["api"] : (targetNames(option("targets") ?? "api,production,bare") as ServerKind[]),
     pairs: Number(option("pairs") ?? 8),
-    slice: Number(option("slice") ?? (webhooks ? 2_000 : 5_000)),
-    // By default the scenarios every server serves; a name search only when asked for. --webhooks: createPet.
-    scenarios: webhooks ? ["createPet"] : chosenScenarios(option("scenarios"), (scenario) => !API_ONLY_SCENARIOS.has(scenario)),
+    slice: Number(option("slice") ?? (webhooks || streams ? 2_000 : 5_000)),
+    // By default the scenarios every server serves; a name search only when asked for. --webhooks, --streams: createPet.
+    scenarios: webhooks || streams ? ["createPet"] : chosenScenarios(option("scenarios"), (scenario) => !API_ONLY_SCENARIOS.has(scenario)),
     requests: Number(option("requests") ?? 20_000),
     warmup: Number(option("warmup") ?? 3_000),
     rounds: Number(option("rounds") ?? 3),

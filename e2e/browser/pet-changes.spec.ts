@@ -124,6 +124,9 @@ test("a change from a second browser meets the first one's as a conflict: the va
 }) => {
   const second = await signedInPageInNewContext(browser, E2E_API_KEY);
   try {
+    // The second page has not heard of the first one's change yet (its live updates held back, as in the
+    // moment before they arrive): its change must still not overwrite it.
+    await second.page.route("**/v1/events/stream**", (route) => route.abort());
     await openPet(first, pet);
     await openPet(second.page, pet);
 

@@ -178,3 +178,27 @@ test("the webhook pages work from the keyboard alone", async ({ signedInPage: pa
   await expect(page).toHaveURL(/\/webhooks$/);
   await expect(page.getByRole("link", { name: receiver.url, exact: true })).toHaveCount(0);
 });
+
+test("Recover events sends what an endpoint missed while it was disabled, and says how many were queued", async ({ signedInPage: page, receiver, api }) => {
+  test.setTimeout(60_000);
+  const created = await api.post("/admin/v1/webhooks", { data: { url: receiver.url, description: "e2e recovery", eventTypes: ["pet.created"] } });
+  expect(created.status()).toBe(201);
+  const { webhook } = (await created.json()) as { webhook: { id: number } };
+  expect((await api.patch(`/admin/v1/webhooks/${webhook.id}`, { data: { enabled: false } })).status()).toBe(200);
+  const name = `Missed ${runSuffix()}`;
+  expect((await api.post("/v1/pets", { data: { name, categoryId: 1 } })).status()).toBe(201);
+  expect((await api.patch(`/admin/v1/webhooks/${webhook.id}`, { data: { enabled: true } })).status()).toBe(200);
+  expect(receiver.received).toHaveLength(0);
+
+  await page.goto(`/webhooks/${webhook.id}`);
+  const form = page.getByRole("form", { name: "Recover events" });
+  await expect(form.getByLabel("Since")).not.toHaveValue("");
+  await form.getByRole("button", { name: "Recover events" }).click();
+  await expect(page.getByRole("status")).toHaveText("Queued 1 event to be sent again.");
+  await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(1);
+  const sent = JSON.parse(receiver.received[0]!.body) as { type: string; data: { name: string } };
+  expect(sent).toMatchObject({ type: "pet.created", data: { name } });
+  await expect(deliveryRows(page).getByRole("cell").first()).toHaveText("succeeded", { timeout: 15_000 });
+  await page.getByRole("button", { name: "Delete" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete endpoint" }).click();
+});

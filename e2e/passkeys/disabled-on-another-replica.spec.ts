@@ -102,7 +102,7 @@ async function signedInPerson(page: Page, adminUrl: string): Promise<{ staffId: 
 // Two API processes to start (the first migrates a new database) and to drain at the end.
 test.setTimeout(120_000);
 
-test("a person disabled on replica A is refused by replica B within 2 s, and sent back to sign-in with the reason at their next action", async ({ page, replicas }) => {
+test("a person disabled on replica A is sent back to sign-in on replica B by itself, with the reason, before their next action", async ({ page, replicas }) => {
   const { staffId } = await signedInPerson(page, replicas.adminUrl);
   await page.getByRole("link", { name: "New pet", exact: true }).click();
   await page.getByLabel("Name", { exact: true }).fill("Biscuit");
@@ -110,12 +110,10 @@ test("a person disabled on replica A is refused by replica B within 2 s, and sen
 
   await adminCall(replicas.adminUrl, `/admin/v1/staff/${staffId}/disable`);
   const disabledAt = Date.now();
-  // Replica B learns of it only from the database: 2 s is the bound the design promises.
-  await page.waitForTimeout(Math.max(0, disabledAt + 2_000 - Date.now()));
-  const actedAt = Date.now();
-  await page.getByRole("button", { name: "Add pet", exact: true }).click();
-  await expect(page.getByRole("button", { name: "Sign in with a passkey", exact: true })).toBeVisible({ timeout: 2_000 });
-  console.log(`[replicas] disabled on A; the next action on B, ${actedAt - disabledAt} ms later, back at sign-in after ${Date.now() - actedAt} ms`);
+  // Replica B learns of it from the database within 2 s (its key set); the page's event stream ends with its
+  // credential then, and reconnecting after the stream's retry hint finds the session ended.
+  await expect(page.getByRole("button", { name: "Sign in with a passkey", exact: true })).toBeVisible({ timeout: 5_000 });
+  console.log(`[replicas] disabled on A; replica B's page back at sign-in by itself after ${Date.now() - disabledAt} ms`);
   await expect(page.getByRole("alert")).toContainText(/disabled|ended|sign in again/i);
   // Refused, not stored: the pet was never created.
   const pets = (await (await fetch(`${replicas.adminUrl}/v1/pets?limit=100`, { headers: { authorization: `Bearer ${E2E_API_KEY}` } })).json()) as Array<{ name: string }>;

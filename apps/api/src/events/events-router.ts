@@ -124,6 +124,8 @@ export function createEventsRouter(deps: EventsRouterDeps): RouterOf<typeof v1Co
       res.setHeader("Content-Type", "text/event-stream; charset=utf-8");
       res.setHeader("Cache-Control", "no-cache, no-transform");
       res.setHeader("X-Accel-Buffering", "no");
+      // The connection ends with the stream: a drain that ends it then finds no idle keep-alive socket to wait out.
+      res.setHeader("Connection", "close");
       res.flushHeaders();
       req.socket.setNoDelay(true);
       res.on("close", () => opened.body.destroy());

@@ -132,8 +132,10 @@ export function createWebhookRepository(runner: SqlRunner, senders: WebhookSende
       return runner.transaction(function* () {
         const row = yield* firstRow<EndpointRow>(endpointWhere(sql`"id" = ${webhookId}`));
         if (!row) return null;
-        const { eventTypes } = toEndpointRecord(row);
-        const window = sql`"x"."createdAt" >= ${since} AND "x"."createdAt" <= ${until}
+        const { eventTypes, createdAt } = toEndpointRecord(row);
+        // Events from before it was registered were never its own: not "sent again".
+        const from = since > createdAt ? since : createdAt;
+        const window = sql`"x"."createdAt" >= ${from} AND "x"."createdAt" <= ${until}
           ${eventTypes.length > 0 ? sql`AND "x"."type" IN (${joinSql(eventTypes.map((type) => sql`${type}`), ", ")})` : sql``}`;
         // A failed delivery of an event in the window, and not held by a sender: due again.
         const again = yield* execute(sql`

@@ -316,6 +316,9 @@ describe.each(TEST_PROVIDERS)("recovering an endpoint's events (recoverWebhook) 
     const receiver = await startReceiver();
     const secret = newWebhookSecret();
     const since = new Date(Date.now() - 1_000).toISOString();
+    // Before the endpoint existed: never its own, so never recovered.
+    expect((await createPet(t, "Before it existed")).status).toBe(201);
+    await new Promise((resolve) => setTimeout(resolve, 5));
     const endpoint = await t.database.webhooks.createEndpoint({ url: receiver.url, description: null, eventTypes: ["pet.created", "pet.updated"], secret, createdBy: "test" });
     const admin = (path: string) => request(t.app).post(`/admin/v1/webhooks/${path}`).set("Authorization", bearer());
 
@@ -331,7 +334,7 @@ describe.each(TEST_PROVIDERS)("recovering an endpoint's events (recoverWebhook) 
     expect((await createPet(t, "While disabled")).status).toBe(201);
     const unsubscribed = await request(t.app).post("/admin/v1/keys").set("Authorization", bearer()).send({ name: "not its type", scope: "read" });
     expect(unsubscribed.status).toBe(201);
-    await untilEventsVisible(t.database, 4);
+    await untilEventsVisible(t.database, 5);
     await t.database.webhooks.fanOut(200);
     expect(await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 10 })).toHaveLength(2);
     await t.database.webhooks.updateEndpoint(endpoint.id, { enabled: true });

@@ -152,9 +152,9 @@ export interface WebhookRepository {
   release(delivery: ClaimedDelivery): Promise<void>;
   /**
    * Sends again every event of the log in `[since, until]` of the endpoint's types that it has not
-   * answered 2xx: a failed delivery becomes due now, an event it never got (raised while it was disabled,
-   * or before it was registered) gets a delivery, due now, with the event's own webhook-id. A delivery
-   * pending already is left as it is. Answers how many were queued; null when there is no such endpoint.
+   * answered 2xx: a failed delivery becomes due now, an event it never got (raised while it was disabled)
+   * gets a delivery, due now, with the event's own webhook-id; events from before it was registered are
+   * not its own. A delivery pending already is left as it is. Answers how many were queued; null when there is no such endpoint.
    */
   recoverEvents(webhookId: number, since: Date, until: Date, at: Date): Promise<number | null>;
   /** When the oldest event not yet delivered (pending, or not fanned out yet) happened; null when there is none. */

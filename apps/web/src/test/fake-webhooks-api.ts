@@ -80,6 +80,14 @@ export function webhooksApi(initial: Webhook[], initialDeliveries: Delivery[] = 
       deliveries.unshift(queued);
       return jsonResponse(202, queued);
     }
+    if (rest === "/recover") {
+      // The failed deliveries since `since` are queued again; a disabled endpoint is refused, as the API does.
+      if (!current.enabled) return errorResponse(409, "CONFLICT", "The endpoint is disabled: enable it, then recover its events.");
+      const { since } = (await request.json()) as { since: string };
+      const again = deliveries.filter((candidate) => candidate.webhookId === webhookId && candidate.status === "failed" && candidate.createdAt >= since);
+      for (const found of again) found.status = "pending";
+      return jsonResponse(202, { queued: again.length });
+    }
     const resend = /^\/deliveries\/(\d+)\/resend$/.exec(rest);
     if (resend) {
       const found = deliveries.find((candidate) => candidate.id === Number(resend[1]));

@@ -17,6 +17,7 @@ import { NotFound } from "../layout/NotFoundPage.js";
 import { useShowStatusMessage } from "../layout/status-message.js";
 import { refreshWhilePending } from "./delivery-refresh.js";
 import { describeEventTypes } from "./new-webhook-form.js";
+import { RecoverEvents } from "./RecoverEvents.js";
 import { SigningSecret } from "./SigningSecret.js";
 import { WebhookStatus } from "./WebhookStatus.js";
 import table from "../design-system/DataTable.module.css";
@@ -96,6 +97,9 @@ function WebhookView({ webhook }: { webhook: Webhook }) {
             </SigningSecret>
           </div>
         )}
+      </Panel>
+      <Panel aria-labelledby="recover-heading">
+        <RecoverEvents webhook={webhook} />
       </Panel>
       <Panel aria-labelledby="deliveries-heading">
         <h2 id="deliveries-heading">Deliveries</h2>

@@ -94,6 +94,59 @@ describe.runIf(TEST_PROVIDERS.includes("postgresql") && haproxyAvailable())("rol
     });
   }
 
+  /**
+   * An open event stream through HAProxy, as the admin app keeps one: when its replica drains, the stream
+   * ends with `retry:`, and it reconnects (to whichever replica is up) from its Last-Event-ID. Answers the
+   * pets whose `pet.created` it saw, in order, and how many times it connected.
+   */
+  function followEvents() {
+    const seen: number[] = [];
+    let lastEventId: string | undefined;
+    let connections = 0;
+    let stopped = false;
+    let current: http.ClientRequest | undefined;
+    const connect = () => {
+      if (stopped) return;
+      connections++;
+      const req = http.request(
+        { socketPath: haproxy!.socketPath, path: "/v1/events/stream?types=pet.created", agent: false, headers: { ...headers, ...(lastEventId ? { "Last-Event-ID": lastEventId } : {}) } },
+        (res) => {
+          let buffer = "";
+          let retryMs = 1_000;
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => {
+            buffer += chunk;
+            let end: number;
+            while ((end = buffer.indexOf("\n\n")) !== -1) {
+              const block = buffer.slice(0, end);
+              buffer = buffer.slice(end + 2);
+              const fields = Object.fromEntries(block.split("\n").map((line) => [line.slice(0, line.indexOf(": ")), line.slice(line.indexOf(": ") + 2)]));
+              if (fields["retry"]) retryMs = Number(fields["retry"]);
+              if (fields["id"]) lastEventId = fields["id"];
+              if (fields["data"]) seen.push((JSON.parse(fields["data"]) as { data: { id: number } }).data.id);
+            }
+          });
+          res.on("end", () => setTimeout(connect, res.statusCode === 200 ? retryMs : 200));
+          res.on("error", () => setTimeout(connect, 200));
+        },
+      );
+      req.on("error", () => setTimeout(connect, 200));
+      req.end();
+      current = req;
+    };
+    connect();
+    return {
+      seen,
+      get connections() {
+        return connections;
+      },
+      stop() {
+        stopped = true;
+        current?.destroy();
+      },
+    };
+  }
+
   async function untilState(name: string, state: string) {
     const deadline = Date.now() + 10_000;
     while ((await haproxy!.serverStates())[name] !== state) {
@@ -102,9 +155,10 @@ describe.runIf(TEST_PROVIDERS.includes("postgresql") && haproxyAvailable())("rol
     }
   }
 
-  it("SIGTERM each replica in turn under keep-alive load, a successor on its port: 0 errors, no create lost or doubled", async () => {
+  it("SIGTERM each replica in turn under keep-alive load, a successor on its port: 0 errors, no create lost or doubled, an open stream resumed", async () => {
     await untilState("api0", "UP");
     await untilState("api1", "UP");
+    const stream = followEvents();
 
     const failures: string[] = [];
     const answeredAt: number[] = [];
@@ -185,10 +239,17 @@ describe.runIf(TEST_PROVIDERS.includes("postgresql") && haproxyAvailable())("rol
     const byId = new Map(stored.map((pet) => [pet.id, pet.name]));
     for (const { id, name } of created) expect(byId.get(id)).toBe(name);
     expect(stored).toHaveLength(created.length);
+
+    // The open stream was ended by each drain it was on and resumed from its Last-Event-ID: every create, once.
+    await expect.poll(() => stream.seen.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(created.length);
+    stream.stop();
+    expect(new Set(stream.seen).size).toBe(stream.seen.length);
+    expect([...stream.seen].sort((a, b) => a - b)).toEqual(created.map(({ id }) => id).sort((a, b) => a - b));
+    expect(stream.connections).toBeGreaterThan(1);
     console.log(
       `rolling restart behind HAProxy (retries 0): ${answeredAt.length} requests from ${CLIENTS} keep-alive clients, 0 errors; ` +
         windows.map((w) => `replica ${w.replica}: ${w.answered} answered in its ${w.drainedFor} ms SIGTERM window`).join(", ") +
-        `; ${created.length} keyed creates stored once each`,
+        `; ${created.length} keyed creates stored once each; an open stream saw each once over ${stream.connections} connections`,
     );
   }, 60_000);
 });
