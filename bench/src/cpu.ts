@@ -173,6 +173,8 @@ export async function main(argv: readonly string[]): Promise<number> {
                 const cpu = { none: 0, streams: 0 };
                 for (const side of pair % 2 === 0 ? (["none", "streams"] as const) : (["streams", "none"] as const)) {
                   const open = side === "streams" ? await openStreams(url, API_KEY, STREAMS) : undefined;
+                  // Opening (or closing) a hundred connections is not a create's cost: let it settle first.
+                  await new Promise((resolve) => setTimeout(resolve, 500));
                   const started = performance.now();
                   cpu[side] = await cpuPerRequest(server, target, scenario, slice, rows);
                   if (open) {

@@ -48,6 +48,33 @@ export type EventPageOutcome =
   /** `after` is behind what retention purged: events after it are gone. */
   | { kind: "gone" };
 
+/**
+ * An event as a stream sends it: its Server-Sent Events message made from the stored row (the data's
+ * JSON text as written, not parsed and written again), with what the streams' reader needs beside.
+ */
+export interface StreamedEvent {
+  position: EventPosition;
+  type: WebhookEventType;
+  /** `id: <position>`, `event: <type>`, `data: <the event as listEvents answers it>`, and the blank line. */
+  message: string;
+  /** A `key.revoked`'s key id: its streams end. */
+  revokedKeyId?: number;
+}
+
+export function toStreamedEvent(row: Pick<EventRow, "xid" | "id" | "eventId" | "type" | "createdAt" | "data">): StreamedEvent {
+  const position = positionOf(row);
+  const at = encodePosition(position);
+  const type = row.type as WebhookEventType;
+  // The stored data is JSON.stringify's output: one line, so it is one `data:` line as it is.
+  const event = `{"id":${JSON.stringify(row.eventId)},"position":"${at}","type":"${type}","timestamp":"${toDate(row.createdAt).toISOString()}","data":${row.data!}}`;
+  return {
+    position,
+    type,
+    message: `id: ${at}\nevent: ${type}\ndata: ${event}\n\n`,
+    ...(type === "key.revoked" ? { revokedKeyId: (JSON.parse(row.data!) as { id: number }).id } : {}),
+  };
+}
+
 export interface EventPageQuery {
   /** Undefined: from the oldest event kept. */
   after: EventPosition | undefined;
@@ -87,7 +114,18 @@ const typeFilter = (types: readonly WebhookEventType[]): SqlStatement =>
  * One page of the log after `after`, in one snapshot: the purge mark, the frontier (the last event
  * visible now, of any type) and the page, so that `next` never passes an event the page did not see.
  */
-export function* readEventPage({ after, types, take }: EventPageQuery): SqlWork<EventPageOutcome> {
+export function* readEventPage(query: EventPageQuery): SqlWork<EventPageOutcome> {
+  const outcome = yield* readEventRows(query);
+  return outcome.kind === "gone" ? outcome : { kind: "page", events: outcome.rows.map(toLoggedEvent), next: outcome.next };
+}
+
+/** As readEventPage, each event as a stream sends it. */
+export function* readStreamedPage(query: EventPageQuery): SqlWork<{ kind: "gone" } | { kind: "page"; events: StreamedEvent[]; next: EventPosition }> {
+  const outcome = yield* readEventRows(query);
+  return outcome.kind === "gone" ? outcome : { kind: "page", events: outcome.rows.map(toStreamedEvent), next: outcome.next };
+}
+
+function* readEventRows({ after, types, take }: EventPageQuery): SqlWork<{ kind: "gone" } | { kind: "page"; rows: EventRow[]; next: EventPosition }> {
   const from = after ?? START_POSITION;
   const found =
     (yield* provider()) === "postgresql"
@@ -116,7 +154,7 @@ export function* readEventPage({ after, types, take }: EventPageQuery): SqlWork<
   const last = events.at(-1)?.position;
   const candidates = [from, ...(purged ? [positionOf(purged)] : []), ...(last ? [last] : []), ...(events.length < take && frontier ? [positionOf(frontier)] : [])];
   const next = candidates.reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b));
-  return { kind: "page", events: events.map(({ row }) => toLoggedEvent(row)), next };
+  return { kind: "page", rows: events.map(({ row }) => row), next };
 }
 
 function* sqliteEventPage(from: EventPosition, types: readonly WebhookEventType[], take: number): SqlWork<EventRow[]> {
@@ -183,10 +221,13 @@ export function* readFrontier(): SqlWork<EventPosition> {
 /** The log's reads, on the API's database. */
 export interface EventLog {
   readPage(query: EventPageQuery): Promise<EventPageOutcome>;
+  /** As readPage, each event as a stream sends it. */
+  readStreamed(query: EventPageQuery): Promise<{ kind: "gone" } | { kind: "page"; events: StreamedEvent[]; next: EventPosition }>;
   frontier(): Promise<EventPosition>;
 }
 
 export const createEventLog = (runner: SqlRunner): EventLog => ({
   readPage: (query) => runner.read(() => readEventPage(query)),
+  readStreamed: (query) => runner.read(() => readStreamedPage(query)),
   frontier: () => runner.read(readFrontier),
 });

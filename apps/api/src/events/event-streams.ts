@@ -1,7 +1,6 @@
-import type { Event as LoggedEvent } from "@petstore/contract";
 import { PassThrough } from "node:stream";
 import type { WebhookEventType } from "../activity/webhook-outbox.js";
-import { comparePositions, decodePosition, LOGGED_TYPES, type EventLog, type EventPosition } from "./event-log.js";
+import { comparePositions, LOGGED_TYPES, type EventLog, type EventPosition, type StreamedEvent } from "./event-log.js";
 
 /** How often the log is read while a stream is open: an event committed on any replica reaches every stream within about this (plus a read). */
 export const STREAM_POLL_MS = 250;
@@ -9,6 +8,8 @@ export const STREAM_POLL_MS = 250;
 export const STREAM_HEARTBEAT_MS = 15_000;
 /** How often each stream's credential is asked again (a revoked key ends it within this plus the key set's age). */
 export const STREAM_CREDENTIAL_CHECK_MS = 500;
+/** Events read from the log at a time, by the reader and a replay. */
+const READ_PAGE = 1_000;
 /** The `retry:` a stream ends with, so its client reconnects (through the balancer, to a ready replica) soon. */
 export const STREAM_RETRY_MS = 1_000;
 
@@ -36,6 +37,8 @@ export type StreamRefusal = "full" | "draining";
 interface Stream {
   body: PassThrough;
   types: ReadonlySet<WebhookEventType>;
+  /** Its types, sorted and joined: the streams that stand at one position share a batch per key. */
+  typesKey: string;
   /** The last position sent (or skipped as another type): the next event sent is after it. */
   at: EventPosition;
   /** Set while its replay runs: live events wait until it has caught up. */
@@ -68,9 +71,6 @@ export interface EventStreamsOptions {
   onOpenCountChanged?: (open: number) => void;
   onError?: (error: unknown) => void;
 }
-
-/** One `text/event-stream` message: the event's position as `id:`, its type as `event:`, the event as `data:`. */
-export const eventMessage = (event: LoggedEvent): string => `id: ${event.position}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 
 /**
  * The streams of this process (`streamEvents`, docs/decisions/053-one-event-log.md). One reader per
@@ -108,35 +108,58 @@ export function createEventStreams({
     if (streams.size === 0) stopTimers();
   };
 
-  const send = (stream: Stream, event: LoggedEvent) => {
-    const position = decodePosition(event.position)!;
-    if (comparePositions(position, stream.at) <= 0) return;
-    stream.at = position;
-    if (!stream.types.has(event.type)) return;
-    stream.body.write(eventMessage(event));
-    stream.eventsSent++;
+  /**
+   * Hands `events` (in position order, read after `from`) to `to`: each stream gets those after its own
+   * position of its types, in one write. Each event's message is made once; the streams that stand at
+   * `from` (every live one) share one batch per set of types, so a hundred streams cost a hundred writes
+   * per read of the log, not a hundred per event.
+   */
+  const deliver = (to: Iterable<Stream>, events: readonly StreamedEvent[], from: EventPosition) => {
+    if (events.length === 0) return;
+    const positions = events.map((event) => event.position);
+    const messages = events.map((event) => event.message);
+    const last = positions.at(-1)!;
+    const shared = new Map<string, { text: string; count: number }>();
+    const batchOf = (stream: Stream, after: EventPosition) => {
+      const picked = messages.filter((_, index) => stream.types.has(events[index]!.type) && comparePositions(positions[index]!, after) > 0);
+      return { text: picked.join(""), count: picked.length };
+    };
+    for (const stream of to) {
+      let batch: { text: string; count: number };
+      if (comparePositions(stream.at, from) === 0) {
+        const known = shared.get(stream.typesKey);
+        batch = known ?? batchOf(stream, from);
+        if (!known) shared.set(stream.typesKey, batch);
+      } else {
+        batch = batchOf(stream, stream.at);
+      }
+      if (comparePositions(last, stream.at) > 0) stream.at = last;
+      if (batch.count === 0) continue;
+      stream.body.write(batch.text);
+      stream.eventsSent += batch.count;
+    }
   };
 
   /** Reads the log from the frontier to what is visible now, page by page, and hands the events out. */
   const readNew = async () => {
     if (frontier === undefined) return;
     for (;;) {
-      const page = await log.readPage({ after: frontier, types: LOGGED_TYPES, take: 100 });
+      const from = frontier;
+      const page = await log.readStreamed({ after: from, types: LOGGED_TYPES, take: READ_PAGE });
       if (page.kind === "gone") {
         // The reader fell behind retention (a process paused for weeks): start again from what is kept.
         frontier = await log.frontier();
         return;
       }
-      for (const stream of streams) if (!stream.replaying) for (const event of page.events) send(stream, event);
+      deliver([...streams].filter((stream) => !stream.replaying), page.events, from);
       // A key revoked on any replica ends its streams here as soon as its event is read, before the key set's next read.
-      for (const event of page.events) {
-        if (event.type !== "key.revoked") continue;
-        const revoked = (event.data as { id?: number }).id;
-        for (const stream of streams) if (stream.issuedKeyId === revoked) end(stream, "credential", true);
+      for (const { revokedKeyId } of page.events) {
+        if (revokedKeyId === undefined) continue;
+        for (const stream of streams) if (stream.issuedKeyId === revokedKeyId) end(stream, "credential", true);
       }
       frontier = page.next;
       for (const stream of streams) if (!stream.replaying && comparePositions(stream.at, frontier) < 0) stream.at = frontier;
-      if (page.events.length < 100) return;
+      if (page.events.length < READ_PAGE) return;
     }
   };
 
@@ -181,19 +204,19 @@ export function createEventStreams({
    */
   const replay = async (stream: Stream) => {
     for (;;) {
-      const page = await log.readPage({ after: stream.at, types: [...stream.types], take: 100 });
+      const page = await log.readStreamed({ after: stream.at, types: [...stream.types], take: READ_PAGE });
       if (stream.ended) return;
       if (page.kind === "gone") {
         stream.body.write(`event: gone\ndata: ${JSON.stringify({ message: "Events after Last-Event-ID were purged; start again without it." })}\n\n`);
         return end(stream, "gone", false);
       }
-      for (const event of page.events) send(stream, event);
+      deliver([stream], page.events, stream.at);
       if (comparePositions(page.next, stream.at) > 0) stream.at = page.next;
-      if (page.events.length < 100 && comparePositions(stream.at, frontier!) >= 0) {
+      if (page.events.length < READ_PAGE && comparePositions(stream.at, frontier!) >= 0) {
         stream.replaying = false;
         return;
       }
-      if (page.events.length < 100) await new Promise((resolve) => setTimeout(resolve, pollMs));
+      if (page.events.length < READ_PAGE) await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
   };
 
@@ -209,6 +232,7 @@ export function createEventStreams({
       const stream: Stream = {
         body,
         types: new Set(types),
+        typesKey: [...new Set(types)].sort().join(","),
         at: lastEventId ?? frontier,
         replaying: lastEventId !== undefined,
         stillValid,
