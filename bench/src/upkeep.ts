@@ -170,12 +170,9 @@ async function main(): Promise<void> {
     const insert = db.prepare(
       `INSERT INTO "AuditEvent" ("at", "action", "actorKeyId", "actorName", "targetType", "targetId", "targetLabel", "requestId", "clientAddress") VALUES (?, 'pet.created', '1', 'Front desk', 'pet', ?, ?, 'req-0123456789abcdef', '203.0.113.7')`,
     );
+    // The webhook senders read the event log, not these rows (decision 053): nothing of theirs to move.
     db.transaction(() => {
       for (let n = 1; n <= activity; n++) insert.run(old, n, `pet ${n}`);
-      // Where the API's webhook senders would have left their cursor over the log (SQLite's outbox): rows
-      // written around the API would otherwise be scanned once at its start, a cost that is not the purge's.
-      db.prepare(`INSERT INTO "WebhookFanOut" ("id", "lastAuditEventId") VALUES (1, (SELECT max("id") FROM "AuditEvent"))
-        ON CONFLICT ("id") DO UPDATE SET "lastAuditEventId" = excluded."lastAuditEventId"`).run();
     })();
     db.close();
     log(`added ${activity} activity rows 100 days old`);
