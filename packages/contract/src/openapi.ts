@@ -250,16 +250,16 @@ const PARAMETERS: Record<string, ParameterWords> = {
     schema: { type: "string", minLength: 3, maxLength: EVENT_POSITION_MAX_LENGTH, pattern: "^[0-9]+-[0-9]+$" },
     example: "781203-1187",
   },
-  "streamEvents query:types": {
-    description: `Only events of these types, separated by commas (${WEBHOOK_EVENT_TYPES.join(", ")}). Absent: every type the caller's scope sees.`,
-    schema: { type: "string", maxLength: 200, pattern: EVENT_TYPE_LIST.source },
-    example: "pet.updated,pet.deleted",
-  },
-  "listEvents query:types": {
-    description: `Only events of these types, separated by commas (${WEBHOOK_EVENT_TYPES.join(", ")}). Absent: every type the caller's scope sees.`,
-    schema: { type: "string", maxLength: 200, pattern: EVENT_TYPE_LIST.source },
-    example: "pet.updated,pet.deleted",
-  },
+  ...Object.fromEntries(
+    ["listEvents", "streamEvents"].map((operation) => [
+      `${operation} query:types`,
+      {
+        description: `Only events of these types, separated by commas (${WEBHOOK_EVENT_TYPES.join(", ")}). Absent: every type the caller's scope sees.`,
+        schema: { type: "string", maxLength: 200, pattern: EVENT_TYPE_LIST.source },
+        example: "pet.updated,pet.deleted",
+      },
+    ]),
+  ),
 };
 
 
