@@ -192,6 +192,32 @@ describe.each(TEST_PROVIDERS)("event streams (streamEvents) on %s", (provider) =
   });
 });
 
+describe("event streams' credentials and metrics", () => {
+  it("ends a stream when its key expires, and counts the open ones in petstore_event_streams_open", async () => {
+    const t = await start("sqlite", { METRICS_TOKEN: "metrics-token-0123456789abcdef" });
+    const base = await listening(t);
+    const expiresAt = new Date(Date.now() + 1_500).toISOString();
+    const issued = await request(t.app).post("/admin/v1/keys").set("Authorization", bearer()).send({ name: "Short-lived", scope: "read", expiresAt }).expect(201);
+    const stream = await openStream(base, "/v1/events/stream", `Bearer ${issued.body.secret as string}`);
+    expect(stream.status).toBe(200);
+    const gauge = async () => {
+      const text = (await request(t.app).get("/metrics").set("Authorization", "Bearer metrics-token-0123456789abcdef").expect(200)).text;
+      return Number(/^petstore_event_streams_open (\d+)$/m.exec(text)?.[1]);
+    };
+    expect(await gauge()).toBe(1);
+    await stream.ended;
+    expect(Date.now() - Date.parse(expiresAt)).toBeLessThan(2_000);
+    expect(stream.messages.at(-1)).toEqual({ retry: "1000" });
+    expect(await gauge()).toBe(0);
+    // A stream's time is no request's latency: its 200 is left out of the response series.
+    const scraped = (await request(t.app).get("/metrics").set("Authorization", "Bearer metrics-token-0123456789abcdef").expect(200)).text;
+    expect(scraped).not.toMatch(/operation="streamEvents",status="200"/);
+    expect(scraped).toMatch(/operation="createKey",status="201"/);
+    // Ended streams are logged once, with what they sent.
+    expect(t.logs.filter((line) => line.includes("event stream ended (credential)"))).toHaveLength(1);
+  });
+});
+
 describe("event streams' limits", () => {
   it("answers 503 with Retry-After past STREAM_MAX open streams, and takes a new one once one ends", async () => {
     const t = await start("sqlite", { STREAM_MAX: "1" });
