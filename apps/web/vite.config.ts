@@ -1,5 +1,33 @@
 import react from "@vitejs/plugin-react";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
+
+/**
+ * Brotli (quality 11) and gzip (level 9) copies of the build's JavaScript, CSS and SVG, written beside
+ * each (`app-1a2b.js.br`, `.gz`) once at build time; the API serves them to browsers that accept them
+ * (apps/api/src/http/precompressed-assets.ts). A copy that saves nothing is not written.
+ */
+function precompress(): Plugin {
+  return {
+    name: "petstore-precompress",
+    apply: "build",
+    writeBundle(options, bundle) {
+      for (const fileName of Object.keys(bundle)) {
+        if (!/\.(js|css|svg)$/.test(fileName)) continue;
+        const file = path.join(options.dir ?? "dist", fileName);
+        const original = readFileSync(file);
+        const copies = [
+          [".br", brotliCompressSync(original, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: original.length } })],
+          [".gz", gzipSync(original, { level: 9 })],
+        ] as const;
+        for (const [suffix, compressed] of copies) if (compressed.length < original.length) writeFileSync(file + suffix, compressed);
+      }
+    },
+  };
+}
 
 /** Test files that replace a module with vi.mock: each needs a module graph of its own. */
 const MOCKING_MODULES = [
@@ -13,7 +41,7 @@ const MOCKING_MODULES = [
 const DEV_API = "http://127.0.0.1:3000";
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   // Under `vite dev` the app calls its own origin (http://localhost:5173) and this server passes the
   // API's paths on, so the session cookie is first-party and no CORS is involved. The Host and Origin
   // headers stay the browser's: the API checks Origin against ADMIN_ORIGIN (default http://localhost:5173).

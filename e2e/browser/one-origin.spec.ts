@@ -106,3 +106,21 @@ test("/docs shows the spec's named schemas", async ({ page }) => {
   const names = await schemas.evaluateAll((containers) => containers.map((container) => container.getAttribute("data-name")));
   expect(names.sort()).toEqual(served.schemas);
 });
+
+test("the app's JavaScript and CSS come precompressed, the best encoding the browser accepts", async ({ page }) => {
+  const compressed: Array<{ url: string; accepts: string; encoding: string | undefined; vary: string | undefined }> = [];
+  page.on("response", async (response) => {
+    if (!/\/assets\/.+\.(js|css)$/.test(response.url())) return;
+    const headers = await response.allHeaders();
+    const accepts = (await response.request().allHeaders())["accept-encoding"] ?? "";
+    compressed.push({ url: response.url(), accepts, encoding: headers["content-encoding"], vary: headers["vary"] });
+  });
+  await page.goto("/sign-in");
+  await expect(page.getByRole("heading", { name: "Sign in", exact: true })).toBeVisible();
+  expect(compressed.length).toBeGreaterThan(0);
+  for (const asset of compressed) {
+    // Chromium offers Brotli on secure origins only (https, and some versions localhost): gzip otherwise.
+    expect(asset.encoding, `${asset.url} (Accept-Encoding: ${asset.accepts})`).toBe(/\bbr\b/.test(asset.accepts) ? "br" : "gzip");
+    expect(asset.vary, asset.url).toMatch(/Accept-Encoding/);
+  }
+});

@@ -183,7 +183,7 @@ test("New pet and Edit pick the category by name; Other id… reveals Category I
 
   // An id no category names.
   const strayName = `Stray ${run}`;
-  await page.getByLabel("Name").fill(strayName);
+  await page.getByLabel("Name", { exact: true }).fill(strayName);
   await categorySelect.selectOption("Other id…");
   await expect(page.getByLabel("Category ID")).toBeVisible();
   await page.getByLabel("Category ID").fill(String(strayId));
@@ -205,7 +205,9 @@ test("New pet and Edit pick the category by name; Other id… reveals Category I
   // A category chosen by its name.
   const namedName = `Named ${run}`;
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "New pet" }).click();
-  await page.getByLabel("Name").fill(namedName);
+  // The form, not the list's "Search by name" (a late render, a live update, can hold the list a moment).
+  await expect(page.getByRole("heading", { name: "New pet", level: 1 })).toBeVisible();
+  await page.getByLabel("Name", { exact: true }).fill(namedName);
   await page.getByLabel("Category", { exact: true }).selectOption(category.name);
   await page.getByLabel("Status").selectOption("available");
   await page.getByRole("button", { name: "Add pet" }).click();

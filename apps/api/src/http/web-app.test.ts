@@ -46,6 +46,37 @@ describe("the admin app at / (WEB_DIST_DIR)", () => {
     expect(favicon.headers["content-type"]).toMatch(/^image\/svg\+xml/);
   });
 
+  it("serves a hashed asset precompressed, Brotli first, to a client that accepts it, with Vary: Accept-Encoding", async () => {
+    const app = await startWithWebApp();
+    const identity = await request(app).get(FIXTURE_ASSET).set("Accept-Encoding", "identity").expect(200);
+    expect(identity.headers["content-encoding"]).toBeUndefined();
+    expect(identity.headers["vary"]).toMatch(/Accept-Encoding/);
+    for (const [accept, encoding] of [
+      ["br, gzip, deflate", "br"],
+      ["gzip, deflate", "gzip"],
+      ["br;q=0, gzip", "gzip"],
+      ["gzip;q=0.5, br;q=1", "br"],
+      // Chromium's order: gzip listed first, Brotli preferred all the same.
+      ["gzip, deflate, br, zstd", "br"],
+      ["br;q=0.5, gzip", "gzip"],
+      ["*", "br"],
+    ] as const) {
+      const answer = await request(app).get(FIXTURE_ASSET).set("Accept-Encoding", accept).expect(200);
+      expect(answer.headers["content-encoding"], accept).toBe(encoding);
+      expect(answer.headers["content-type"]).toBe("text/javascript; charset=utf-8");
+      expect(answer.headers["vary"]).toMatch(/Accept-Encoding/);
+      // The same caching as the uncompressed file: a hashed asset is immutable.
+      expect(answer.headers["cache-control"]).toBe(identity.headers["cache-control"]);
+      // supertest decompresses: the bytes are the asset's.
+      expect(answer.text).toBe(identity.text);
+    }
+    const head = await request(app).head(FIXTURE_ASSET).set("Accept-Encoding", "br").expect(200);
+    expect(head.headers["content-encoding"]).toBe("br");
+    // A file with no compressed copy is served as it is, and says nothing of encodings.
+    const favicon = await request(app).get("/favicon.svg").set("Accept-Encoding", "br").expect(200);
+    expect(favicon.headers["content-encoding"]).toBeUndefined();
+  });
+
   it("a missing hashed asset is the JSON 404, never index.html", async () => {
     const app = await startWithWebApp();
     expectError(await request(app).get("/assets/app-gone99.js").set("Accept", "*/*"), 404, "NOT_FOUND");

@@ -3,6 +3,7 @@ import express, { Router, type Request } from "express";
 import { ADMIN_API_PATH_PREFIX } from "@petstore/contract";
 import { API_PREFIX } from "./contract-routes.js";
 import { isUnder } from "./express-tuning/middleware-composition.js";
+import { precompressedAssets } from "./precompressed-assets.js";
 import type { HeaderSet } from "./security-headers.js";
 
 /** Paths the admin app never answers: the API, its docs, the metrics and the probes keep their own answers and JSON 404s. */
@@ -37,6 +38,8 @@ export function serveWebApp(distDir: string, headers: { appPage: HeaderSet; appA
     const lower = req.path.toLowerCase(); // as Express matches the routes these paths belong to
     next(isNotTheApp.some((matches) => matches(lower)) ? "router" : undefined);
   });
+  // Brotli or gzip made at build time, for the hashed assets a client accepts them for.
+  router.use(precompressedAssets(path.join(distDir, HASHED_ASSETS_DIR), `/${HASHED_ASSETS_DIR}`, headers.appAsset));
   router.use(
     express.static(distDir, {
       // index.html is answered below, for navigations only; a folder is never redirected to its slash.

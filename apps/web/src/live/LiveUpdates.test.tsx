@@ -59,3 +59,16 @@ describe("the event stream's parsing and words", () => {
     expect(liveEventSentence({ type: "key.created", data: {} as never })).toBeUndefined();
   });
 });
+
+describe("live updates beside a form", () => {
+  it("keep what staff typed in New pet when another pet's event arrives", async () => {
+    const { liveEvents, user } = renderApp("/pets/new", withCategories(() => jsonResponse(200, [])), { session: { keyId: "7", staffId: null, name: "Front desk", scope: "write", expiresAt: null } });
+    const name = await screen.findByLabelText("Name");
+    await waitFor(() => expect(liveEvents.count).toBe(1));
+    await user.type(name, "Biscuit");
+    liveEvents.send({ ...rexSold("0-9"), type: "pet.created", data: { id: 9, name: "Stray", categoryId: 1 } });
+    expect(await screen.findByText("Stray was added.")).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(screen.getByLabelText("Name")).toHaveValue("Biscuit");
+  });
+});
