@@ -7,6 +7,7 @@ import { useSignOut } from "../session/use-sign-out.js";
 import styles from "./AppShell.module.css";
 import { StatusMessageRegion } from "./status-message.js";
 import { LiveUpdates } from "../live/LiveUpdates.js";
+import { ThemeSwitch } from "../theme/ThemeSwitch.js";
 
 /** The frame of every signed-in page: header, navigation, sign-out, and the page itself. */
 export function AppShell() {
@@ -98,6 +99,7 @@ export function AppShell() {
                 Signed in as {signedInAs.name} ({signedInAs.scope})
               </p>
             )}
+            <ThemeSwitch />
             <Button variant="quiet" onClick={() => signOut()}>
               Sign out
             </Button>
