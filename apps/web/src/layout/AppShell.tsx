@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { lazy, Suspense, useEffect, useRef } from "react";
 import { NavLink, Outlet, useLocation } from "react-router-dom";
 import { Button } from "../design-system/Button.js";
 import { useIsPerson, useMayCall } from "../session/permissions.js";
@@ -6,8 +6,11 @@ import { useSession } from "../session/session.js";
 import { useSignOut } from "../session/use-sign-out.js";
 import styles from "./AppShell.module.css";
 import { StatusMessageRegion } from "./status-message.js";
-import { LiveUpdates } from "../live/LiveUpdates.js";
 import { ThemeSwitch } from "../theme/ThemeSwitch.js";
+import { KeyboardShortcuts } from "../keyboard/KeyboardShortcuts.js";
+
+// Loaded after the first paint: nothing on a page waits for it, and the first load stays within budget.
+const LiveUpdates = lazy(() => import("../live/LiveUpdates.js").then((module) => ({ default: module.LiveUpdates })));
 
 /** The frame of every signed-in page: header, navigation, sign-out, and the page itself. */
 export function AppShell() {
@@ -99,6 +102,7 @@ export function AppShell() {
                 Signed in as {signedInAs.name} ({signedInAs.scope})
               </p>
             )}
+            <KeyboardShortcuts />
             <ThemeSwitch />
             <Button variant="quiet" onClick={() => signOut()}>
               Sign out
@@ -107,7 +111,9 @@ export function AppShell() {
         </div>
       </header>
       <main id="main" ref={main} tabIndex={-1} className={styles.main}>
-        <LiveUpdates />
+        <Suspense fallback={null}>
+          <LiveUpdates />
+        </Suspense>
         <StatusMessageRegion>
           <Outlet />
         </StatusMessageRegion>

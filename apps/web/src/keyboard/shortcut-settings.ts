@@ -1,0 +1,33 @@
+const STORAGE_KEY = "petstore-shortcuts";
+
+/** Whether the single-key shortcuts are on (the default); staff may turn them off (WCAG 2.1.4), remembered here. */
+export function shortcutsOn(): boolean {
+  try {
+    return localStorage.getItem(STORAGE_KEY) !== "off";
+  } catch {
+    return true;
+  }
+}
+
+export function setShortcutsOn(on: boolean): void {
+  try {
+    if (on) localStorage.removeItem(STORAGE_KEY);
+    else localStorage.setItem(STORAGE_KEY, "off");
+  } catch {
+    // Storage refused: the choice holds for this page.
+  }
+}
+
+/** A key pressed while typing is the text's: a field, a select, an editable region. */
+export function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  return ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
+}
+
+/** The single-key shortcuts and what they do, as the dialog lists them. */
+export const SHORTCUTS = [
+  { key: "/", does: "Search pets by name" },
+  { key: "n", does: "New pet" },
+  { key: "?", does: "Show these shortcuts" },
+] as const;
