@@ -3,6 +3,9 @@ import type { Locator, Page } from "@playwright/test";
 import { E2E_API_KEY } from "../playwright.config.js";
 import { createPet, expect, petRows, petCells, runSuffix, signedInPageInNewContext, test } from "./fixtures.js";
 
+/** Who the API names the e2e key (the changes here are made with it, through the API and the other browser). */
+const BY = "Configured key 1";
+
 /** Within this of another person's change, every screen that shows it says so (the event log's streams). */
 const LIVE_MS = 2_000;
 
@@ -33,7 +36,7 @@ test("two people: one marks a pet sold, renames it, adds one; the other's list, 
     await changer.page.goto(`/pets/${pet.id}`);
     await changer.page.getByRole("group", { name: `Change ${pet.name}` }).getByRole("button", { name: "Mark sold" }).click();
     await expect(changer.page.getByRole("status")).toContainText(`Marked ${pet.name} sold.`);
-    await expect(liveUpdate(watcher)).toHaveText(`${pet.name} was marked sold.`, { timeout: LIVE_MS * 2 });
+    await expect(liveUpdate(watcher)).toHaveText(`${pet.name} was marked sold by ${BY}.`, { timeout: LIVE_MS * 2 });
     await expect(petCells(petRows(watcher).first())).toHaveText([String(pet.id), "Dogs", "sold"], { timeout: LIVE_MS });
     await expect(select).toBeChecked();
     await expect(select).toBeFocused();
@@ -44,7 +47,7 @@ test("two people: one marks a pet sold, renames it, adds one; the other's list, 
     const renamed = `Max ${suffix}`;
     expect((await api.patch(`/v1/pets/${pet.id}`, { data: [{ op: "replace", path: "/name", value: renamed }] })).status()).toBe(200);
     await expect(watcher.getByRole("heading", { name: renamed, level: 1 })).toBeVisible({ timeout: LIVE_MS });
-    await expect(liveUpdate(watcher)).toHaveText(`${pet.name} was renamed ${renamed}.`);
+    await expect(liveUpdate(watcher)).toHaveText(`${pet.name} was renamed ${renamed} by ${BY}.`);
 
     // The Overview: a pet added elsewhere counts at once.
     await watcher.goto("/");
@@ -53,7 +56,7 @@ test("two people: one marks a pet sold, renames it, adds one; the other's list, 
     await expect(tableRow(statusTable, "All").getByRole("cell")).toHaveText([(await total()).toLocaleString("en")]);
     await createPet(api, { name: `Ada ${suffix}`, categoryId: 2, status: "available" });
     await expect(tableRow(statusTable, "All").getByRole("cell")).toHaveText([(await total()).toLocaleString("en")], { timeout: LIVE_MS });
-    await expect(liveUpdate(watcher)).toHaveText(`Ada ${suffix} was added.`);
+    await expect(liveUpdate(watcher)).toHaveText(`Ada ${suffix} was added by ${BY}.`);
   } finally {
     await changer.close();
   }

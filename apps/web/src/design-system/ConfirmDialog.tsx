@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from "react";
+import { useId, useRef, type ReactNode } from "react";
 import { Button } from "./Button.js";
 import styles from "./ConfirmDialog.module.css";
+import { useModalFocus } from "./modal-focus.js";
 
 /**
  * A modal `alertdialog` that asks before something that cannot be undone.
@@ -26,35 +27,10 @@ export function ConfirmDialog({
 }) {
   const titleId = useId();
   const bodyId = useId();
-  const dialog = useRef<HTMLDivElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    const opener = document.activeElement;
-    cancel.current?.focus();
-    return () => {
-      if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
-    };
-  }, []);
-
-  const handleKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === "Escape") {
-      event.stopPropagation();
-      if (!busy) onCancel();
-      return;
-    }
-    if (event.key !== "Tab" || !dialog.current) return;
-    const focusable = [...dialog.current.querySelectorAll<HTMLElement>("button:not(:disabled), [href], input, select, textarea")];
-    const first = focusable[0];
-    const last = focusable[focusable.length - 1];
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last?.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first?.focus();
-    }
-  };
+  const { dialog, onKeyDown: handleKeyDown } = useModalFocus(cancel, () => {
+    if (!busy) onCancel();
+  });
 
   return (
     <div className={styles.backdrop}>

@@ -1,41 +1,15 @@
-import { useEffect, useId, useRef, type KeyboardEvent as ReactKeyboardEvent } from "react";
+import { useId, useRef } from "react";
 import { Button } from "../design-system/Button.js";
 import dialogStyles from "../design-system/ConfirmDialog.module.css";
+import { useModalFocus } from "../design-system/modal-focus.js";
 import { SHORTCUTS } from "./shortcut-settings.js";
 import styles from "./KeyboardShortcuts.module.css";
 
 /** The shortcuts, listed, with the switch that turns them off; Escape or Close closes it, the focus going back. */
 export default function ShortcutsDialog({ enabled, onEnabledChange, onClose }: { enabled: boolean; onEnabledChange: (on: boolean) => void; onClose: () => void }) {
   const titleId = useId();
-  const dialog = useRef<HTMLDivElement>(null);
   const close = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    const opener = document.activeElement;
-    close.current?.focus();
-    return () => {
-      if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
-    };
-  }, []);
-
-  const handleKeyDown = (event: ReactKeyboardEvent<HTMLDivElement>) => {
-    if (event.key === "Escape") {
-      event.stopPropagation();
-      onClose();
-      return;
-    }
-    if (event.key !== "Tab" || !dialog.current) return;
-    const focusable = [...dialog.current.querySelectorAll<HTMLElement>("button, input")];
-    const first = focusable[0];
-    const last = focusable[focusable.length - 1];
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last?.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first?.focus();
-    }
-  };
+  const { dialog, onKeyDown: handleKeyDown } = useModalFocus(close, onClose);
 
   return (
     <div className={dialogStyles.backdrop}>

@@ -55,7 +55,8 @@ describe("the event stream's parsing and words", () => {
     expect(liveEventSentence({ type: "pet.restored", data: pet })).toBe("Rex was restored.");
     expect(liveEventSentence(rexSold("0-1"))).toBe("Rex was marked sold.");
     expect(liveEventSentence({ type: "pet.updated", data: { pet: { ...pet, name: "Max" }, previousAttributes: { name: "Rex" } } })).toBe("Rex was renamed Max.");
-    expect(liveEventSentence({ type: "pet.updated", data: { pet, previousAttributes: { status: "sold" } } })).toBe("Rex no longer has a status.");
+    expect(liveEventSentence({ type: "pet.updated", data: { pet, previousAttributes: { status: "sold" } } })).toBe("Rex's status was cleared.");
+    expect(liveEventSentence(rexSold("0-1"), "Ana")).toBe("Rex was marked sold by Ana.");
     expect(liveEventSentence({ type: "key.created", data: {} as never })).toBeUndefined();
   });
 });
@@ -70,5 +71,24 @@ describe("live updates beside a form", () => {
     expect(await screen.findByText("Stray was added.")).toBeInTheDocument();
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(screen.getByLabelText("Name")).toHaveValue("Biscuit");
+  });
+});
+
+describe("live updates name who changed the pet", () => {
+  it("say who, from the pet's history entry of that change", async () => {
+    const pets: Pet[] = [{ id: 1, name: "Rex", categoryId: 1, status: "sold" }];
+    const event = rexSold("0-8");
+    const { liveEvents } = renderApp(
+      "/pets",
+      withCategories((request) =>
+        new URL(request.url).pathname === "/v1/pets/1/history"
+          ? jsonResponse(200, [{ at: event.timestamp, action: "pet.updated", by: { kind: "staff", name: "Ana" }, changes: [{ field: "status", from: "available", to: "sold" }] }])
+          : jsonResponse(200, pets),
+      ),
+    );
+    await screen.findByRole("table", { name: "Pets" });
+    await waitFor(() => expect(liveEvents.count).toBe(1));
+    liveEvents.send(event);
+    expect(await screen.findByText("Rex was marked sold by Ana.")).toBeInTheDocument();
   });
 });
