@@ -1,22 +1,11 @@
-const STORAGE_KEY = "petstore-shortcuts";
+import { rememberedSetting } from "../design-system/remembered-setting.js";
+
+const remembered = rememberedSetting("petstore-shortcuts");
 
 /** Whether the single-key shortcuts are on (the default); staff may turn them off (WCAG 2.1.4), remembered here. */
-export function shortcutsOn(): boolean {
-  try {
-    return localStorage.getItem(STORAGE_KEY) !== "off";
-  } catch {
-    return true;
-  }
-}
+export const shortcutsOn = (): boolean => remembered.read() !== "off";
 
-export function setShortcutsOn(on: boolean): void {
-  try {
-    if (on) localStorage.removeItem(STORAGE_KEY);
-    else localStorage.setItem(STORAGE_KEY, "off");
-  } catch {
-    // Storage refused: the choice holds for this page.
-  }
-}
+export const setShortcutsOn = (on: boolean): void => remembered.write(on ? null : "off");
 
 /** A key pressed while typing is the text's: a field, a select, an editable region. */
 export function isTyping(target: EventTarget | null): boolean {

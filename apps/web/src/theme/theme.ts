@@ -1,16 +1,14 @@
+import { rememberedSetting } from "../design-system/remembered-setting.js";
+
 /** The admin app's color theme: the system's setting, unless staff chose one with the header's switch. */
 export type Theme = "light" | "dark";
 
-const STORAGE_KEY = "petstore-theme";
+const remembered = rememberedSetting("petstore-theme");
 
 /** The theme chosen with the switch on this browser, remembered; null: follow the system. */
 export function storedTheme(): Theme | null {
-  try {
-    const value = localStorage.getItem(STORAGE_KEY);
-    return value === "light" || value === "dark" ? value : null;
-  } catch {
-    return null;
-  }
+  const value = remembered.read();
+  return value === "light" || value === "dark" ? value : null;
 }
 
 /** The system's setting (light where the browser cannot say). */
@@ -26,10 +24,6 @@ export function applyTheme(theme: Theme | null): void {
 
 /** Chooses `theme` for this browser from now on, and shows it. */
 export function chooseTheme(theme: Theme): void {
-  try {
-    localStorage.setItem(STORAGE_KEY, theme);
-  } catch {
-    // Storage refused (a private window's quota): shown for this page all the same.
-  }
+  remembered.write(theme);
   applyTheme(theme);
 }
