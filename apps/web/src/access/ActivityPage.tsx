@@ -9,7 +9,7 @@ import { Panel } from "../design-system/Panel.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
 import { isWaitingOutOutage, LoadFailure } from "../layout/LoadFailure.js";
 import { webhookPath } from "./access-paths.js";
-import { activityActionLabel, activityActionText } from "./activity-words.js";
+import { activityActionLabel, activitySentence } from "./activity-words.js";
 import { activityLink, readActivityView, type ActivityView } from "./activity-view.js";
 import { When } from "./When.js";
 import table from "../design-system/DataTable.module.css";
@@ -107,9 +107,7 @@ function EventTable({ events }: { events: AuditEvent[] }) {
         <thead>
           <tr>
             <th scope="col">When</th>
-            <th scope="col">Who</th>
-            <th scope="col">Action</th>
-            <th scope="col">Target</th>
+            <th scope="col">What happened</th>
           </tr>
         </thead>
         <tbody>
@@ -118,24 +116,34 @@ function EventTable({ events }: { events: AuditEvent[] }) {
               <td>
                 <When at={event.at} />
               </td>
-              <td>{event.actor.name}</td>
               <td>
-{activityActionText(event.action, event.detail)}
-              </td>
-              <td>
-                {event.target.type}{" "}
-                {event.target.type === "pet" ? (
-                  <Link to={`/pets/${event.target.id}`}>{event.target.label}</Link>
-                ) : event.target.type === "webhook" ? (
-                  <Link to={webhookPath(event.target.id)}>{event.target.label}</Link>
-                ) : (
-                  event.target.label
-                )}
+                <EventSentence event={event} />
               </td>
             </tr>
           ))}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** The event's sentence (activity-words.ts), its target linked to the pet's or the endpoint's page. */
+function EventSentence({ event }: { event: AuditEvent }) {
+  const targetPath =
+    event.target.type === "pet" ? `/pets/${event.target.id}` : event.target.type === "webhook" ? webhookPath(event.target.id) : undefined;
+  return (
+    <>
+      {activitySentence(event).map((part, index) =>
+        typeof part === "string" ? (
+          part
+        ) : targetPath ? (
+          <Link key={index} to={targetPath}>
+            {part.target}
+          </Link>
+        ) : (
+          part.target
+        ),
+      )}
+    </>
   );
 }
