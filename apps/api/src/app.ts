@@ -26,7 +26,7 @@ import { isUnder, onlyFor, series } from "./http/express-tuning/middleware-compo
 import { socketAddressUnlessProxied } from "./http/express-tuning/client-address.js";
 import { responseHeaderSets, setHeaders } from "./http/security-headers.js";
 import { dispatchOperations } from "./http/operation-dispatch.js";
-import { serveWebApp } from "./http/web-app.js";
+import { inlineStyleSources, serveWebApp } from "./http/web-app.js";
 import type { WebhookSender } from "./webhooks/sender.js";
 import type { SingleSignOnOptions } from "./sso/single-sign-on.js";
 import { createRoot } from "./root.js";
@@ -85,6 +85,7 @@ export function createApp({
   const headers = responseHeaderSets({
     production: config.nodeEnv === "production",
     docsServerUrls: config.servers.map((server) => server.url),
+    appStyleSources: config.webDistDir ? inlineStyleSources(config.webDistDir) : [],
   });
   const app = express();
   app.disable("x-powered-by");

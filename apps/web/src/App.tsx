@@ -9,10 +9,8 @@ import { CreateRetrySleepContext } from "./api/retry-create.js";
 import { realSleep, type Sleep } from "./api/sleep.js";
 import { AppShell } from "./layout/AppShell.js";
 import { NotFoundPage } from "./layout/NotFoundPage.js";
+import { LoadingPage } from "./layout/LoadingPage.js";
 import { OverviewPage } from "./overview/OverviewPage.js";
-import { AddPetPage } from "./pets/AddPetPage.js";
-import { ImportPetsPage } from "./pets/ImportPetsPage.js";
-import { PetDetailPage } from "./pets/PetDetailPage.js";
 import { PetsPage } from "./pets/PetsPage.js";
 import { requestSessionToken } from "./api/authorized-fetch.js";
 import { ADMIN_ONLY_MESSAGE, READ_ONLY_MESSAGE, RequireOperation, RequirePerson } from "./session/permissions.js";
@@ -23,8 +21,12 @@ import { SignInOptionsProvider } from "./session/SignInOptionsProvider.js";
 import { SignInPage } from "./session/SignInPage.js";
 import { createTokenManager } from "./session/token-manager.js";
 
-// Admin pages (Categories among them; and the invitation page, opened once per person; Recently deleted, opened now and then): most
-// staff never open them, so their code is fetched on the first visit, not with the app.
+// A page's code is fetched when it is first opened, not with the app: a first visit loads sign-in, the shell,
+// the Overview (where sign-in lands) and the pets list (the page staff open most), nothing else. The shell
+// suspends around its outlet while a page's code arrives (layout/AppShell.tsx).
+const AddPetPage = lazy(() => import("./pets/AddPetPage.js").then(({ AddPetPage }) => ({ default: AddPetPage })));
+const ImportPetsPage = lazy(() => import("./pets/ImportPetsPage.js").then(({ ImportPetsPage }) => ({ default: ImportPetsPage })));
+const PetDetailPage = lazy(() => import("./pets/PetDetailPage.js").then(({ PetDetailPage }) => ({ default: PetDetailPage })));
 const KeysPage = lazy(() => import("./access/KeysPage.js").then(({ KeysPage }) => ({ default: KeysPage })));
 const ActivityPage = lazy(() => import("./access/ActivityPage.js").then(({ ActivityPage }) => ({ default: ActivityPage })));
 const WebhooksPage = lazy(() => import("./webhooks/WebhooksPage.js").then(({ WebhooksPage }) => ({ default: WebhooksPage })));
@@ -34,10 +36,6 @@ const InvitationPage = lazy(() => import("./staff/InvitationPage.js").then(({ In
 const DeletedPetsPage = lazy(() => import("./pets/DeletedPetsPage.js").then(({ DeletedPetsPage }) => ({ default: DeletedPetsPage })));
 const CategoriesPage = lazy(() => import("./categories/CategoriesPage.js").then(({ CategoriesPage }) => ({ default: CategoriesPage })));
 const AccountPage = lazy(() => import("./staff/AccountPage.js").then(({ AccountPage }) => ({ default: AccountPage })));
-
-function LoadingPage() {
-  return <p aria-busy="true">Loading…</p>;
-}
 
 /** React Router 7's behaviour, adopted now so the upgrade changes nothing. */
 export const ROUTER_FUTURE = { v7_startTransition: true, v7_relativeSplatPath: true } as const;
@@ -85,9 +83,7 @@ export function AppRoutes() {
           path="/pets/deleted"
           element={
             <RequireOperation operation="restorePet" title="Recently deleted" refusal={READ_ONLY_MESSAGE}>
-              <Suspense fallback={<LoadingPage />}>
-                <DeletedPetsPage />
-              </Suspense>
+              <DeletedPetsPage />
             </RequireOperation>
           }
         />
@@ -96,9 +92,7 @@ export function AppRoutes() {
           path="/keys"
           element={
             <RequireOperation operation="listKeys" title="Keys" refusal={ADMIN_ONLY_MESSAGE}>
-              <Suspense fallback={<LoadingPage />}>
-                <KeysPage />
-              </Suspense>
+              <KeysPage />
             </RequireOperation>
           }
         />
@@ -106,9 +100,7 @@ export function AppRoutes() {
           path="/activity"
           element={
             <RequireOperation operation="listAuditEvents" title="Activity" refusal={ADMIN_ONLY_MESSAGE}>
-              <Suspense fallback={<LoadingPage />}>
-                <ActivityPage />
-              </Suspense>
+              <ActivityPage />
             </RequireOperation>
           }
         />
@@ -116,9 +108,7 @@ export function AppRoutes() {
           path="/webhooks"
           element={
             <RequireOperation operation="listWebhooks" title="Webhooks" refusal={ADMIN_ONLY_MESSAGE}>
-              <Suspense fallback={<LoadingPage />}>
-                <WebhooksPage />
-              </Suspense>
+              <WebhooksPage />
             </RequireOperation>
           }
         />
@@ -126,9 +116,7 @@ export function AppRoutes() {
           path="/webhooks/:webhookId"
           element={
             <RequireOperation operation="getWebhook" title="Webhook endpoint" refusal={ADMIN_ONLY_MESSAGE}>
-              <Suspense fallback={<LoadingPage />}>
-                <WebhookPage />
-              </Suspense>
+              <WebhookPage />
             </RequireOperation>
           }
         />
@@ -136,9 +124,7 @@ export function AppRoutes() {
           path="/categories"
           element={
             <RequireOperation operation="createCategory" title="Categories" refusal={ADMIN_ONLY_MESSAGE}>
-              <Suspense fallback={<LoadingPage />}>
-                <CategoriesPage />
-              </Suspense>
+              <CategoriesPage />
             </RequireOperation>
           }
         />
@@ -146,9 +132,7 @@ export function AppRoutes() {
           path="/staff"
           element={
             <RequireOperation operation="listStaff" title="Staff" refusal={ADMIN_ONLY_MESSAGE}>
-              <Suspense fallback={<LoadingPage />}>
-                <StaffPage />
-              </Suspense>
+              <StaffPage />
             </RequireOperation>
           }
         />
@@ -156,9 +140,7 @@ export function AppRoutes() {
           path="/account"
           element={
             <RequirePerson title="Account">
-              <Suspense fallback={<LoadingPage />}>
-                <AccountPage />
-              </Suspense>
+              <AccountPage />
             </RequirePerson>
           }
         />

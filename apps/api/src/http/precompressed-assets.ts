@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
-import type { Request, RequestHandler } from "express";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { HeaderSet } from "./security-headers.js";
 
 /** What the admin app's build writes beside an asset (apps/web/vite.config.ts, `precompress`), best first. */
@@ -62,15 +62,35 @@ export function precompressedAssets(assetsDir: string, urlPrefix: string, header
   return (req: Request, res, next) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const available = variants.get(req.path);
-    if (!available) return next();
-    res.vary("Accept-Encoding");
-    const encoding = bestEncoding(req.get("Accept-Encoding"), available);
-    if (!encoding) return next();
-    const file = path.join(assetsDir, path.basename(req.path) + encoding.suffix);
-    res.setHeader("Content-Type", CONTENT_TYPES[path.extname(req.path)]!);
-    res.setHeader("Content-Encoding", encoding.name);
-    res.sendFile(file, { headers, dotfiles: "deny" }, (error) => {
-      if (error) next(error);
-    });
+    if (!available || !sendPrecompressed(req, res, next, path.join(assetsDir, path.basename(req.path)), available, headers)) next();
   };
+}
+
+/** Which precompressed copies the build wrote beside `file`. */
+export function copiesBeside(file: string): Encoding[] {
+  return ENCODINGS.filter(({ suffix }) => existsSync(file + suffix)).map(({ name }) => name);
+}
+
+/**
+ * Sends the copy of `file` the client rates best among `available`, typed as `file` with its
+ * `Content-Encoding`, and marks the answer `Vary: Accept-Encoding` either way. False when the client accepts
+ * none of them: the caller sends `file` itself.
+ */
+export function sendPrecompressed(
+  req: Request,
+  res: Response,
+  next: NextFunction,
+  file: string,
+  available: readonly Encoding[],
+  headers: HeaderSet,
+): boolean {
+  res.vary("Accept-Encoding");
+  const encoding = bestEncoding(req.get("Accept-Encoding"), available);
+  if (!encoding) return false;
+  res.setHeader("Content-Type", CONTENT_TYPES[path.extname(file)]!);
+  res.setHeader("Content-Encoding", encoding.name);
+  res.sendFile(file + encoding.suffix, { headers, dotfiles: "deny" }, (error) => {
+    if (error) next(error);
+  });
+  return true;
 }

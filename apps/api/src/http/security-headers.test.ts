@@ -1,7 +1,8 @@
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
 import { bearer, type TestApp } from "../test/test-app.js";
-import { createTestAppWithWebDist, FIXTURE_ASSET } from "../test/web-dist.js";
+import { createHash } from "node:crypto";
+import { createTestAppWithWebDist, FIXTURE_ASSET, FIXTURE_INLINE_CSS } from "../test/web-dist.js";
 
 /** Every header that changes what a browser does with a response: each set is compared over all of them. */
 const SECURITY_HEADERS = [
@@ -35,8 +36,10 @@ const API_SET = {
   "referrer-policy": "no-referrer",
   "x-content-type-options": "nosniff",
 };
+/** The build's one inline stylesheet, allowed by its hash (web-app.ts, inlineStyleSources). */
+const INLINE_STYLE = `'sha256-${createHash("sha256").update(FIXTURE_INLINE_CSS).digest("base64")}'`;
 const APP_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  `default-src 'self'; script-src 'self'; style-src 'self' ${INLINE_STYLE}; img-src 'self' data:; connect-src 'self'; ` +
   "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
 const APP_PAGE_SET = {
   "cache-control": "no-cache",

@@ -33,8 +33,11 @@ const csp = (directives: Record<string, string[]>) =>
 export function responseHeaderSets({
   production,
   docsServerUrls = [],
+  appStyleSources = [],
 }: {
   production: boolean;
+  /** The hashes of the admin app's inline stylesheet (web-app.ts, `inlineStyleSources`). */
+  appStyleSources?: readonly string[];
   /** The OpenAPI document's servers: Swagger UI's "Try it out" may call them. */
   docsServerUrls?: readonly string[];
 }): ResponseHeaderSets {
@@ -46,8 +49,9 @@ export function responseHeaderSets({
   const appCsp = csp({
     "default-src": ["'self'"],
     "script-src": ["'self'"],
-    // The Vite build emits no inline style, and React sets style properties through the CSSOM, which CSP allows.
-    "style-src": ["'self'"],
+    // The build inlines one stylesheet in index.html, allowed by its hash; React sets style properties
+    // through the CSSOM, which CSP allows.
+    "style-src": ["'self'", ...appStyleSources],
     "img-src": ["'self'", "data:"],
     "connect-src": ["'self'"],
     "object-src": ["'none'"],
@@ -55,7 +59,8 @@ export function responseHeaderSets({
     "frame-ancestors": ["'none'"],
     "form-action": ["'self'"],
   });
-  const serverOrigins = [...new Set(docsServerUrls.map((url) => new URL(url).origin))];
+  // A relative server (`/v1`, development) is the page's own origin: 'self' covers it.
+  const serverOrigins = [...new Set(docsServerUrls.filter((url) => URL.canParse(url)).map((url) => new URL(url).origin))];
   const docsCsp = csp({
     "default-src": ["'self'"],
     "script-src": ["'self'"],

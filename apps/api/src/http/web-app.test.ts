@@ -2,7 +2,8 @@ import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
 import { expectError } from "../test/expect-error.js";
 import { bearer, createTestApp, type TestApp } from "../test/test-app.js";
-import { createTestAppWithWebDist, FIXTURE_ASSET, FIXTURE_INDEX_HTML } from "../test/web-dist.js";
+import { createHash } from "node:crypto";
+import { createTestAppWithWebDist, FIXTURE_ASSET, FIXTURE_INDEX_HTML, FIXTURE_INLINE_CSS } from "../test/web-dist.js";
 
 /** What Chromium sends when the user opens or reloads a page. */
 const NAVIGATION_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
@@ -75,6 +76,30 @@ describe("the admin app at / (WEB_DIST_DIR)", () => {
     // A file with no compressed copy is served as it is, and says nothing of encodings.
     const favicon = await request(app).get("/favicon.svg").set("Accept-Encoding", "br").expect(200);
     expect(favicon.headers["content-encoding"]).toBeUndefined();
+  });
+
+  it("serves the page precompressed to a navigation that accepts it, and its CSP allows the inline stylesheet by hash only", async () => {
+    const app = await startWithWebApp();
+    for (const [accept, encoding] of [
+      ["gzip, deflate, br, zstd", "br"],
+      ["gzip", "gzip"],
+      ["identity", undefined],
+    ] as const) {
+      const page = await request(app).get("/pets/7").set("Accept", NAVIGATION_ACCEPT).set("Accept-Encoding", accept).expect(200);
+      expect(page.headers["content-encoding"], accept).toBe(encoding);
+      expect(page.headers["content-type"]).toMatch(/^text\/html; charset=utf-8$/i);
+      expect(page.headers["vary"]).toMatch(/Accept-Encoding/);
+      expect(page.headers["cache-control"]).toBe("no-cache");
+      expect(page.text).toBe(FIXTURE_INDEX_HTML);
+    }
+    const hash = createHash("sha256").update(FIXTURE_INLINE_CSS).digest("base64");
+    const styleSrc = (response: request.Response) =>
+      String(response.headers["content-security-policy"]).split("; ").find((directive) => directive.startsWith("style-src "));
+    const page = await request(app).get("/").set("Accept", NAVIGATION_ACCEPT);
+    expect(styleSrc(page)).toBe(`style-src 'self' 'sha256-${hash}'`);
+    // The assets carry the same policy; the API's answers keep theirs.
+    expect(styleSrc(await request(app).get(FIXTURE_ASSET))).toBe(`style-src 'self' 'sha256-${hash}'`);
+    expect(styleSrc(await request(app).get("/healthz"))).toBeUndefined();
   });
 
   it("a missing hashed asset is the JSON 404, never index.html", async () => {

@@ -1,9 +1,11 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import express, { Router, type Request } from "express";
 import { ADMIN_API_PATH_PREFIX } from "@petstore/contract";
 import { API_PREFIX } from "./contract-routes.js";
 import { isUnder } from "./express-tuning/middleware-composition.js";
-import { precompressedAssets } from "./precompressed-assets.js";
+import { copiesBeside, precompressedAssets, sendPrecompressed } from "./precompressed-assets.js";
 import type { HeaderSet } from "./security-headers.js";
 
 /** Paths the admin app never answers: the API, its docs, the metrics and the probes keep their own answers and JSON 404s. */
@@ -33,6 +35,7 @@ function isPageNavigation(req: Request): boolean {
  */
 export function serveWebApp(distDir: string, headers: { appPage: HeaderSet; appAsset: HeaderSet }): Router {
   const indexHtml = path.join(distDir, "index.html");
+  const indexCopies = copiesBeside(indexHtml);
   const router = Router();
   router.use((req, _res, next) => {
     const lower = req.path.toLowerCase(); // as Express matches the routes these paths belong to
@@ -55,9 +58,25 @@ export function serveWebApp(distDir: string, headers: { appPage: HeaderSet; appA
   router.use((req, res, next) => {
     // A missing hashed asset is a stale or wrong link, never a client-side route.
     if (!isPageNavigation(req) || isHashedAsset(req.path.toLowerCase())) return next();
+    // The page carries the app's first stylesheet inline: Brotli or gzip from the build, like the assets.
+    if (indexCopies.length > 0 && sendPrecompressed(req, res, next, indexHtml, indexCopies, headers.appPage)) return;
     res.sendFile(indexHtml, { headers: headers.appPage }, (error) => {
       if (error) next(error);
     });
   });
   return router;
+}
+
+/**
+ * The Content-Security-Policy sources that let the `<style>` blocks of the build's `index.html` apply: the
+ * build inlines the app's first stylesheet there (apps/web/vite.config.ts, `inlineEntryStylesheet`), and
+ * `style-src 'self'` alone would drop it. Its hash, not `'unsafe-inline'`: an injected style still does not
+ * apply. Read once at start, like the rest of the build.
+ */
+export function inlineStyleSources(distDir: string): string[] {
+  const indexHtml = path.join(distDir, "index.html");
+  if (!existsSync(indexHtml)) return [];
+  return [...readFileSync(indexHtml, "utf8").matchAll(/<style>([\s\S]*?)<\/style>/g)].map(
+    ([, css = ""]) => `'sha256-${createHash("sha256").update(css).digest("base64")}'`,
+  );
 }

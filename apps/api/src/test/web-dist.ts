@@ -4,14 +4,18 @@ import path from "node:path";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import { createTestApp, type TestApp } from "./test-app.js";
 
-export const FIXTURE_INDEX_HTML = '<!doctype html><title>Petstore admin</title><script type="module" src="/assets/app-abc123.js"></script>';
+/** The app's first stylesheet, inline as the build writes it (apps/web/vite.config.ts, inlineEntryStylesheet). */
+export const FIXTURE_INLINE_CSS = "body{margin:0}";
+export const FIXTURE_INDEX_HTML = `<!doctype html><title>Petstore admin</title><style>${FIXTURE_INLINE_CSS}</style><script type="module" src="/assets/app-abc123.js"></script>`;
 export const FIXTURE_ASSET = "/assets/app-abc123.js";
 
-/** A stand-in for the admin app's Vite build, so tests need no web build: index.html, a hashed asset (with its Brotli and gzip copies), a favicon. */
+/** A stand-in for the admin app's Vite build, so tests need no web build: index.html and a hashed asset (each with its Brotli and gzip copies), a favicon. */
 export function webDistFixture(): { dir: string; remove: () => void } {
   const dir = mkdtempSync(path.join(tmpdir(), "petstore-web-dist-"));
   mkdirSync(path.join(dir, "assets"));
   writeFileSync(path.join(dir, "index.html"), FIXTURE_INDEX_HTML);
+  writeFileSync(path.join(dir, "index.html.br"), brotliCompressSync(FIXTURE_INDEX_HTML));
+  writeFileSync(path.join(dir, "index.html.gz"), gzipSync(FIXTURE_INDEX_HTML));
   const asset = Buffer.from('console.log("app");\n');
   writeFileSync(path.join(dir, "assets", "app-abc123.js"), asset);
   // As the build writes them beside each asset (apps/web/vite.config.ts, precompress).

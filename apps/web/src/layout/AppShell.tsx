@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useRef } from "react";
 import { NavLink, Outlet, useLocation } from "react-router-dom";
+import { LoadingPage } from "./LoadingPage.js";
 import { Button } from "../design-system/Button.js";
 import { useIsPerson, useMayCall } from "../session/permissions.js";
 import { useSession } from "../session/session.js";
@@ -115,7 +116,9 @@ export function AppShell() {
           <LiveUpdates />
         </Suspense>
         <StatusMessageRegion>
-          <Outlet />
+          <Suspense fallback={<LoadingPage />}>
+            <Outlet />
+          </Suspense>
         </StatusMessageRegion>
       </main>
     </>

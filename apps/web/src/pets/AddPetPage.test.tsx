@@ -17,6 +17,7 @@ function petstore(create: (request: Request) => Response | Promise<Response>, li
 describe("the add-pet form", () => {
   it("checks the input with the contract, shows each problem beside its field and sends nothing", async () => {
     const { user, requests } = renderApp("/pets/new", petstore(() => jsonResponse(201, REX)));
+    await screen.findByLabelText("Name"); // the page's code arrives first
     await user.type(screen.getByLabelText("Name"), "   ");
     await user.type(screen.getByLabelText("Category ID"), "0");
     await user.click(screen.getByRole("button", { name: "Add pet" }));
@@ -33,6 +34,7 @@ describe("the add-pet form", () => {
 
   it("clears an error once the field is fixed and the form is sent again", async () => {
     const { user } = renderApp("/pets/new", petstore(() => deferred<Response>().promise));
+    await screen.findByLabelText("Name"); // the page's code arrives first
     await user.click(screen.getByRole("button", { name: "Add pet" }));
     expect(screen.getByLabelText("Name")).toHaveAccessibleDescription("Name must not be empty");
     expect(screen.getByLabelText("Category ID")).toHaveAccessibleDescription(
@@ -48,6 +50,7 @@ describe("the add-pet form", () => {
   it("disables Add pet while sending, then announces the pet and shows it in the list", async () => {
     const created = deferred<Response>();
     const { user, requests, location } = renderApp("/pets/new", petstore(() => created.promise));
+    await screen.findByLabelText("Name"); // the page's code arrives first
     await user.type(screen.getByLabelText("Name"), "  Rex ");
     await user.type(screen.getByLabelText("Category ID"), "4");
     await user.selectOptions(screen.getByLabelText("Status"), "pending");
@@ -77,6 +80,7 @@ describe("the add-pet form", () => {
         ]),
       ),
     );
+    await screen.findByLabelText("Name"); // the page's code arrives first
     await user.type(screen.getByLabelText("Name"), "Rex");
     await user.type(screen.getByLabelText("Category ID"), "4");
     await user.click(screen.getByRole("button", { name: "Add pet" }));
@@ -99,6 +103,7 @@ describe("the add-pet form", () => {
         }),
       ),
     );
+    await screen.findByLabelText("Name"); // the page's code arrives first
     await user.type(screen.getByLabelText("Name"), "Rex");
     await user.type(screen.getByLabelText("Category ID"), "4");
     await user.click(screen.getByRole("button", { name: "Add pet" }));
@@ -111,6 +116,7 @@ describe("the add-pet form", () => {
       "/pets/new",
       petstore(() => errorResponse(500, "INTERNAL", "Something went wrong on our side.")),
     );
+    await screen.findByLabelText("Name"); // the page's code arrives first
     await user.type(screen.getByLabelText("Name"), "Rex");
     await user.type(screen.getByLabelText("Category ID"), "4");
     await user.click(screen.getByRole("button", { name: "Add pet" }));
@@ -130,6 +136,7 @@ describe("the add-pet form", () => {
         return jsonResponse(201, REX, { "Idempotent-Replayed": "true" });
       }),
     );
+    await screen.findByLabelText("Name"); // the page's code arrives first
     await user.type(screen.getByLabelText("Name"), "Rex");
     await user.type(screen.getByLabelText("Category ID"), "4");
     await user.click(screen.getByRole("button", { name: "Add pet" }));
@@ -154,6 +161,7 @@ describe("the add-pet form", () => {
           : jsonResponse(201, REX);
       }),
     );
+    await screen.findByLabelText("Name"); // the page's code arrives first
     await user.type(screen.getByLabelText("Name"), "Rex");
     await user.type(screen.getByLabelText("Category ID"), "4");
     await user.click(screen.getByRole("button", { name: "Add pet" }));
@@ -169,6 +177,7 @@ describe("the add-pet form", () => {
         throw new TypeError("Failed to fetch");
       }),
     );
+    await screen.findByLabelText("Name"); // the page's code arrives first
     const postedKeys = () =>
       requests.filter((request) => request.method === "POST").map((request) => request.headers.get("idempotency-key"));
     await user.type(screen.getByLabelText("Name"), "Rex");
@@ -198,6 +207,7 @@ describe("the add-pet form", () => {
       "/pets/new",
       petstore(() => errorResponse(422, "IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used with another body.")),
     );
+    await screen.findByLabelText("Name"); // the page's code arrives first
     await user.type(screen.getByLabelText("Name"), "Rex");
     await user.type(screen.getByLabelText("Category ID"), "4");
     await user.click(screen.getByRole("button", { name: "Add pet" }));
@@ -209,6 +219,7 @@ describe("the add-pet form", () => {
   describe("with named categories", () => {
     it("offers them in Category, and sends the one chosen", async () => {
       const { user, requests } = renderApp("/pets/new", petstore(() => jsonResponse(201, REX), [REX], DEMO_CATEGORIES));
+      await screen.findByLabelText("Name"); // the page's code arrives first
       const category = await screen.findByRole("combobox", { name: "Category" });
       expect(within(category).getAllByRole("option").map((option) => option.textContent)).toEqual([
         "Choose a category",
@@ -231,6 +242,7 @@ describe("the add-pet form", () => {
 
     it("asks for a category when none is chosen, beside Category", async () => {
       const { user, requests } = renderApp("/pets/new", petstore(() => jsonResponse(201, REX), [REX], DEMO_CATEGORIES));
+      await screen.findByLabelText("Name"); // the page's code arrives first
       await screen.findByRole("combobox", { name: "Category" });
       await user.type(screen.getByLabelText("Name"), "Rex");
       await user.click(screen.getByRole("button", { name: "Add pet" }));
@@ -242,6 +254,7 @@ describe("the add-pet form", () => {
 
     it("shows Category ID for Other id…, and sends the id typed there", async () => {
       const { user, requests } = renderApp("/pets/new", petstore(() => jsonResponse(201, { ...REX, categoryId: 77 }), [REX], DEMO_CATEGORIES));
+      await screen.findByLabelText("Name"); // the page's code arrives first
       const category = await screen.findByRole("combobox", { name: "Category" });
       await user.type(screen.getByLabelText("Name"), "Rex");
       await user.selectOptions(category, "Other id…");

@@ -6,7 +6,7 @@ import { errorResponse, renderApp } from "../test/render-app.js";
 const HEADER = "name,categoryId,status";
 
 async function pasteCsv(user: ReturnType<typeof renderApp>["user"], csv: string) {
-  await user.click(screen.getByLabelText("Pets as CSV"));
+  await user.click(await screen.findByLabelText("Pets as CSV"));
   await user.paste(csv);
 }
 
@@ -15,11 +15,12 @@ describe("the import page", () => {
     const { user, location } = renderApp("/pets", fakePetStore().handler);
     await user.click(screen.getByRole("link", { name: "Import pets" }));
     expect(location.current).toBe("/pets/import");
-    expect(screen.getByRole("heading", { name: "Import pets", level: 1 })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Import pets", level: 1 })).toBeInTheDocument();
   });
 
   it("Check shows every row with its contract error, and sends nothing", async () => {
     const { user, requests } = renderApp("/pets/import", fakePetStore().handler);
+    await screen.findByLabelText("Pets as CSV"); // the page's code arrives first
     await pasteCsv(user, `${HEADER}\r\n"Rex, Jr.",4,available\n   ,0,\nTom,1.5,sold\nMia,2,\n`);
     await user.click(screen.getByRole("button", { name: "Check" }));
 
@@ -40,6 +41,7 @@ describe("the import page", () => {
 
   it("fills the text area from a CSV file", async () => {
     const { user } = renderApp("/pets/import", fakePetStore().handler);
+    await screen.findByLabelText("Pets as CSV"); // the page's code arrives first
     const csv = `${HEADER}\nRex,4,available\n`;
     await user.upload(screen.getByLabelText("CSV file"), new File([csv], "pets.csv", { type: "text/csv" }));
     await waitFor(() => expect(screen.getByLabelText("Pets as CSV")).toHaveValue(csv));
@@ -47,6 +49,7 @@ describe("the import page", () => {
 
   it("says what is wrong with text that has no header", async () => {
     const { user, requests } = renderApp("/pets/import", fakePetStore().handler);
+    await screen.findByLabelText("Pets as CSV"); // the page's code arrives first
     await pasteCsv(user, "Rex,4,available\n");
     await user.click(screen.getByRole("button", { name: "Check" }));
     expect(screen.getByRole("alert")).toHaveTextContent("The first line must be the header name,categoryId,status.");
@@ -94,6 +97,7 @@ describe("the import page", () => {
       return networkDown ? "network down" : undefined;
     });
     const { user, requests, sleeps } = renderApp("/pets/import", store.handler);
+    await screen.findByLabelText("Pets as CSV"); // the page's code arrives first
     await pasteCsv(user, `${HEADER}\nLucky,1,\nUnlucky,2,sold\nAlso lucky,3,\n`);
     await user.click(screen.getByRole("button", { name: "Check" }));
     await user.click(screen.getByRole("button", { name: "Import 3 pets" }));
@@ -127,6 +131,7 @@ describe("the import page", () => {
         : undefined,
     );
     const { user, sleeps } = renderApp("/pets/import", store.handler);
+    await screen.findByLabelText("Pets as CSV"); // the page's code arrives first
     await pasteCsv(user, `${HEADER}\nRex,1,\n`);
     await user.click(screen.getByRole("button", { name: "Check" }));
     await user.click(screen.getByRole("button", { name: "Import 1 pet" }));
@@ -161,6 +166,7 @@ describe("the import page", () => {
       return { headers };
     });
     const app = renderApp("/pets/import", store.handler);
+    await screen.findByLabelText("Pets as CSV"); // the page's code arrives first
     sleeps = app.sleeps;
     await pasteCsv(app.user, [HEADER, ...Array.from({ length: 8 }, (_, index) => `Pet ${index + 1},1,`)].join("\n"));
     await app.user.click(screen.getByRole("button", { name: "Check" }));

@@ -9,11 +9,16 @@ import { TextField } from "../design-system/FormFields.js";
 import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
-import { signInWithPasskey } from "../passkeys/passkey-ceremonies.js";
 import { useSession } from "./session.js";
 import { signInRefusalMessage, singleSignOnStartUrl, useSignInOptions } from "./sign-in-options.js";
 import formStyles from "../design-system/Form.module.css";
 import styles from "./SignInPage.module.css";
+
+/**
+ * The passkey ceremony's code (with @simplewebauthn/browser) stays out of the first load: most visits sign in
+ * with a session already open. It is fetched when someone presses the button (a cached module after the first).
+ */
+const passkeyCeremonies = () => import("../passkeys/passkey-ceremonies.js");
 
 export const KEY_NOT_ACCEPTED_MESSAGE = "That API key was refused. Check it and try again.";
 /** What the sign-in page says after `Sign out`: it is done, and nothing went wrong. */
@@ -92,6 +97,7 @@ export function SignInPage() {
     setProblem(null);
     setBusy("passkey");
     try {
+      const { signInWithPasskey } = await passkeyCeremonies();
       await signInWithPasskey();
       await resume();
       signedIn();
