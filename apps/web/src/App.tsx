@@ -19,7 +19,7 @@ import { SessionProvider, useSession } from "./session/session.js";
 import type { SignInOptions } from "./session/sign-in-options.js";
 import { SignInOptionsProvider } from "./session/SignInOptionsProvider.js";
 import { SignInPage } from "./session/SignInPage.js";
-import { createTokenManager } from "./session/token-manager.js";
+import { createTokenManager } from "./api/token-manager.js";
 
 // A page's code is fetched when it is first opened, not with the app: a first visit loads sign-in, the shell,
 // the Overview (where sign-in lands) and the pets list (the page staff open most), nothing else. The shell

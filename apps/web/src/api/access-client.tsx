@@ -1,7 +1,7 @@
 import { adminContract, type AuditAction } from "@petstore/contract";
 import { initTsrReactQuery } from "@ts-rest/react-query/v5";
 import { createContext, useContext, useState, type ReactNode } from "react";
-import type { TokenManager } from "../session/token-manager.js";
+import type { TokenManager } from "./token-manager.js";
 import { apiClientOptions } from "./petstore-client.js";
 
 /**

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createTokenManager, SESSION_ENDED_MESSAGE } from "../session/token-manager.js";
+import { createTokenManager, SESSION_ENDED_MESSAGE } from "./token-manager.js";
 import { fakeSession, fakeToken } from "../test/fake-session.js";
 import { errorResponse, jsonResponse } from "../test/responses.js";
 import { authorizedFetch, requestSessionToken } from "./authorized-fetch.js";

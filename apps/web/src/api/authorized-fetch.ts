@@ -1,6 +1,6 @@
 import { adminContract } from "@petstore/contract";
 import { initClient, tsRestFetchApi, type ApiFetcher } from "@ts-rest/core";
-import { SessionEnded, TokenRequestFailed, type TokenAnswer, type TokenManager } from "../session/token-manager.js";
+import { SessionEnded, TokenRequestFailed, type TokenAnswer, type TokenManager } from "./token-manager.js";
 import { API_ORIGIN, bearer } from "./api-origin.js";
 
 /**

@@ -1,7 +1,7 @@
 import { v1Contract, type ListPetsQuery } from "@petstore/contract";
 import { initTsrReactQuery } from "@ts-rest/react-query/v5";
 import { createContext, useContext, useState, type ReactNode } from "react";
-import type { TokenManager } from "../session/token-manager.js";
+import type { TokenManager } from "./token-manager.js";
 import { API_ORIGIN } from "./api-origin.js";
 import { authorizedFetcher } from "./authorized-fetch.js";
 

@@ -4,7 +4,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import { describeFailure } from "../api/api-errors.js";
 import { API_ORIGIN } from "../api/api-origin.js";
 import { authorizedFetcher, cookieClient } from "../api/authorized-fetch.js";
-import { SESSION_ENDED_MESSAGE, type TokenManager } from "./token-manager.js";
+import { SESSION_ENDED_MESSAGE, type TokenManager } from "../api/token-manager.js";
 
 /** Where the app stands: asking the API whether this browser has a session, signed in, or not. */
 export type SessionStatus = "checking" | "signedIn" | "signedOut";

@@ -1,4 +1,4 @@
-import type { TokenManager } from "../session/token-manager.js";
+import type { TokenManager } from "../api/token-manager.js";
 
 /** A token manager that always has `token`, for tests of a client alone (no token endpoint involved). */
 export function fixedTokens(token: string): TokenManager {
