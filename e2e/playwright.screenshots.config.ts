@@ -2,7 +2,7 @@ import { defineConfig } from "@playwright/test";
 import testConfig from "./playwright.config.js";
 
 /**
- * Takes the README's screenshots from the running app (same servers as the
+ * Takes the screenshots of docs/admin-app.md from the running app (same servers as the
  * tests). Not part of `pnpm test`: run `pnpm --filter @petstore/e2e screenshots`.
  */
 export default defineConfig({
