@@ -4,7 +4,7 @@ import { groupCommit } from "./sqlite-group-commit.js";
 import { sqliteTimestamp } from "./sqlite-timestamp.js";
 
 /**
- * Storage written once for both providers, off the hot path (docs/decisions/040-storage-written-once.md).
+ * Storage written once for both providers, off the hot path (docs/decisions/040-storage-written-once-off-the-hot-path.md).
  *
  * A repository method is a generator of `SqlWork`: it yields statements (`rows`, `firstRow`, `execute`, or
  * an extension such as the activity log's writer) and gets their results back. A `SqlRunner` drives it:

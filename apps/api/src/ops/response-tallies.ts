@@ -28,7 +28,7 @@ export interface ResponseTalliesOptions {
  * label set on every call, a child's too (a child is the labels bound to the
  * same per-call path): for the one pair of metrics that every response
  * touches, that was most of what metrics cost a request
- * (docs/decisions/031-response-tallies.md). Here a response costs a map
+ * (docs/decisions/031-response-tallies-and-routed-requests.md). Here a response costs a map
  * lookup by a string key, two additions and a bucket search.
  *
  * Scraped, the two read exactly as a prom-client Counter and Histogram with
