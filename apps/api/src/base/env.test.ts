@@ -221,12 +221,14 @@ describe("readConfig", () => {
     expect(JSON.stringify(readConfig(PRODUCTION).servers)).not.toMatch(/petstore\.example/);
   });
 
-  it("servers: in development and tests this API on localhost, so /docs calls it; the configured ones when PUBLIC_URL_PRODUCTION is set", () => {
-    expect(readConfig({}).servers).toEqual([{ url: "http://localhost:3000/v1", description: "development" }]);
-    expect(readConfig({ NODE_ENV: "test" }).servers).toEqual([{ url: "http://localhost:3000/v1", description: "development" }]);
-    expect(readConfig({ PORT: "4123" }).servers).toEqual([{ url: "http://localhost:4123/v1", description: "development" }]);
-    // PORT=0 (a port the OS picks) is not known yet: the default port.
-    expect(readConfig({ PORT: "0" }).servers).toEqual([{ url: "http://localhost:3000/v1", description: "development" }]);
+  it("servers: in development and tests this API, relative (/v1), so /docs calls the origin it is on; the configured ones when PUBLIC_URL_PRODUCTION is set", () => {
+    const development = [{ url: "/v1", description: "development" }];
+    expect(readConfig({}).servers).toEqual(development);
+    expect(readConfig({ NODE_ENV: "test" }).servers).toEqual(development);
+    // Whatever the port, the host or the address the browser uses (127.0.0.1, a forwarded port): no host is named.
+    expect(readConfig({ PORT: "4123" }).servers).toEqual(development);
+    expect(readConfig({ PORT: "0" }).servers).toEqual(development);
+    expect(readConfig({ HOST: "::1" }).servers).toEqual(development);
     expect(readConfig({ PUBLIC_URL_PRODUCTION: PUBLIC_URL, PUBLIC_URL_STAGING: "http://staging.internal:8080/v1" }).servers).toEqual([
       { url: PUBLIC_URL, description: "production" },
       { url: "http://staging.internal:8080/v1", description: "staging" },

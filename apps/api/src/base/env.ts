@@ -4,6 +4,7 @@ import path from "node:path";
 import { parseEnv } from "node:util";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { API_PATH_PREFIX } from "@petstore/contract";
 import { sqliteFilePath } from "./database-url.js";
 import { operationsEnvShape, operationsSettings } from "./operations-settings.js";
 import {
@@ -257,7 +258,8 @@ const EnvSchema = z
     }
     // The OpenAPI documents' servers, where Swagger UI's "Try it out" sends requests: in production only the
     // addresses the operator names, production then staging, never a placeholder host; in development and
-    // tests without them, this API itself on localhost (Swagger UI at /docs calls it).
+    // tests without them, this API itself: `/v1`, relative to where the document is served (OpenAPI 3), so
+    // /docs calls the origin the browser is on (localhost or 127.0.0.1, any port, a forwarded one).
     if (production && env.PUBLIC_URL_PRODUCTION === undefined) {
       ctx.addIssue({
         code: "custom",
@@ -272,7 +274,7 @@ const EnvSchema = z
     }
     const servers: Array<{ url: string; description: "production" | "staging" | "development" }> =
       env.PUBLIC_URL_PRODUCTION === undefined
-        ? [{ url: `http://localhost:${env.PORT || 3000}/v1`, description: "development" }]
+        ? [{ url: API_PATH_PREFIX, description: "development" }]
         : [
             { url: env.PUBLIC_URL_PRODUCTION, description: "production" },
             ...(env.PUBLIC_URL_STAGING === undefined ? [] : [{ url: env.PUBLIC_URL_STAGING, description: "staging" as const }]),
