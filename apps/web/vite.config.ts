@@ -2,7 +2,7 @@ import react from "@vitejs/plugin-react";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import type { Plugin } from "vite";
+import { defaultClientConditions, type Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 
 /**
@@ -70,12 +70,24 @@ const MOCKING_MODULES = [
   "src/session/SignInPage.test.tsx",
 ];
 
+/**
+ * Under `vite` (dev) the workspace's packages (@petstore/contract) are read from their TypeScript sources, by
+ * their "@petstore/source" export condition: the first `pnpm dev` of a clone needs no build, and an edit to the
+ * contract reaches the page at once. Builds and tests (mode "test") keep the built `dist` (docs/decisions/054).
+ */
+function workspaceSources(): Plugin {
+  return {
+    name: "petstore-workspace-sources",
+    apply: (_config, { command, mode }) => command === "serve" && mode === "development",
+    config: () => ({ resolve: { conditions: ["@petstore/source", ...defaultClientConditions] } }),
+  };
+}
 
 /** The development API (apps/api `dev`). */
 const DEV_API = "http://127.0.0.1:3000";
 
 export default defineConfig({
-  plugins: [react(), inlineEntryStylesheet(), precompress()],
+  plugins: [react(), inlineEntryStylesheet(), precompress(), workspaceSources()],
   // Under `vite dev` the app calls its own origin (http://localhost:5173) and this server passes the
   // API's paths on, so the session cookie is first-party and no CORS is involved. The Host and Origin
   // headers stay the browser's: the API checks Origin against ADMIN_ORIGIN (default http://localhost:5173).

@@ -4,7 +4,12 @@ import styles from "./Button.module.css";
 
 export type ButtonVariant = "primary" | "secondary" | "quiet" | "danger";
 
-function buttonClassName(variant: ButtonVariant, extra: string | undefined): string {
+/**
+ * The classes of a button of this variant, for an element that is neither `Button` nor `ButtonLink` (a plain
+ * `<a>` to a full navigation). Not CSS `composes` from another module: postcss-modules copies that module's rules
+ * into the composing one, a second copy with no source file (Vite warns about it at every start).
+ */
+export function buttonClassName(variant: ButtonVariant, extra?: string): string {
   return [styles.button, styles[variant], extra].filter(Boolean).join(" ");
 }
 

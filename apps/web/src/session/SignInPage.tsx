@@ -4,7 +4,7 @@ import { Navigate, useLocation, useNavigate, useSearchParams } from "react-route
 import { describeFailure, isUnauthorized } from "../api/api-errors.js";
 import { bearer } from "../api/api-origin.js";
 import { cookieClient } from "../api/authorized-fetch.js";
-import { Button } from "../design-system/Button.js";
+import { Button, buttonClassName } from "../design-system/Button.js";
 import { TextField } from "../design-system/FormFields.js";
 import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
@@ -138,8 +138,9 @@ export function SignInPage() {
                   Sign in with a passkey
                 </Button>
               )}
+              {/* A full navigation to the identity provider, so a link; it looks like the passkey button beside it. */}
               {singleSignOn && (
-                <a className={styles.ssoLink} href={singleSignOnStartUrl()}>
+                <a className={buttonClassName("secondary")} href={singleSignOnStartUrl()}>
                   Sign in with {singleSignOn.displayName}
                 </a>
               )}
