@@ -4,32 +4,33 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 import apiLayers from "./apps/api/layers.json" with { type: "json" };
+import webLayers from "./apps/web/layers.json" with { type: "json" };
 
 /**
- * The API's layers (apps/api/layers.json, top to bottom): each layer's files may not import
- * from a layer above them, so no folder cycle can form. Tests and test helpers are exempt.
+ * An app's layers (`<app>/layers.json`, top to bottom): each layer's files may not import from a layer above
+ * them, so no folder cycle can form. Tests and test helpers are exempt. Both apps are held to theirs.
  */
-function apiLayerRules() {
-  const order = apiLayers.layers.map((layer) => layer.name).join(" > ");
+function layerRules(app, { layers }) {
+  const order = layers.map((layer) => layer.name).join(" > ");
   const importsOf = (layer) => [
     ...(layer.folders ?? []).flatMap((folder) => [`**/${folder}/**`, `../${folder}`, `./${folder}`]),
-    ...(layer.files ?? []).map((file) => `**/${file.replace(/\.ts$/, ".js")}`),
+    ...(layer.files ?? []).map((file) => `**/${file.replace(/\.tsx?$/, ".js")}`),
   ];
   const sourcesOf = (layer) => [
-    ...(layer.folders ?? []).map((folder) => `apps/api/src/${folder}/**/*.ts`),
-    ...(layer.files ?? []).map((file) => `apps/api/src/${file}`),
+    ...(layer.folders ?? []).map((folder) => `${app}/src/${folder}/**/*.{ts,tsx}`),
+    ...(layer.files ?? []).map((file) => `${app}/src/${file}`),
   ];
-  return apiLayers.layers.slice(1).map((layer, index) => ({
+  return layers.slice(1).map((layer, index) => ({
     files: sourcesOf(layer),
-    ignores: ["apps/api/src/**/*.test.ts", "apps/api/src/test/**"],
+    ignores: [`${app}/src/**/*.test.{ts,tsx}`, `${app}/src/test/**`],
     rules: {
       "no-restricted-imports": [
         "error",
         {
           patterns: [
             {
-              group: apiLayers.layers.slice(0, index + 1).flatMap(importsOf),
-              message: `apps/api/src layers, top to bottom: ${order}. "${layer.name}" may import only from its own layer or below (apps/api/layers.json): move what both need down.`,
+              group: layers.slice(0, index + 1).flatMap(importsOf),
+              message: `${app}/src layers, top to bottom: ${order}. "${layer.name}" may import only from its own layer or below (${app}/layers.json): move what both need down.`,
             },
           ],
         },
@@ -76,7 +77,8 @@ export default tseslint.config(
       ],
     },
   },
-  ...apiLayerRules(),
+  ...layerRules("apps/api", apiLayers),
+  ...layerRules("apps/web", webLayers),
   {
     files: ["apps/web/src/**/*.{ts,tsx}"],
     languageOptions: { globals: { ...globals.browser } },

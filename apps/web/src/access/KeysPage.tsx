@@ -10,8 +10,8 @@ import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
 import { ShownOnceSecret } from "../design-system/ShownOnceSecret.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
-import { useShowStatusMessage } from "../layout/status-message.js";
-import { KEYS_PATH } from "./access-paths.js";
+import { useShowStatusMessage } from "../design-system/status-message.js";
+import { KEYS_PATH } from "../navigation/app-paths.js";
 import { KeyTable } from "./KeyTable.js";
 import {
   keyFieldErrorsFromIssues,

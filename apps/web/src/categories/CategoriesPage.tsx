@@ -10,10 +10,10 @@ import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
 import { focusFirstInvalid } from "../forms/focus-first-invalid.js";
-import { isWaitingOutOutage, LoadFailure } from "../layout/LoadFailure.js";
-import { useShowStatusMessage } from "../layout/status-message.js";
-import { petsCount } from "../overview/inventory-figures.js";
-import { petsListPath } from "../pets/pet-list-view.js";
+import { isWaitingOutOutage, LoadFailure } from "../design-system/LoadFailure.js";
+import { useShowStatusMessage } from "../design-system/status-message.js";
+import { petsCount } from "../design-system/counts.js";
+import { petsListPath } from "../navigation/app-paths.js";
 import {
   EMPTY_CATEGORY_FORM,
   NEW_CATEGORY_FIELDS,

@@ -32,3 +32,13 @@ export function categoryIdAfterChoice(categories: readonly Category[], categoryI
   const named = categories.some((category) => String(category.id) === categoryId.trim());
   return named ? "" : categoryId;
 }
+
+/**
+ * Digits become a number for the schema to range-check; anything else is
+ * passed through as typed so the schema itself says what is wrong with it.
+ */
+export function categoryIdInput(text: string): unknown {
+  const trimmed = text.trim();
+  if (trimmed === "") return undefined;
+  return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed;
+}

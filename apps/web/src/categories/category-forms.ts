@@ -1,6 +1,6 @@
 import { CategoryRename, NewCategory, type ErrorIssue } from "@petstore/contract";
 import { fieldErrorsFromApiIssues, fieldErrorsFromSchema, type FieldErrors } from "../forms/contract-field-errors.js";
-import { categoryIdInput } from "../pets/new-pet-form.js";
+import { categoryIdInput } from "./category-choice.js";
 
 /** What `Add category`'s fields hold: text, as typed. */
 export interface NewCategoryFormValues {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, type ReactNode } from "react";
-import { useShowStatusMessage } from "../layout/status-message.js";
+import { useShowStatusMessage } from "./status-message.js";
 import { Button } from "./Button.js";
 import { TextField } from "./FormFields.js";
 import { Notice } from "./Notice.js";

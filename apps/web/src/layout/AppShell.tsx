@@ -1,12 +1,12 @@
 import { lazy, Suspense, useEffect, useRef } from "react";
 import { NavLink, Outlet, useLocation } from "react-router-dom";
-import { LoadingPage } from "./LoadingPage.js";
+import { LoadingPage } from "../design-system/LoadingPage.js";
 import { Button } from "../design-system/Button.js";
 import { useIsPerson, useMayCall } from "../session/permissions.js";
 import { useSession } from "../session/session.js";
 import { useSignOut } from "../session/use-sign-out.js";
 import styles from "./AppShell.module.css";
-import { StatusMessageRegion } from "./status-message.js";
+import { StatusMessageRegion } from "../design-system/status-message.js";
 import { ThemeSwitch } from "../theme/ThemeSwitch.js";
 import { KeyboardShortcuts } from "../keyboard/KeyboardShortcuts.js";
 

@@ -1,5 +1,6 @@
 import type { StatusCounts } from "@petstore/contract";
-import { formatCount, STATUS_COLUMNS } from "./inventory-figures.js";
+import { formatCount } from "../design-system/counts.js";
+import { STATUS_COLUMNS } from "./inventory-figures.js";
 import styles from "./OverviewPage.module.css";
 
 const HEIGHT = 200;

@@ -1,6 +1,7 @@
 import type { Inventory } from "@petstore/contract";
 import { describe, expect, it } from "vitest";
-import { categoryRows, countPath, formatCount, petsCount, STATUS_COLUMNS } from "./inventory-figures.js";
+import { formatCount, petsCount } from "../design-system/counts.js";
+import { categoryRows, countPath, STATUS_COLUMNS } from "./inventory-figures.js";
 import { barHeight } from "./StatusChart.js";
 
 const counts = (available: number, pending: number, sold: number, none: number) => ({ available, pending, sold, none });

@@ -1,6 +1,6 @@
 import type { Inventory, PetStatus, StatusCounts } from "@petstore/contract";
 import { unnamedCategoryLabel } from "../categories/category-names.js";
-import { petsListPath } from "../pets/pet-list-view.js";
+import { petsListPath } from "../navigation/app-paths.js";
 
 /** One status column of the figures: its heading, its word in a sentence, and the list's filter (none for no status). */
 export interface StatusColumn {
@@ -43,16 +43,6 @@ export function categoryRows(inventory: Inventory): CategoryRow[] {
   }));
   if (inventory.other.total > 0) rows.push({ key: "other", label: "Other", categoryId: undefined, total: inventory.other.total, byStatus: inventory.other.byStatus });
   return rows;
-}
-
-/** A count as the page writes it: `1,204`. */
-export function formatCount(count: number): string {
-  return count.toLocaleString("en");
-}
-
-/** `1 pet`, `1,204 pets`. */
-export function petsCount(count: number): string {
-  return `${formatCount(count)} ${count === 1 ? "pet" : "pets"}`;
 }
 
 /**

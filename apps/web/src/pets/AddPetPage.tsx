@@ -12,7 +12,7 @@ import { focusFirstInvalid } from "../forms/focus-first-invalid.js";
 import { SelectField, TextField } from "../design-system/FormFields.js";
 import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
-import { useShowStatusMessage } from "../layout/status-message.js";
+import { useShowStatusMessage } from "../design-system/status-message.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
 import {
   fieldErrorsFromIssues,

@@ -3,7 +3,7 @@ import { useNavigate } from "react-router-dom";
 import { describeFailure } from "../api/api-errors.js";
 import { ConfirmDialog } from "../design-system/ConfirmDialog.js";
 import { Notice } from "../design-system/Notice.js";
-import { useShowStatusMessage } from "../layout/status-message.js";
+import { useShowStatusMessage } from "../design-system/status-message.js";
 import { usePetDelete, useRestorePet } from "./use-pet-changes.js";
 
 /** Where the list of pets is; a deletion is announced there. */

@@ -6,7 +6,7 @@ import { petQueryKeys, usePetstoreClient } from "../api/petstore-client.js";
 import { useCategories } from "../categories/category-names.js";
 import { Button } from "../design-system/Button.js";
 import { Panel } from "../design-system/Panel.js";
-import { isWaitingOutOutage, LoadFailure } from "../layout/LoadFailure.js";
+import { isWaitingOutOutage, LoadFailure } from "../design-system/LoadFailure.js";
 import { historySentence } from "./history-sentences.js";
 import styles from "./PetDetailPage.module.css";
 

@@ -2,7 +2,7 @@ import type { Pet } from "@petstore/contract";
 import { lazy, Suspense, useId, useState } from "react";
 import { ButtonLink } from "../design-system/Button.js";
 import { Notice } from "../design-system/Notice.js";
-import { isWaitingOutOutage, LoadFailure } from "../layout/LoadFailure.js";
+import { isWaitingOutOutage, LoadFailure } from "../design-system/LoadFailure.js";
 import { petQueryKeys, usePetstoreClient } from "../api/petstore-client.js";
 import { useMayCall } from "../session/permissions.js";
 import { nextPageCursor, previousPageCursor } from "../api/next-page-cursor.js";
@@ -62,7 +62,7 @@ export function PetList({ view, highlightedId }: { view: PetListView; highlighte
 
   if (listQuery.isPending) {
     return (
-      // Not a live region: the page keeps one, for status messages (layout/status-message.tsx).
+      // Not a live region: the page keeps one, for status messages (design-system/status-message.tsx).
       <div className={styles.loading} aria-busy="true">
         <p className="visually-hidden">Loading pets…</p>
         {/* As tall as the page it stands for (the header and a row per pet of the page size): no jump when it comes. */}

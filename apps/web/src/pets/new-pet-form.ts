@@ -1,4 +1,5 @@
 import { type ErrorIssue, NewPet, PetStatus } from "@petstore/contract";
+import { categoryIdInput } from "../categories/category-choice.js";
 import { fieldErrorsFromApiIssues, fieldErrorsFromSchema, type FieldErrors } from "../forms/contract-field-errors.js";
 
 /** What the form's controls hold: text, as typed. */
@@ -13,16 +14,6 @@ export type NewPetFieldErrors = FieldErrors<NewPetField>;
 
 export const NEW_PET_FIELD_LABELS: Record<NewPetField, string> = { name: "Name", categoryId: "Category ID", status: "Status" };
 export const NEW_PET_FIELDS = Object.keys(NEW_PET_FIELD_LABELS) as NewPetField[];
-
-/**
- * Digits become a number for the schema to range-check; anything else is
- * passed through as typed so the schema itself says what is wrong with it.
- */
-export function categoryIdInput(text: string): unknown {
-  const trimmed = text.trim();
-  if (trimmed === "") return undefined;
-  return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed;
-}
 
 export type NewPetValidation = { success: true; data: NewPet } | { success: false; errors: NewPetFieldErrors };
 

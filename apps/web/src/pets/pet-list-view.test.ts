@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { PAGE_SIZES, petsListPath, readPetListView, toSearchParams, totalPetsText } from "./pet-list-view.js";
+import { petsListPath } from "../navigation/app-paths.js";
+import { PAGE_SIZES, readPetListView, toSearchParams, totalPetsText } from "./pet-list-view.js";
 
 describe("the pet list view in the URL", () => {
   it("offers the page sizes docs/interface.md names, derived from the contract's limits", () => {

@@ -48,15 +48,6 @@ export function toSearchParams(view: PetListView): URLSearchParams {
   return params;
 }
 
-/** `/pets` filtered as given, e.g. `/pets?categoryId=1&status=available`: the links the Overview's counts lead to. */
-export function petsListPath(filters: { categoryId?: number | undefined; status?: PetStatus | undefined } = {}): string {
-  const params = new URLSearchParams();
-  if (filters.categoryId !== undefined) params.set("categoryId", String(filters.categoryId));
-  if (filters.status !== undefined) params.set("status", filters.status);
-  const query = params.toString();
-  return query ? `/pets?${query}` : "/pets";
-}
-
 /**
  * "1,204 pets", "1 pet", "10,000+ pets": the list's total as the API's `X-Total-Count` gives it (exact, or
  * a floor followed by `+` for a name search); undefined when the API sent none it could read.

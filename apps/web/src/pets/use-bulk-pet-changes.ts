@@ -6,7 +6,7 @@ import { petQueryKeys, usePetstoreClient } from "../api/petstore-client.js";
 import { RateLimitPacer } from "../api/rate-limit-pacer.js";
 import { CreateRetrySleepContext } from "../api/retry-create.js";
 import type { Sleep } from "../api/sleep.js";
-import { useShowStatusMessage, type StatusMessageFollowUp } from "../layout/status-message.js";
+import { useShowStatusMessage, type StatusMessageFollowUp } from "../design-system/status-message.js";
 import { useMayReturnSoldPets } from "../session/permissions.js";
 import { bulkSummary, undoSummary, type BulkAction, type PetOutcome } from "./bulk-changes.js";
 import { deletePet, outcomeOf, restorePet, updatePet, type PetChangesClient } from "./pet-change-requests.js";

@@ -5,7 +5,7 @@ import { describeFailure, isUnauthorized } from "../api/api-errors.js";
 import { petQueryKeys } from "../api/petstore-client.js";
 import { RateLimitPacer } from "../api/rate-limit-pacer.js";
 import { CreateRetrySleepContext, newIdempotencyKey, useCreatePetWithRetry } from "../api/retry-create.js";
-import { useShowStatusMessage } from "../layout/status-message.js";
+import { useShowStatusMessage } from "../design-system/status-message.js";
 import { checkImport, countOf, forEachConcurrently, ImportKeyring, type CheckedRow } from "./pet-import.js";
 
 /** Creates in flight at once: quick for hundreds of rows, gentle on the API's rate limit. */

@@ -6,7 +6,7 @@ import { MemoryRouter, useLocation } from "react-router-dom";
 import { vi } from "vitest";
 import { AppProviders, AppRoutes, ROUTER_FUTURE } from "../App.js";
 import type { Sleep } from "../api/sleep.js";
-import { StatusMessageRegion } from "../layout/status-message.js";
+import { StatusMessageRegion } from "../design-system/status-message.js";
 import { DEFAULT_SIGN_IN_OPTIONS, type SignInOptions } from "../session/sign-in-options.js";
 import { fakeSession, type FakeSession } from "./fake-session.js";
 

@@ -3,11 +3,11 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { accessQueryKeys, useAccessClient } from "../api/access-client.js";
 import { describeFailure } from "../api/api-errors.js";
-import { webhookPath } from "../access/access-paths.js";
+import { webhookPath } from "../navigation/app-paths.js";
 import { Button } from "../design-system/Button.js";
 import { TextField } from "../design-system/FormFields.js";
 import { Notice } from "../design-system/Notice.js";
-import { useShowStatusMessage } from "../layout/status-message.js";
+import { useShowStatusMessage } from "../design-system/status-message.js";
 import formStyles from "../design-system/Form.module.css";
 import styles from "./Webhooks.module.css";
 

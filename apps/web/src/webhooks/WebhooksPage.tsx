@@ -4,7 +4,7 @@ import { useId, useState, type FormEvent } from "react";
 import { Link } from "react-router-dom";
 import { accessQueryKeys, useAccessClient } from "../api/access-client.js";
 import { describeFailure, errorBodyOf } from "../api/api-errors.js";
-import { WEBHOOKS_PATH, webhookPath } from "../access/access-paths.js";
+import { WEBHOOKS_PATH, webhookPath } from "../navigation/app-paths.js";
 import { When } from "../access/When.js";
 import { Button } from "../design-system/Button.js";
 import { TextField } from "../design-system/FormFields.js";
@@ -12,8 +12,8 @@ import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
 import { focusFirstInvalid } from "../forms/focus-first-invalid.js";
-import { isWaitingOutOutage, LoadFailure } from "../layout/LoadFailure.js";
-import { useShowStatusMessage } from "../layout/status-message.js";
+import { isWaitingOutOutage, LoadFailure } from "../design-system/LoadFailure.js";
+import { useShowStatusMessage } from "../design-system/status-message.js";
 import {
   describeEventTypes,
   EMPTY_WEBHOOK_FORM,

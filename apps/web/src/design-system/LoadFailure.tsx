@@ -1,6 +1,6 @@
 import { describeFailure, isStoreUnavailable } from "../api/api-errors.js";
-import { Button } from "../design-system/Button.js";
-import { Notice } from "../design-system/Notice.js";
+import { Button } from "./Button.js";
+import { Notice } from "./Notice.js";
 
 /** The parts of a TanStack query result a failure notice needs. */
 interface FailingQuery {

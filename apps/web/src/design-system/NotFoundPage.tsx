@@ -1,5 +1,5 @@
-import { ButtonLink } from "../design-system/Button.js";
-import { Panel } from "../design-system/Panel.js";
+import { ButtonLink } from "./Button.js";
+import { Panel } from "./Panel.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
 
 export function NotFound({ title, detail }: { title: string; detail: string }) {

@@ -1,9 +1,9 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useLocation } from "react-router-dom";
 import { describeFailure } from "../api/api-errors.js";
-import { Button } from "../design-system/Button.js";
-import { Notice } from "../design-system/Notice.js";
-import styles from "./AppShell.module.css";
+import { Button } from "./Button.js";
+import { Notice } from "./Notice.js";
+import styles from "./StatusMessage.module.css";
 
 type StatusMessageTone = "success" | "info";
 
