@@ -13,6 +13,29 @@ export interface PostResult {
 
 export const ANSWER_BYTES = 1024;
 
+/** What staff read on an endpoint's page for the network failures an endpoint commonly causes. */
+const FAILURE_SENTENCES: Record<string, string> = {
+  ECONNREFUSED: "The endpoint refused the connection: nothing is listening at that address and port.",
+  ECONNRESET: "The endpoint closed the connection before it answered.",
+  EPIPE: "The endpoint closed the connection before it answered.",
+  ETIMEDOUT: "The connection to the endpoint timed out.",
+  EHOSTUNREACH: "The endpoint's address cannot be reached from here.",
+  ENETUNREACH: "The endpoint's address cannot be reached from here.",
+  ERR_TLS_CERT_ALTNAME_INVALID: "The endpoint's TLS certificate is not for its host name.",
+  CERT_HAS_EXPIRED: "The endpoint's TLS certificate has expired.",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "The endpoint's TLS certificate is self-signed, and not trusted.",
+  SELF_SIGNED_CERT_IN_CHAIN: "The endpoint's TLS certificate is signed by an authority that is not trusted.",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "The endpoint's TLS certificate could not be verified.",
+};
+
+/**
+ * A failed request in a sentence: the common causes in words (the delivery log is read by staff on the
+ * endpoint's page), anything else as Node names it.
+ */
+export function requestFailure(error: NodeJS.ErrnoException): string {
+  return (error.code && FAILURE_SENTENCES[error.code]) ?? `The request failed: ${error.code ?? error.message}.`;
+}
+
 /**
  * POSTs `body` to the checked destination: the connection goes to `destination.address` (no second DNS
  * lookup), TLS still checks the certificate against the URL's host. Redirects are not followed (a 3xx is
@@ -50,9 +73,7 @@ export function post(
     });
     const timer = setTimeout(() => finish({ statusCode: null, error: `No answer within ${timeoutMs} ms.`, answer: "" }), timeoutMs);
     const onAbort = () => finish({ statusCode: null, error: "Cut off: the API process was stopping.", answer: "" });
-    request.on("error", (error: NodeJS.ErrnoException) =>
-      finish({ statusCode: null, error: `The request failed: ${error.code ?? error.message}.`, answer: "" }),
-    );
+    request.on("error", (error: NodeJS.ErrnoException) => finish({ statusCode: null, error: requestFailure(error), answer: "" }));
     // Stopped before the send began: nothing goes out.
     if (signal.aborted) return onAbort();
     signal.addEventListener("abort", onAbort);
