@@ -22,7 +22,7 @@ export const DEFAULT_DATABASE_URL = `file:${path.join(API_ROOT, "data", "petstor
 export const DEFAULT_BACKUP_DIR = path.join(API_ROOT, "data", "backups");
 /** The admin app's production build in this workspace (`turbo build`): served at `/` when WEB_DIST_DIR is unset. */
 export const WORKSPACE_WEB_DIST_DIR = path.join(API_ROOT, "..", "web", "dist");
-/** Documented in README and .env.example; refused when NODE_ENV=production, and on a HOST other than loopback. */
+/** Documented in the README and .env.example; refused when NODE_ENV=production, and on a HOST other than loopback. */
 export const DEV_API_KEY = "dev-petstore-key";
 /** The admin app's origin in development: the Vite dev server, which proxies `/v1` and `/admin` to the API. */
 export const DEV_ADMIN_ORIGIN = "http://localhost:5173";
@@ -355,7 +355,7 @@ const EnvSchema = z
       sqliteBusyTimeoutMs: env.SQLITE_BUSY_TIMEOUT_MS,
       requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
       headersTimeoutMs,
-      // 0 turns keep-alive off. Behind a load balancer, set it above the balancer's idle timeout (README, "Rolling restarts").
+      // 0 turns keep-alive off. Behind a load balancer, set it above the balancer's idle timeout (docs/production.md, "Rolling restarts").
       keepAliveTimeoutMs: env.KEEP_ALIVE_TIMEOUT_MS,
       // After SIGTERM, readiness is 503 and the API goes on serving this long before it closes its listener:
       // longer than a load balancer's health-check interval (HAProxy's default 2 s), so it stops sending requests
