@@ -76,15 +76,23 @@ export function initialJs(distDir: string): { bytes: number; scripts: string[] }
   return { bytes, scripts };
 }
 
-export async function measureWeb<S extends Api>({ work, startApi, stopApi, apiKey, rows, log }: WebOptions<S>): Promise<WebResult> {
+/**
+ * Builds the admin app into `distDir` as production builds it: no VITE_API_URL, so it calls its own origin
+ * (the API that serves it). apps/web/dist, which other work may be serving, is left alone.
+ */
+export async function buildWebApp(distDir: string): Promise<void> {
   if (!existsSync(path.join(WEB_ROOT, "package.json"))) throw new Error("apps/web is missing");
-  const distDir = path.join(work, "web-dist");
   const vite = path.join(WEB_ROOT, "node_modules", "vite", "bin", "vite.js");
   const { VITE_API_URL: _unset, ...buildEnv } = process.env;
   await promisify(execFile)(process.execPath, [vite, "build", "--outDir", distDir, "--emptyOutDir", "--logLevel", "error"], {
     cwd: WEB_ROOT,
     env: { ...buildEnv, NODE_ENV: "production" },
   });
+}
+
+export async function measureWeb<S extends Api>({ work, startApi, stopApi, apiKey, rows, log }: WebOptions<S>): Promise<WebResult> {
+  const distDir = path.join(work, "web-dist");
+  await buildWebApp(distDir);
   const { bytes, scripts } = initialJs(distDir);
   log(`web: initial JS ${(bytes / 1024).toFixed(1)} KB gzip`);
   const port = await freePort();
