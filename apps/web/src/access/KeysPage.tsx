@@ -1,23 +1,21 @@
 import { SCOPES, type CreatedApiKey } from "@petstore/contract";
 import { useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { accessQueryKeys, useAccessClient } from "../api/access-client.js";
-import { describeFailure, errorBodyOf } from "../api/api-errors.js";
 import { Button } from "../design-system/Button.js";
-import { focusFirstInvalid } from "../forms/focus-first-invalid.js";
 import { SelectField, TextField } from "../design-system/FormFields.js";
-import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
 import { ShownOnceSecret } from "../design-system/ShownOnceSecret.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
 import { useShowStatusMessage } from "../design-system/status-message.js";
 import { KEYS_PATH } from "../navigation/app-paths.js";
+import { FormError } from "../forms/FormError.js";
+import { useContractForm } from "../forms/use-contract-form.js";
 import { KeyTable } from "./KeyTable.js";
 import {
   keyFieldErrorsFromIssues,
   NEW_KEY_FIELDS,
   validateNewKey,
-  type NewKeyFieldErrors,
   type NewKeyFormValues,
 } from "./new-key-form.js";
 import formStyles from "../design-system/Form.module.css";
@@ -58,46 +56,25 @@ function NewKeyForm({ onCreated }: { onCreated: (created: CreatedApiKey) => void
   const access = useAccessClient();
   const queryClient = useQueryClient();
   const showStatusMessage = useShowStatusMessage();
-  const [values, setValues] = useState<NewKeyFormValues>(EMPTY_FORM);
-  const [fieldErrors, setFieldErrors] = useState<NewKeyFieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const { values, update, fieldErrors, formError, handleSubmit, showFailure, reset } = useContractForm({
+    initial: EMPTY_FORM,
+    fields: NEW_KEY_FIELDS,
+    validate: validateNewKey,
+    fieldErrorsFromIssues: keyFieldErrorsFromIssues,
+  });
   const createKey = access.keys.createKey.useMutation({
     onSuccess: async ({ body }) => {
-      setValues(EMPTY_FORM);
+      reset();
       onCreated(body);
       showStatusMessage(`Created the key ${body.key.name}.`, KEYS_PATH);
       await queryClient.invalidateQueries({ queryKey: accessQueryKeys.all });
     },
-    onError: (error) => {
-      const body = errorBodyOf(error);
-      const serverFieldErrors = body?.status === 400 ? keyFieldErrorsFromIssues(body.issues ?? []) : {};
-      if (Object.keys(serverFieldErrors).length > 0) setFieldErrors(serverFieldErrors);
-      else setFormError(`The key was not created. ${describeFailure(error)}`);
-    },
+    onError: (error) => showFailure(error, "The key was not created."),
   });
 
-  const update = (field: keyof NewKeyFormValues) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
-
-  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setFormError(null);
-    const validation = validateNewKey(values);
-    if (!validation.success) {
-      setFieldErrors(validation.errors);
-      focusFirstInvalid(event.currentTarget, NEW_KEY_FIELDS, validation.errors);
-      return;
-    }
-    setFieldErrors({});
-    createKey.mutate({ body: validation.data });
-  };
-
   return (
-    <form className={`${formStyles.form} ${styles.newKeyForm}`} onSubmit={handleSubmit} noValidate>
-      {formError && (
-        <Notice tone="error" role="alert">
-          <p>{formError}</p>
-        </Notice>
-      )}
+    <form className={`${formStyles.form} ${styles.newKeyForm}`} onSubmit={handleSubmit((body) => createKey.mutate({ body }))} noValidate>
+      <FormError message={formError} />
       <TextField
         label="Name"
         name="name"

@@ -9,7 +9,8 @@ import { TextField } from "../design-system/FormFields.js";
 import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
-import { focusFirstInvalid } from "../forms/focus-first-invalid.js";
+import { FormError } from "../forms/FormError.js";
+import { useContractForm } from "../forms/use-contract-form.js";
 import { isWaitingOutOutage, LoadFailure } from "../design-system/LoadFailure.js";
 import { useShowStatusMessage } from "../design-system/status-message.js";
 import { petsCount } from "../design-system/counts.js";
@@ -22,8 +23,6 @@ import {
   renameErrorFromIssues,
   validateNewCategory,
   validateRename,
-  type NewCategoryFieldErrors,
-  type NewCategoryFormValues,
 } from "./category-forms.js";
 import { useCategories } from "./category-names.js";
 import table from "../design-system/DataTable.module.css";
@@ -73,45 +72,29 @@ function AddCategoryForm({ headingId }: { headingId: string }) {
   const petstore = usePetstoreClient();
   const showStatusMessage = useShowStatusMessage();
   const categoriesChanged = useCategoriesChanged();
-  const [values, setValues] = useState<NewCategoryFormValues>(EMPTY_CATEGORY_FORM);
-  const [fieldErrors, setFieldErrors] = useState<NewCategoryFieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const { values, update, fieldErrors, formError, handleSubmit, showFailure, reset } = useContractForm({
+    initial: EMPTY_CATEGORY_FORM,
+    fields: NEW_CATEGORY_FIELDS,
+    validate: validateNewCategory,
+    fieldErrorsFromIssues: newCategoryFieldErrorsFromIssues,
+  });
   const create = petstore.categories.createCategory.useMutation({
     onSuccess: async ({ body }) => {
-      setValues(EMPTY_CATEGORY_FORM);
+      reset();
       showStatusMessage(`Added the category ${body.name} (id ${body.id}).`, CATEGORIES_PATH);
       await categoriesChanged();
     },
-    onError: (error) => {
-      const body = errorBodyOf(error);
-      const serverErrors = body?.status === 400 ? newCategoryFieldErrorsFromIssues(body.issues ?? []) : {};
-      if (Object.keys(serverErrors).length > 0) setFieldErrors(serverErrors);
-      else setFormError(`The category was not added. ${describeFailure(error)}`);
-    },
+    onError: (error) => showFailure(error, "The category was not added."),
   });
 
-  const update = (field: keyof NewCategoryFormValues) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
-
-  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setFormError(null);
-    const validation = validateNewCategory(values);
-    if (!validation.success) {
-      setFieldErrors(validation.errors);
-      focusFirstInvalid(event.currentTarget, NEW_CATEGORY_FIELDS, validation.errors);
-      return;
-    }
-    setFieldErrors({});
-    create.mutate({ body: validation.data });
-  };
-
   return (
-    <form className={`${formStyles.form} ${styles.form}`} aria-labelledby={headingId} onSubmit={handleSubmit} noValidate>
-      {formError && (
-        <Notice tone="error" role="alert">
-          <p>{formError}</p>
-        </Notice>
-      )}
+    <form
+      className={`${formStyles.form} ${styles.form}`}
+      aria-labelledby={headingId}
+      onSubmit={handleSubmit((body) => create.mutate({ body }))}
+      noValidate
+    >
+      <FormError message={formError} />
       <TextField
         label="Name"
         name="name"
@@ -294,11 +277,7 @@ function RenameCategoryForm({ category, onClose }: { category: Category; onClose
       }}
       noValidate
     >
-      {formError && (
-        <Notice tone="error" role="alert">
-          <p>{formError}</p>
-        </Notice>
-      )}
+      <FormError message={formError} />
       <TextField ref={input} label={RENAME_LABEL} name="name" autoComplete="off" value={name} onChange={(event) => setName(event.target.value)} error={fieldError} />
       <div className={styles.actions}>
         <Button type="submit" aria-disabled={rename.isPending || undefined} aria-busy={rename.isPending || undefined}>

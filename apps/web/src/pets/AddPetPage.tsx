@@ -1,16 +1,15 @@
 import { LIMIT_DEFAULT, PET_STATUSES, type NewPet } from "@petstore/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useRef, useState, type FormEvent } from "react";
+import { useRef, useState } from "react";
 import { useNavigate } from "react-router-dom";
-import { describeFailure, errorBodyOf } from "../api/api-errors.js";
 import { petQueryKeys } from "../api/petstore-client.js";
 import { newIdempotencyKey, useCreatePetWithRetry } from "../api/retry-create.js";
 import { CategoryField } from "../categories/CategoryField.js";
 import { useCategories } from "../categories/category-names.js";
 import { Button } from "../design-system/Button.js";
-import { focusFirstInvalid } from "../forms/focus-first-invalid.js";
+import { FormError } from "../forms/FormError.js";
+import { useContractForm } from "../forms/use-contract-form.js";
 import { SelectField, TextField } from "../design-system/FormFields.js";
-import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
 import { useShowStatusMessage } from "../design-system/status-message.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
@@ -18,7 +17,6 @@ import {
   fieldErrorsFromIssues,
   NEW_PET_FIELDS,
   validateNewPet,
-  type NewPetFieldErrors,
   type NewPetFormValues,
 } from "./new-pet-form.js";
 import { toSearchParams } from "./pet-list-view.js";
@@ -63,9 +61,12 @@ function samePet(a: NewPet, b: NewPet): boolean {
  * too: the first attempt may have been saved. Changed values get a new key.
  */
 export function AddPetForm() {
-  const [values, setValues] = useState<NewPetFormValues>(EMPTY_FORM);
-  const [fieldErrors, setFieldErrors] = useState<NewPetFieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const { values, update, fieldErrors, formError, handleSubmit, showFailure } = useContractForm({
+    initial: EMPTY_FORM,
+    fields: NEW_PET_FIELDS,
+    validate: validateNewPet,
+    fieldErrorsFromIssues,
+  });
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const showStatusMessage = useShowStatusMessage();
@@ -85,31 +86,11 @@ export function AddPetForm() {
       const state: CreatedPetState = { createdPetId: pet.id };
       navigate(`/pets?${lastPage.toString()}`, { state });
     },
-    onError: (error) => {
-      const body = errorBodyOf(error);
-      const serverFieldErrors = body?.status === 400 ? fieldErrorsFromIssues(body.issues ?? []) : {};
-      if (Object.keys(serverFieldErrors).length > 0) {
-        setFieldErrors(serverFieldErrors);
-      } else {
-        setFormError(`The pet was not added. ${describeFailure(error)}`);
-      }
-    },
+    onError: (error) => showFailure(error, "The pet was not added."),
   });
 
-  // From the current state, not the render's: two fields filled before a re-render (autofill, a fast script) must both stick.
-  const update = (field: keyof NewPetFormValues) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
-
-  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setFormError(null);
-    const validation = validateNewPet(values);
-    if (!validation.success) {
-      setFieldErrors(validation.errors);
-      focusFirstInvalid(event.currentTarget, NEW_PET_FIELDS, validation.errors);
-      return;
-    }
-    setFieldErrors({});
-    const body = validation.data;
+  /** The same pet sent again after a failure keeps its key: the first attempt may have been saved. */
+  const send = (body: NewPet) => {
     const previous = lastSubmission.current;
     const submission = previous && samePet(previous.body, body) ? previous : { body, key: newIdempotencyKey() };
     lastSubmission.current = submission;
@@ -117,12 +98,8 @@ export function AddPetForm() {
   };
 
   return (
-    <form className={formStyles.form} onSubmit={handleSubmit} noValidate aria-label="New pet">
-      {formError && (
-        <Notice tone="error" role="alert">
-          <p>{formError}</p>
-        </Notice>
-      )}
+    <form className={formStyles.form} onSubmit={handleSubmit(send)} noValidate aria-label="New pet">
+      <FormError message={formError} />
       <TextField
         label="Name"
         name="name"

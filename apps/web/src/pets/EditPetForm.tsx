@@ -1,11 +1,11 @@
 import { PET_STATUSES, type Pet, type PetPatch } from "@petstore/contract";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState } from "react";
 import { CategoryField } from "../categories/CategoryField.js";
 import { useCategories } from "../categories/category-names.js";
 import { Button } from "../design-system/Button.js";
 import { SelectField, TextField } from "../design-system/FormFields.js";
-import { focusFirstInvalid } from "../forms/focus-first-invalid.js";
-import { EDIT_PET_FIELDS, editFormValues, validateEditedPet, type EditPetFieldErrors, type EditPetFormValues } from "./edit-pet-form.js";
+import { useContractForm } from "../forms/use-contract-form.js";
+import { EDIT_PET_FIELDS, editFormValues, validateEditedPet } from "./edit-pet-form.js";
 import { editPatch, ONLY_ADMIN_RETURNS_SOLD, type PetFields } from "./pet-patches.js";
 import formStyles from "../design-system/Form.module.css";
 import styles from "./PetDetailPage.module.css";
@@ -33,8 +33,11 @@ export function EditPetForm({
 }) {
   // What the form showed: its tests compare with these, whatever the page has read since.
   const [shown] = useState<PetFields>(() => ({ name: pet.name, categoryId: pet.categoryId, status: pet.status }));
-  const [values, setValues] = useState<EditPetFormValues>(() => editFormValues(shown));
-  const [fieldErrors, setFieldErrors] = useState<EditPetFieldErrors>({});
+  const { values, update, fieldErrors, handleSubmit } = useContractForm({
+    initial: () => editFormValues(shown),
+    fields: EDIT_PET_FIELDS,
+    validate: validateEditedPet,
+  });
   const name = useRef<HTMLInputElement>(null);
   const { categories } = useCategories();
   const soldForGood = shown.status === "sold" && !mayReturnSold;
@@ -43,24 +46,14 @@ export function EditPetForm({
     name.current?.focus();
   }, []);
 
-  const update = (field: keyof EditPetFormValues) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
-
-  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const validation = validateEditedPet(values);
-    if (!validation.success) {
-      setFieldErrors(validation.errors);
-      focusFirstInvalid(event.currentTarget, EDIT_PET_FIELDS, validation.errors);
-      return;
-    }
-    setFieldErrors({});
-    const patch = editPatch(shown, validation.data);
+  const save = (edited: PetFields) => {
+    const patch = editPatch(shown, edited);
     if (patch) onSave(patch);
     else onNothingChanged();
   };
 
   return (
-    <form className={formStyles.form} onSubmit={handleSubmit} noValidate aria-label={`Edit ${shown.name}`}>
+    <form className={formStyles.form} onSubmit={handleSubmit(save)} noValidate aria-label={`Edit ${shown.name}`}>
       <TextField
         ref={name}
         label="Name"

@@ -1,6 +1,6 @@
 import { NewStaffMember, SCOPES, StaffRole, type InvitedStaffMember, type StaffMember } from "@petstore/contract";
 import { useQueryClient } from "@tanstack/react-query";
-import { useId, useRef, useState, type FormEvent } from "react";
+import { useId, useRef, useState } from "react";
 import { accessQueryKeys, useAccessClient } from "../api/access-client.js";
 import { describeFailure, errorBodyOf } from "../api/api-errors.js";
 import { keyStatus } from "../access/key-status.js";
@@ -12,8 +12,9 @@ import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
 import { ShownOnceSecret } from "../design-system/ShownOnceSecret.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
-import { fieldErrorsFromApiIssues, fieldErrorsFromSchema, type FieldErrors } from "../forms/contract-field-errors.js";
-import { focusFirstInvalid } from "../forms/focus-first-invalid.js";
+import { fieldErrorsFromApiIssues, fieldErrorsFromSchema } from "../forms/contract-field-errors.js";
+import { FormError } from "../forms/FormError.js";
+import { useContractForm, type ContractValidation } from "../forms/use-contract-form.js";
 import { isWaitingOutOutage, LoadFailure } from "../design-system/LoadFailure.js";
 import { useShowStatusMessage } from "../design-system/status-message.js";
 import { useSession } from "../session/session.js";
@@ -60,6 +61,12 @@ const INVITE_LABELS: Record<InviteField, string> = { email: "Email", name: "Name
 const INVITE_FIELDS = Object.keys(INVITE_LABELS) as InviteField[];
 const EMPTY_INVITE: Record<InviteField, string> = { email: "", name: "", role: "read" };
 
+/** Checks the invitation with the contract's own NewStaffMember. */
+function validateInvite(values: Record<InviteField, string>): ContractValidation<InviteField, NewStaffMember> {
+  const parsed = NewStaffMember.safeParse(values);
+  return parsed.success ? { success: true, data: parsed.data } : { success: false, errors: fieldErrorsFromSchema(parsed.error.issues, INVITE_LABELS) };
+}
+
 /**
  * What follows an invitation sent (from the form, or New invitation link): the link shown, the status
  * message said, the people listed again.
@@ -78,45 +85,23 @@ function useInvitationSent(onInvited: (invited: InvitedStaffMember) => void) {
 function InviteForm({ onInvited }: { onInvited: (invited: InvitedStaffMember) => void }) {
   const access = useAccessClient();
   const invitationSent = useInvitationSent(onInvited);
-  const [values, setValues] = useState(EMPTY_INVITE);
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors<InviteField>>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const { values, update, fieldErrors, formError, handleSubmit, showFailure, reset } = useContractForm({
+    initial: EMPTY_INVITE,
+    fields: INVITE_FIELDS,
+    validate: validateInvite,
+    fieldErrorsFromIssues: (issues) => fieldErrorsFromApiIssues(issues, INVITE_LABELS),
+  });
   const invite = access.staff.inviteStaff.useMutation({
     onSuccess: async ({ body }) => {
-      setValues(EMPTY_INVITE);
+      reset();
       await invitationSent(body, `Invited ${body.staff.name}. Hand over the link below.`);
     },
-    onError: (error) => {
-      const body = errorBodyOf(error);
-      const serverErrors = body?.status === 400 ? fieldErrorsFromApiIssues(body.issues ?? [], INVITE_LABELS) : {};
-      if (Object.keys(serverErrors).length > 0) setFieldErrors(serverErrors);
-      else setFormError(`Nobody was invited. ${describeFailure(error)}`);
-    },
+    onError: (error) => showFailure(error, "Nobody was invited."),
   });
 
-  const update = (field: InviteField) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
-
-  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setFormError(null);
-    const parsed = NewStaffMember.safeParse(values);
-    if (!parsed.success) {
-      const errors = fieldErrorsFromSchema(parsed.error.issues, INVITE_LABELS);
-      setFieldErrors(errors);
-      focusFirstInvalid(event.currentTarget, INVITE_FIELDS, errors);
-      return;
-    }
-    setFieldErrors({});
-    invite.mutate({ body: parsed.data });
-  };
-
   return (
-    <form className={`${formStyles.form} ${styles.inviteForm}`} onSubmit={handleSubmit} noValidate>
-      {formError && (
-        <Notice tone="error" role="alert">
-          <p>{formError}</p>
-        </Notice>
-      )}
+    <form className={`${formStyles.form} ${styles.inviteForm}`} onSubmit={handleSubmit((body) => invite.mutate({ body }))} noValidate>
+      <FormError message={formError} />
       <TextField
         label="Email"
         name="email"

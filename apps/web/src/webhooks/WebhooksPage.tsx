@@ -1,9 +1,8 @@
 import { WEBHOOK_EVENT_TYPES, type Webhook, type WebhookWithSecret } from "@petstore/contract";
 import { useQueryClient } from "@tanstack/react-query";
-import { useId, useState, type FormEvent } from "react";
+import { useId, useState } from "react";
 import { Link } from "react-router-dom";
 import { accessQueryKeys, useAccessClient } from "../api/access-client.js";
-import { describeFailure, errorBodyOf } from "../api/api-errors.js";
 import { WEBHOOKS_PATH, webhookPath } from "../navigation/app-paths.js";
 import { When } from "../access/When.js";
 import { Button } from "../design-system/Button.js";
@@ -11,7 +10,8 @@ import { TextField } from "../design-system/FormFields.js";
 import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
-import { focusFirstInvalid } from "../forms/focus-first-invalid.js";
+import { FormError } from "../forms/FormError.js";
+import { useContractForm } from "../forms/use-contract-form.js";
 import { isWaitingOutOutage, LoadFailure } from "../design-system/LoadFailure.js";
 import { useShowStatusMessage } from "../design-system/status-message.js";
 import {
@@ -21,8 +21,6 @@ import {
   toggleEventType,
   validateNewWebhook,
   webhookFieldErrorsFromIssues,
-  type NewWebhookFieldErrors,
-  type NewWebhookFormValues,
 } from "./new-webhook-form.js";
 import { refreshWhilePending } from "./delivery-refresh.js";
 import { SigningSecret } from "./SigningSecret.js";
@@ -72,49 +70,30 @@ function NewWebhookForm({ onCreated }: { onCreated: (created: WebhookWithSecret)
   const showStatusMessage = useShowStatusMessage();
   const eventsHintId = useId();
   const eventsErrorId = useId();
-  const [values, setValues] = useState<NewWebhookFormValues>(EMPTY_WEBHOOK_FORM);
-  const [fieldErrors, setFieldErrors] = useState<NewWebhookFieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const { values, setValues, update, fieldErrors, formError, handleSubmit, showFailure, reset } = useContractForm({
+    initial: EMPTY_WEBHOOK_FORM,
+    fields: NEW_WEBHOOK_FIELDS,
+    validate: validateNewWebhook,
+    fieldErrorsFromIssues: webhookFieldErrorsFromIssues,
+  });
   const createWebhook = access.webhooks.createWebhook.useMutation({
     onSuccess: async ({ body }) => {
-      setValues(EMPTY_WEBHOOK_FORM);
+      reset();
       onCreated(body);
       showStatusMessage(`Added the endpoint ${body.webhook.url}.`, WEBHOOKS_PATH);
       await queryClient.invalidateQueries({ queryKey: accessQueryKeys.webhooks });
     },
-    onError: (error) => {
-      const body = errorBodyOf(error);
-      const serverFieldErrors = body?.status === 400 ? webhookFieldErrorsFromIssues(body.issues ?? []) : {};
-      if (Object.keys(serverFieldErrors).length > 0) setFieldErrors(serverFieldErrors);
-      else setFormError(`The endpoint was not added. ${describeFailure(error)}`);
-    },
+    onError: (error) => showFailure(error, "The endpoint was not added."),
   });
-
-  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setFormError(null);
-    const validation = validateNewWebhook(values);
-    if (!validation.success) {
-      setFieldErrors(validation.errors);
-      focusFirstInvalid(event.currentTarget, NEW_WEBHOOK_FIELDS, validation.errors);
-      return;
-    }
-    setFieldErrors({});
-    createWebhook.mutate({ body: validation.data });
-  };
 
   return (
     <form
       className={`${formStyles.form} ${styles.form}`}
       aria-labelledby="add-endpoint-heading"
-      onSubmit={handleSubmit}
+      onSubmit={handleSubmit((body) => createWebhook.mutate({ body }))}
       noValidate
     >
-      {formError && (
-        <Notice tone="error" role="alert">
-          <p>{formError}</p>
-        </Notice>
-      )}
+      <FormError message={formError} />
       <TextField
         label="Endpoint URL"
         name="url"
@@ -123,7 +102,7 @@ function NewWebhookForm({ onCreated }: { onCreated: (created: WebhookWithSecret)
         autoComplete="off"
         spellCheck={false}
         value={values.url}
-        onChange={(event) => setValues((current) => ({ ...current, url: event.target.value }))}
+        onChange={(event) => update("url")(event.target.value)}
         error={fieldErrors.url}
         hint="Where events are POSTed, e.g. https://hooks.example.com/petstore. The API must be able to reach it."
       />
@@ -133,7 +112,7 @@ function NewWebhookForm({ onCreated }: { onCreated: (created: WebhookWithSecret)
         optional
         autoComplete="off"
         value={values.description}
-        onChange={(event) => setValues((current) => ({ ...current, description: event.target.value }))}
+        onChange={(event) => update("description")(event.target.value)}
         error={fieldErrors.description}
         hint="Optional: what it is for, e.g. Stock system."
       />
