@@ -97,7 +97,9 @@ export function missingPaths(root: string): NamedPath[] {
     namedPaths(document, readFileSync(path.join(root, document), "utf8"), topFolders),
   );
   const absent = named.filter((entry) => entry.repoPath.startsWith("..") || !existsSync(path.join(root, entry.repoPath)));
-  const candidates = [...new Set(absent.filter((entry) => !entry.repoPath.startsWith("..")).map((entry) => entry.repoPath))];
+  // A path that does not exist may be a folder: `dist/` matches `apps/web/dist` only when asked as `apps/web/dist/`.
+  const asked = absent.filter((entry) => !entry.repoPath.startsWith("..")).map((entry) => entry.repoPath.replace(/\/$/, ""));
+  const candidates = [...new Set(asked.flatMap((repoPath) => [repoPath, `${repoPath}/`]))];
   let ignored = new Set<string>();
   if (candidates.length > 0) {
     try {
@@ -107,5 +109,8 @@ export function missingPaths(root: string): NamedPath[] {
       if ((error as { status?: number }).status !== 1) throw error;
     }
   }
-  return absent.filter((entry) => !ignored.has(entry.repoPath));
+  return absent.filter((entry) => {
+    const bare = entry.repoPath.replace(/\/$/, "");
+    return !ignored.has(bare) && !ignored.has(`${bare}/`);
+  });
 }
