@@ -1,10 +1,9 @@
 import type { ApiKey } from "@petstore/contract";
 import { useQueryClient } from "@tanstack/react-query";
-import { useRef, useState } from "react";
+import { useRef } from "react";
 import { accessQueryKeys, useAccessClient } from "../api/access-client.js";
-import { describeFailure } from "../api/api-errors.js";
 import { Button } from "../design-system/Button.js";
-import { ConfirmDialog } from "../design-system/ConfirmDialog.js";
+import { ConfirmAction, useConfirming } from "../design-system/ConfirmAction.js";
 import { Notice } from "../design-system/Notice.js";
 import { isWaitingOutOutage, LoadFailure } from "../design-system/LoadFailure.js";
 import { useShowStatusMessage } from "../design-system/status-message.js";
@@ -27,8 +26,8 @@ export function KeyTable({ onRevoked }: { onRevoked?: (key: ApiKey) => void } = 
   const keysQuery = access.keys.listKeys.useQuery({ queryKey: accessQueryKeys.keys });
   // Only to mark keys by creator: the table does not wait for it, nor fail with it.
   const staffQuery = access.staff.listStaff.useQuery({ queryKey: accessQueryKeys.staff });
-  const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const tableRef = useRef<HTMLTableElement>(null);
+  const revoking = useConfirming<ApiKey>(tableRef);
 
   if (keysQuery.isError || isWaitingOutOutage(keysQuery)) {
     return <LoadFailure title="The keys could not be loaded." query={keysQuery} />;
@@ -96,7 +95,7 @@ export function KeyTable({ onRevoked }: { onRevoked?: (key: ApiKey) => void } = 
                   <td>
                     {status === "active" && (
                       // The visible word starts the name (WCAG 2.5.3); the key's name tells the rows' buttons apart.
-                      <Button variant="secondary" aria-label={`Revoke ${key.name}`} onClick={() => setRevoking(key)}>
+                      <Button variant="secondary" aria-label={`Revoke ${key.name}`} onClick={() => revoking.ask(key)}>
                         Revoke
                       </Button>
                     )}
@@ -111,14 +110,13 @@ export function KeyTable({ onRevoked }: { onRevoked?: (key: ApiKey) => void } = 
         Last use of the old pet lookup: when the key last read one pet at its old address, /v1/pets/&lt;id&gt;, which
         stops working on 5 December 2030. Move whoever still uses it to the pets list.
       </p>
-      {revoking && (
+      {revoking.subject && (
         <RevokeKeyDialog
-          apiKey={revoking}
+          apiKey={revoking.subject}
           onClose={(revoked) => {
-            if (revoked) onRevoked?.(revoking);
-            setRevoking(null);
+            if (revoked && revoking.subject) onRevoked?.(revoking.subject);
             // The row's button is gone with the key's status: the table keeps the focus.
-            if (revoked) tableRef.current?.focus();
+            revoking.close(revoked);
           }}
         />
       )}
@@ -147,10 +145,11 @@ function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: (revoke
   });
 
   return (
-    <ConfirmDialog
+    <ConfirmAction
       title={`Revoke ${apiKey.name}?`}
       confirmLabel="Revoke key"
-      busy={revokeKey.isPending}
+      action={revokeKey}
+      failure="The key was not revoked."
       onCancel={() => onClose(false)}
       onConfirm={() => revokeKey.mutate({ params: { keyId: apiKey.id }, body: {} })}
     >
@@ -158,11 +157,6 @@ function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: (revoke
         Whoever uses the key {apiKey.name} ({apiKey.prefix}…) is refused from now on. This cannot be undone.
         {isOwnKey && " It is the key you are signed in with: you will be signed out."}
       </p>
-      {revokeKey.isError && (
-        <Notice tone="error" role="alert">
-          <p>The key was not revoked. {describeFailure(revokeKey.error)}</p>
-        </Notice>
-      )}
-    </ConfirmDialog>
+    </ConfirmAction>
   );
 }

@@ -1,8 +1,6 @@
 import type { Pet } from "@petstore/contract";
 import { useNavigate } from "react-router-dom";
-import { describeFailure } from "../api/api-errors.js";
-import { ConfirmDialog } from "../design-system/ConfirmDialog.js";
-import { Notice } from "../design-system/Notice.js";
+import { ConfirmAction } from "../design-system/ConfirmAction.js";
 import { useShowStatusMessage } from "../design-system/status-message.js";
 import { usePetDelete, useRestorePet } from "./use-pet-changes.js";
 
@@ -36,18 +34,18 @@ export function DeletePetDialog({ pet, onCancel }: { pet: Pet; onCancel: () => v
     });
 
   return (
-    <ConfirmDialog title="Delete pet" confirmLabel="Delete" busy={deletion.isPending} onConfirm={confirm} onCancel={onCancel}>
+    <ConfirmAction
+      title="Delete pet"
+      confirmLabel="Delete"
+      action={deletion}
+      failure={`${pet.name} was not deleted.`}
+      onConfirm={confirm}
+      onCancel={onCancel}
+    >
       <p>
         {pet.name} (id {pet.id}) leaves every list at once. It can be restored from Recently deleted for 30 days, then it
         is gone for good.
       </p>
-      {deletion.isError && (
-        <Notice tone="error" role="alert">
-          <p>
-            {pet.name} was not deleted. {describeFailure(deletion.error)}
-          </p>
-        </Notice>
-      )}
-    </ConfirmDialog>
+    </ConfirmAction>
   );
 }

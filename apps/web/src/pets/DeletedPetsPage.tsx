@@ -3,10 +3,10 @@ import { useMutation } from "@tanstack/react-query";
 import { useId, useRef } from "react";
 import { useSearchParams } from "react-router-dom";
 import { When } from "../access/When.js";
-import { describeFailure } from "../api/api-errors.js";
 import { nextPageCursor } from "../api/next-page-cursor.js";
 import { petQueryKeys, usePetstoreClient } from "../api/petstore-client.js";
 import { Button, ButtonLink } from "../design-system/Button.js";
+import { ActionFailure } from "../design-system/ConfirmAction.js";
 import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
@@ -87,13 +87,7 @@ function DeletedPetList({ after }: { after: string | undefined }) {
   const restoring = restore.isPending ? restore.variables.pet.id : undefined;
   return (
     <div className={styles.list}>
-      {restore.isError && (
-        <Notice tone="error" role="alert">
-          <p>
-            {restore.variables?.pet.name ?? "The pet"} was not restored. {describeFailure(restore.error)}
-          </p>
-        </Notice>
-      )}
+      <ActionFailure action={restore} failure={`${restore.variables?.pet.name ?? "The pet"} was not restored.`} />
       <div className={table.scroller}>
         <table ref={tableRef} tabIndex={-1} className={table.table} aria-label="Recently deleted">
           <thead>

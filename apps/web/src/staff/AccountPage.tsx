@@ -6,7 +6,7 @@ import { describeFailure } from "../api/api-errors.js";
 import { authorizedFetch } from "../api/authorized-fetch.js";
 import { When } from "../access/When.js";
 import { Button } from "../design-system/Button.js";
-import { ConfirmDialog } from "../design-system/ConfirmDialog.js";
+import { ConfirmAction, useConfirming } from "../design-system/ConfirmAction.js";
 import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
@@ -63,8 +63,8 @@ function Passkeys({ passkeys }: { passkeys: Passkey[] }) {
   const showStatusMessage = useShowStatusMessage();
   const [adding, setAdding] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const [removing, setRemoving] = useState<Passkey | null>(null);
   const listRef = useRef<HTMLUListElement>(null);
+  const removing = useConfirming<Passkey>(listRef);
 
   const add = async () => {
     setProblem(null);
@@ -103,7 +103,7 @@ function Passkeys({ passkeys }: { passkeys: Passkey[] }) {
                   </span>
                 </div>
                 {removable && (
-                  <Button variant="secondary" aria-label={`Remove ${passkey.name}`} onClick={() => setRemoving(passkey)}>
+                  <Button variant="secondary" aria-label={`Remove ${passkey.name}`} onClick={() => removing.ask(passkey)}>
                     Remove
                   </Button>
                 )}
@@ -118,15 +118,7 @@ function Passkeys({ passkeys }: { passkeys: Passkey[] }) {
           </Button>
         </div>
       </div>
-      {removing && (
-        <RemovePasskeyDialog
-          passkey={removing}
-          onClose={(removed) => {
-            setRemoving(null);
-            if (removed) listRef.current?.focus();
-          }}
-        />
-      )}
+      {removing.subject && <RemovePasskeyDialog passkey={removing.subject} onClose={removing.close} />}
     </Panel>
   );
 }
@@ -143,20 +135,16 @@ function RemovePasskeyDialog({ passkey, onClose }: { passkey: Passkey; onClose: 
     },
   });
   return (
-    <ConfirmDialog
+    <ConfirmAction
       title={`Remove ${passkey.name}?`}
       confirmLabel="Remove passkey"
-      busy={remove.isPending}
+      action={remove}
+      failure="The passkey was not removed."
       onCancel={() => onClose(false)}
       onConfirm={() => remove.mutate({ params: { passkeyId: passkey.id } })}
     >
       <p>It can no longer sign you in. Your other passkeys still can.</p>
-      {remove.isError && (
-        <Notice tone="error" role="alert">
-          <p>The passkey was not removed. {describeFailure(remove.error)}</p>
-        </Notice>
-      )}
-    </ConfirmDialog>
+    </ConfirmAction>
   );
 }
 

@@ -6,7 +6,7 @@ import { describeFailure, errorBodyOf } from "../api/api-errors.js";
 import { keyStatus } from "../access/key-status.js";
 import { When } from "../access/When.js";
 import { Button } from "../design-system/Button.js";
-import { ConfirmDialog } from "../design-system/ConfirmDialog.js";
+import { ConfirmAction, useConfirming } from "../design-system/ConfirmAction.js";
 import { SelectField, TextField } from "../design-system/FormFields.js";
 import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
@@ -169,7 +169,7 @@ export function staffStatus(member: StaffMember): "disabled" | "invited" | "acti
   return member.lastSignInAt === null ? "invited" : "active";
 }
 
-type Dialog = { kind: "role" | "disable"; member: StaffMember } | null;
+type Dialog = { kind: "role" | "disable"; member: StaffMember };
 
 /**
  * Everyone, newest first, each with Change role and (unless disabled) Disable; a person who never signed in
@@ -180,9 +180,9 @@ function StaffTable({ onInvited }: { onInvited: (invited: InvitedStaffMember) =>
   const invitationSent = useInvitationSent(onInvited);
   const staffQuery = access.staff.listStaff.useQuery({ queryKey: accessQueryKeys.staff });
   const { signedInAs } = useSession();
-  const [dialog, setDialog] = useState<Dialog>(null);
   const [renewError, setRenewError] = useState<string | null>(null);
   const tableRef = useRef<HTMLTableElement>(null);
+  const dialog = useConfirming<Dialog>(tableRef);
   const renew = access.staff.inviteStaff.useMutation({
     onSuccess: async ({ body }) => {
       setRenewError(null);
@@ -204,10 +204,6 @@ function StaffTable({ onInvited }: { onInvited: (invited: InvitedStaffMember) =>
     );
   }
 
-  const close = (changed: boolean) => {
-    setDialog(null);
-    if (changed) tableRef.current?.focus();
-  };
   return (
     <>
       {renewError && (
@@ -253,11 +249,11 @@ function StaffTable({ onInvited }: { onInvited: (invited: InvitedStaffMember) =>
                   <td>
                     {status !== "disabled" && (
                       <div className={styles.actions}>
-                        <Button variant="secondary" onClick={() => setDialog({ kind: "role", member })}>
+                        <Button variant="secondary" onClick={() => dialog.ask({ kind: "role", member })}>
                           Change role
                         </Button>
                         {/* The visible word starts the name (WCAG 2.5.3); the person's name tells the rows' buttons apart. */}
-                        <Button variant="secondary" aria-label={`Disable ${member.name}`} onClick={() => setDialog({ kind: "disable", member })}>
+                        <Button variant="secondary" aria-label={`Disable ${member.name}`} onClick={() => dialog.ask({ kind: "disable", member })}>
                           Disable
                         </Button>
                         {status === "invited" && (
@@ -279,8 +275,8 @@ function StaffTable({ onInvited }: { onInvited: (invited: InvitedStaffMember) =>
           </tbody>
         </table>
       </div>
-      {dialog?.kind === "role" && <ChangeRoleDialog member={dialog.member} onClose={close} />}
-      {dialog?.kind === "disable" && <DisableDialog member={dialog.member} onClose={close} />}
+      {dialog.subject?.kind === "role" && <ChangeRoleDialog member={dialog.subject.member} onClose={dialog.close} />}
+      {dialog.subject?.kind === "disable" && <DisableDialog member={dialog.subject.member} onClose={dialog.close} />}
     </>
   );
 }
@@ -330,7 +326,14 @@ function ChangeRoleDialog({ member, onClose }: { member: StaffMember; onClose: (
     change.mutate({ params: { staffId: member.id }, body: { role: parsed.data } });
   };
   return (
-    <ConfirmDialog title={`Change the role of ${member.name}?`} confirmLabel="Change role" busy={change.isPending} onCancel={() => onClose(false)} onConfirm={confirm}>
+    <ConfirmAction
+      title={`Change the role of ${member.name}?`}
+      confirmLabel="Change role"
+      action={change}
+      failure="The role was not changed."
+      onCancel={() => onClose(false)}
+      onConfirm={confirm}
+    >
       <p>
         Their sessions end, so the new role holds from their next sign-in.
         {isSelf && " It is your own role: you will be signed out."}
@@ -350,12 +353,7 @@ function ChangeRoleDialog({ member, onClose }: { member: StaffMember; onClose: (
           </p>
         </Notice>
       )}
-      {change.isError && (
-        <Notice tone="error" role="alert">
-          <p>The role was not changed. {describeFailure(change.error)}</p>
-        </Notice>
-      )}
-    </ConfirmDialog>
+    </ConfirmAction>
   );
 }
 
@@ -390,10 +388,11 @@ function DisableDialog({ member, onClose }: { member: StaffMember; onClose: (cha
     },
   });
   return (
-    <ConfirmDialog
+    <ConfirmAction
       title={`Disable ${member.name}?`}
       confirmLabel="Disable"
-      busy={disable.isPending}
+      action={disable}
+      failure={`${member.name} was not disabled.`}
       onCancel={() => onClose(false)}
       onConfirm={() => disable.mutate({ params: { staffId: member.id }, body: { revokeKeys } })}
     >
@@ -424,11 +423,6 @@ function DisableDialog({ member, onClose }: { member: StaffMember; onClose: (cha
         <input id={revokeId} type="checkbox" checked={revokeKeys} onChange={(event) => setRevokeKeys(event.target.checked)} />
         Also revoke their keys
       </label>
-      {disable.isError && (
-        <Notice tone="error" role="alert">
-          <p>{member.name} was not disabled. {describeFailure(disable.error)}</p>
-        </Notice>
-      )}
-    </ConfirmDialog>
+    </ConfirmAction>
   );
 }

@@ -8,7 +8,7 @@ import { nextPageCursor } from "../api/next-page-cursor.js";
 import { WEBHOOKS_PATH, webhookPath } from "../navigation/app-paths.js";
 import { When } from "../access/When.js";
 import { Button, ButtonLink } from "../design-system/Button.js";
-import { ConfirmDialog } from "../design-system/ConfirmDialog.js";
+import { ConfirmAction } from "../design-system/ConfirmAction.js";
 import { Notice } from "../design-system/Notice.js";
 import { Panel } from "../design-system/Panel.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
@@ -209,10 +209,11 @@ function DeleteWebhookDialog({ webhook, onCancel }: { webhook: Webhook; onCancel
   });
 
   return (
-    <ConfirmDialog
+    <ConfirmAction
       title="Delete this endpoint?"
       confirmLabel="Delete endpoint"
-      busy={deleteWebhook.isPending}
+      action={deleteWebhook}
+      failure="The endpoint was not deleted."
       onCancel={onCancel}
       onConfirm={() => deleteWebhook.mutate({ params: { webhookId: webhook.id } })}
     >
@@ -220,12 +221,7 @@ function DeleteWebhookDialog({ webhook, onCancel }: { webhook: Webhook; onCancel
         Nothing more is sent to <span className={styles.url}>{webhook.url}</span>, and its deliveries are deleted with it. This
         cannot be undone.
       </p>
-      {deleteWebhook.isError && (
-        <Notice tone="error" role="alert">
-          <p>The endpoint was not deleted. {describeFailure(deleteWebhook.error)}</p>
-        </Notice>
-      )}
-    </ConfirmDialog>
+    </ConfirmAction>
   );
 }
 
