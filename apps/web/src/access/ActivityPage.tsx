@@ -15,6 +15,7 @@ import { When } from "./When.js";
 import table from "../design-system/DataTable.module.css";
 import formStyles from "../design-system/Form.module.css";
 import pager from "../design-system/Pager.module.css";
+import adminPage from "../design-system/AdminPage.module.css";
 import styles from "./ActivityPage.module.css";
 
 /** `/activity` (admin keys only): the audit log, newest first, filtered by action. */
@@ -25,7 +26,7 @@ export function ActivityPage() {
   useDocumentTitle(view.action ? `Activity: ${activityActionLabel(view.action)}` : "Activity");
 
   return (
-    <div className={styles.page}>
+    <div className={adminPage.page}>
       <div>
         <h1>Activity</h1>
         <p className={formStyles.intro}>

@@ -19,14 +19,14 @@ import {
   type NewKeyFormValues,
 } from "./new-key-form.js";
 import formStyles from "../design-system/Form.module.css";
-import styles from "./KeysPage.module.css";
+import adminPage from "../design-system/AdminPage.module.css";
 
 /** `/keys` (admin keys only): the issued keys, a form to issue one, and revoking. */
 export function KeysPage() {
   useDocumentTitle("Keys");
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   return (
-    <div className={styles.page}>
+    <div className={adminPage.page}>
       <div>
         <h1>Keys</h1>
         <p className={formStyles.intro}>
@@ -35,7 +35,7 @@ export function KeysPage() {
         </p>
       </div>
       <Panel aria-labelledby="create-key-heading">
-        <div className={styles.panelBody}>
+        <div className={adminPage.panelBody}>
           <h2 id="create-key-heading">Create a key</h2>
           <NewKeyForm onCreated={setCreated} />
           {created && <NewKeySecret created={created} />}
@@ -73,7 +73,7 @@ function NewKeyForm({ onCreated }: { onCreated: (created: CreatedApiKey) => void
   });
 
   return (
-    <form className={`${formStyles.form} ${styles.newKeyForm}`} onSubmit={handleSubmit((body) => createKey.mutate({ body }))} noValidate>
+    <form className={`${formStyles.form} ${adminPage.narrow}`} onSubmit={handleSubmit((body) => createKey.mutate({ body }))} noValidate>
       <FormError message={formError} />
       <TextField
         label="Name"

@@ -27,6 +27,7 @@ import {
 import { useCategories } from "./category-names.js";
 import table from "../design-system/DataTable.module.css";
 import formStyles from "../design-system/Form.module.css";
+import adminPage from "../design-system/AdminPage.module.css";
 import styles from "./CategoriesPage.module.css";
 
 export const CATEGORIES_PATH = "/categories";
@@ -36,7 +37,7 @@ export function CategoriesPage() {
   useDocumentTitle("Categories");
   const addHeading = useId();
   return (
-    <div className={styles.page}>
+    <div className={adminPage.page}>
       <div>
         <h1>Categories</h1>
         <p className={formStyles.intro}>
@@ -45,7 +46,7 @@ export function CategoriesPage() {
         </p>
       </div>
       <Panel aria-labelledby={addHeading}>
-        <div className={styles.panelBody}>
+        <div className={adminPage.panelBody}>
           <h2 id={addHeading}>Add category</h2>
           <AddCategoryForm headingId={addHeading} />
         </div>
@@ -89,7 +90,7 @@ function AddCategoryForm({ headingId }: { headingId: string }) {
 
   return (
     <form
-      className={`${formStyles.form} ${styles.form}`}
+      className={`${formStyles.form} ${adminPage.narrow}`}
       aria-labelledby={headingId}
       onSubmit={handleSubmit((body) => create.mutate({ body }))}
       noValidate

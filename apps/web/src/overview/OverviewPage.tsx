@@ -11,6 +11,7 @@ import { categoryRows, countPath, STATUS_COLUMNS } from "./inventory-figures.js"
 import { StatusChart } from "./StatusChart.js";
 import table from "../design-system/DataTable.module.css";
 import formStyles from "../design-system/Form.module.css";
+import adminPage from "../design-system/AdminPage.module.css";
 import styles from "./OverviewPage.module.css";
 
 /** Where the app opens after sign-in. */
@@ -35,7 +36,7 @@ export function OverviewPage() {
   }
 
   return (
-    <div className={styles.page}>
+    <div className={adminPage.page}>
       <div>
         <h1>Overview</h1>
         <p className={formStyles.intro}>How many pets the store has, by status and by category. Each count opens the pets it counts.</p>

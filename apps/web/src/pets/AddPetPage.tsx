@@ -22,6 +22,7 @@ import {
 import { toSearchParams } from "./pet-list-view.js";
 import type { CreatedPetState } from "./PetsPage.js";
 import formStyles from "../design-system/Form.module.css";
+import adminPage from "../design-system/AdminPage.module.css";
 import styles from "./AddPetPage.module.css";
 
 const EMPTY_FORM: NewPetFormValues = { name: "", categoryId: "", status: "" };
@@ -29,7 +30,7 @@ const EMPTY_FORM: NewPetFormValues = { name: "", categoryId: "", status: "" };
 export function AddPetPage() {
   useDocumentTitle("New pet");
   return (
-    <div className={styles.page}>
+    <div className={`${adminPage.page} ${adminPage.narrow}`}>
       <div>
         <h1>New pet</h1>
         <p className={formStyles.intro}>Add an animal to the store. It gets its id when it is saved.</p>

@@ -16,6 +16,7 @@ import { useRestorePet } from "./use-pet-changes.js";
 import table from "../design-system/DataTable.module.css";
 import formStyles from "../design-system/Form.module.css";
 import pager from "../design-system/Pager.module.css";
+import adminPage from "../design-system/AdminPage.module.css";
 import styles from "./DeletedPetsPage.module.css";
 
 /** The page's address. */
@@ -34,7 +35,7 @@ export function DeletedPetsPage() {
   const parsed = AfterCursor.safeParse(searchParams.get("after") ?? undefined);
   const after = parsed.success ? parsed.data : undefined;
   return (
-    <div className={styles.page}>
+    <div className={adminPage.page}>
       <div>
         <h1>Recently deleted</h1>
         <p className={formStyles.intro}>

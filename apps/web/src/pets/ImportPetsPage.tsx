@@ -9,6 +9,7 @@ import { countOf, IMPORT_HEADER, type CheckedRow } from "./pet-import.js";
 import { PetFieldHeaders } from "./PetTable.js";
 import { useImportPets, type RowOutcome } from "./use-import-pets.js";
 import table from "../design-system/DataTable.module.css";
+import adminPage from "../design-system/AdminPage.module.css";
 import styles from "./ImportPetsPage.module.css";
 
 /** The import page: what useImportPets checked and sent, drawn; keyboard focus kept in the results. */
@@ -42,7 +43,7 @@ export function ImportPetsPage() {
   const invalidCount = checked ? checked.rows.length - checked.sendable.length : 0;
 
   return (
-    <div className={styles.page}>
+    <div className={adminPage.page}>
       <div>
         <h1>Import pets</h1>
         <p className={styles.intro}>

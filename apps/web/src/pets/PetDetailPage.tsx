@@ -17,6 +17,7 @@ import { PetActions } from "./PetActions.js";
 import { PetHistory } from "./PetHistory.js";
 import { statusChangePatch, type StatusAction } from "./pet-patches.js";
 import { usePetUpdate } from "./use-pet-changes.js";
+import adminPage from "../design-system/AdminPage.module.css";
 import styles from "./PetDetailPage.module.css";
 import { StatusBadge } from "./StatusBadge.js";
 
@@ -112,7 +113,7 @@ function PetCard({ pet }: { pet: Pet }) {
     });
 
   return (
-    <div className={styles.page}>
+    <div className={`${adminPage.page} ${adminPage.narrow}`}>
       <h1>{pet.name}</h1>
       {problem && (
         <ChangeProblemNotice

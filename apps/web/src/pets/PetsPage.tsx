@@ -8,6 +8,7 @@ import { useCategories } from "../categories/category-names.js";
 import { ExportPets } from "./ExportPets.js";
 import { LIST_PETS_PARAMETERS, PAGE_SIZES, readPetListView, toSearchParams, type PetListView } from "./pet-list-view.js";
 import { PetList } from "./PetList.js";
+import adminPage from "../design-system/AdminPage.module.css";
 import styles from "./PetsPage.module.css";
 
 /** Navigation state the add form leaves behind, so the new pet's row stands out. */
@@ -44,7 +45,7 @@ export function PetsPage() {
     setSearchParams(toSearchParams({ ...view, after: undefined, before: undefined, ...changes }));
 
   return (
-    <div className={styles.page}>
+    <div className={adminPage.page}>
       <h1>Pets</h1>
       <Panel aria-label="Pet list">
         <div className={styles.filters}>

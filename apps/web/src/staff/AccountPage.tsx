@@ -17,6 +17,7 @@ import { useSession } from "../session/session.js";
 import { useSignOut } from "../session/use-sign-out.js";
 import table from "../design-system/DataTable.module.css";
 import formStyles from "../design-system/Form.module.css";
+import adminPage from "../design-system/AdminPage.module.css";
 import styles from "./Staff.module.css";
 
 export const ACCOUNT_PATH = "/account";
@@ -43,7 +44,7 @@ export function AccountPage() {
     );
   }
   return (
-    <div className={styles.page}>
+    <div className={adminPage.page}>
       <div>
         <h1>Account</h1>
         <p className={formStyles.intro}>
@@ -83,7 +84,7 @@ function Passkeys({ passkeys }: { passkeys: Passkey[] }) {
   const removable = passkeys.length > 1;
   return (
     <Panel aria-labelledby={heading}>
-      <div className={styles.panelBody}>
+      <div className={adminPage.panelBody}>
         <h2 id={heading}>Passkeys</h2>
         {problem && (
           <Notice tone="error" role="alert">
@@ -157,7 +158,7 @@ function Sessions({ sessions }: { sessions: Account["sessions"] }) {
   });
   return (
     <Panel aria-labelledby={heading}>
-      <div className={styles.panelBody}>
+      <div className={adminPage.panelBody}>
         <h2 id={heading}>Sessions</h2>
         <div className={table.scroller}>
           <table className={table.table} aria-label="Sessions">

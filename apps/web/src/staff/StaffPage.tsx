@@ -21,6 +21,7 @@ import { useSession } from "../session/session.js";
 import { useSignOut } from "../session/use-sign-out.js";
 import table from "../design-system/DataTable.module.css";
 import formStyles from "../design-system/Form.module.css";
+import adminPage from "../design-system/AdminPage.module.css";
 import styles from "./Staff.module.css";
 
 export const STAFF_PATH = "/staff";
@@ -34,7 +35,7 @@ export function StaffPage() {
   const [invited, setInvited] = useState<InvitedStaffMember | null>(null);
   const inviteHeading = useId();
   return (
-    <div className={styles.page}>
+    <div className={adminPage.page}>
       <div>
         <h1>Staff</h1>
         <p className={formStyles.intro}>
@@ -43,7 +44,7 @@ export function StaffPage() {
         </p>
       </div>
       <Panel aria-labelledby={inviteHeading}>
-        <div className={styles.panelBody}>
+        <div className={adminPage.panelBody}>
           <h2 id={inviteHeading}>Invite someone</h2>
           <InviteForm onInvited={setInvited} />
           {invited && <InvitationLink invited={invited} />}
@@ -100,7 +101,7 @@ function InviteForm({ onInvited }: { onInvited: (invited: InvitedStaffMember) =>
   });
 
   return (
-    <form className={`${formStyles.form} ${styles.inviteForm}`} onSubmit={handleSubmit((body) => invite.mutate({ body }))} noValidate>
+    <form className={`${formStyles.form} ${adminPage.narrow}`} onSubmit={handleSubmit((body) => invite.mutate({ body }))} noValidate>
       <FormError message={formError} />
       <TextField
         label="Email"

@@ -9,6 +9,7 @@ import { TextField } from "../design-system/FormFields.js";
 import { Notice } from "../design-system/Notice.js";
 import { useShowStatusMessage } from "../design-system/status-message.js";
 import formStyles from "../design-system/Form.module.css";
+import adminPage from "../design-system/AdminPage.module.css";
 import styles from "./Webhooks.module.css";
 
 /** A `datetime-local` value (the browser's own time zone) this many hours before now. */
@@ -50,7 +51,7 @@ export function RecoverEvents({ webhook }: { webhook: Webhook }) {
   };
 
   return (
-    <form className={`${formStyles.form} ${styles.form}`} aria-labelledby="recover-heading" onSubmit={submit} noValidate>
+    <form className={`${formStyles.form} ${adminPage.narrow}`} aria-labelledby="recover-heading" onSubmit={submit} noValidate>
       <h2 id="recover-heading">Recover events</h2>
       <p className={styles.hint}>
         Sends again every event since then that the endpoint has not answered with a 2xx, those raised while it was disabled

@@ -22,6 +22,7 @@ import { SigningSecret } from "./SigningSecret.js";
 import { WebhookStatus } from "./WebhookStatus.js";
 import table from "../design-system/DataTable.module.css";
 import pager from "../design-system/Pager.module.css";
+import adminPage from "../design-system/AdminPage.module.css";
 import styles from "./Webhooks.module.css";
 
 /** `/webhooks/:webhookId` (admin keys only). An id the contract would refuse is not found without asking the API. */
@@ -61,7 +62,7 @@ function WebhookView({ webhook }: { webhook: Webhook }) {
   const path = webhookPath(webhook.id);
   const [rotated, setRotated] = useState<WebhookWithSecret | null>(null);
   return (
-    <div className={styles.page}>
+    <div className={adminPage.page}>
       <div>
         <h1>Webhook endpoint</h1>
       </div>

@@ -28,6 +28,7 @@ import { WebhookStatus } from "./WebhookStatus.js";
 import table from "../design-system/DataTable.module.css";
 import formStyles from "../design-system/Form.module.css";
 import fieldStyles from "../design-system/Field.module.css";
+import adminPage from "../design-system/AdminPage.module.css";
 import styles from "./Webhooks.module.css";
 
 /** `/webhooks` (admin keys only): the endpoints events are sent to, and a form to add one. */
@@ -35,7 +36,7 @@ export function WebhooksPage() {
   useDocumentTitle("Webhooks");
   const [created, setCreated] = useState<WebhookWithSecret | null>(null);
   return (
-    <div className={styles.page}>
+    <div className={adminPage.page}>
       <div>
         <h1>Webhooks</h1>
         <p className={formStyles.intro}>
@@ -44,7 +45,7 @@ export function WebhooksPage() {
         </p>
       </div>
       <Panel aria-labelledby="add-endpoint-heading">
-        <div className={styles.panelBody}>
+        <div className={adminPage.panelBody}>
           <h2 id="add-endpoint-heading">Add endpoint</h2>
           <NewWebhookForm onCreated={setCreated} />
           {created && (
@@ -88,7 +89,7 @@ function NewWebhookForm({ onCreated }: { onCreated: (created: WebhookWithSecret)
 
   return (
     <form
-      className={`${formStyles.form} ${styles.form}`}
+      className={`${formStyles.form} ${adminPage.narrow}`}
       aria-labelledby="add-endpoint-heading"
       onSubmit={handleSubmit((body) => createWebhook.mutate({ body }))}
       noValidate
