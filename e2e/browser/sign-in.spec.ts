@@ -21,11 +21,12 @@ test("the right key is accepted and leads back to the page asked for", async ({ 
 test("signing in with a key keeps nothing in storage, and survives a reload and a new tab", async ({ signedInPage: page, context }) => {
   const stored = () => page.evaluate(() => ({ session: sessionStorage.length, local: localStorage.length }));
   expect(await stored()).toEqual({ session: 0, local: 0 });
-  // The session is an HttpOnly cookie the page cannot read.
-  expect(await page.evaluate(() => document.cookie)).toBe("");
+  // The session is an HttpOnly cookie the page cannot read; beside it, "signed in" and nothing more.
+  expect(await page.evaluate(() => document.cookie)).toBe("petstore-signed-in=1");
   const cookies = await context.cookies();
-  expect(cookies.map((cookie) => [cookie.name, cookie.httpOnly, cookie.secure, cookie.sameSite])).toEqual([
+  expect(cookies.map((cookie) => [cookie.name, cookie.httpOnly, cookie.secure, cookie.sameSite]).sort()).toEqual([
     ["__Host-petstore-session", true, true, "Strict"],
+    ["petstore-signed-in", false, true, "Strict"],
   ]);
 
   await page.reload();

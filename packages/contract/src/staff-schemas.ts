@@ -6,6 +6,13 @@ const dateTime = z.string().max(DATE_TIME_MAX_LENGTH).datetime({ offset: true })
 
 /** The name of the session cookie: `__Host-` binds it to the API's own origin (Secure, Path=/, no Domain). */
 export const SESSION_COOKIE_NAME = "__Host-petstore-session";
+/**
+ * A cookie set and cleared with the session cookie, which the admin app's script may read (not HttpOnly):
+ * it says only that this browser signed in, so a page load without it shows sign-in at once instead of
+ * asking for a token the API would refuse (a 401 in the console, a page that changes shape). Never a
+ * credential: the session cookie alone is.
+ */
+export const SIGNED_IN_COOKIE_NAME = "petstore-signed-in";
 /** A session token's secret starts with this (as an issued key's with `psk_`), so a leaked one is recognisable. */
 export const SESSION_TOKEN_PREFIX = "pst_";
 /** `pst_` and 43 base64url characters: 32 random bytes. */

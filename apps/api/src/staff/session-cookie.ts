@@ -1,4 +1,4 @@
-import { SESSION_COOKIE_NAME } from "@petstore/contract";
+import { SESSION_COOKIE_NAME, SIGNED_IN_COOKIE_NAME } from "@petstore/contract";
 import { randomBytes } from "node:crypto";
 import type { Request, Response } from "express";
 
@@ -29,11 +29,14 @@ export function sessionCookieOf(req: Pick<Request, "headers">): string | undefin
 export function setSessionCookie(res: Response, value: string, expiresAt: Date, now: number): void {
   const maxAge = Math.max(0, Math.floor((expiresAt.getTime() - now) / 1000));
   res.append("Set-Cookie", `${SESSION_COOKIE_NAME}=${value}; Path=/; Max-Age=${maxAge}; Secure; HttpOnly; SameSite=Strict`);
+  // The admin app reads this one to know a token is worth asking for (SIGNED_IN_COOKIE_NAME).
+  res.append("Set-Cookie", `${SIGNED_IN_COOKIE_NAME}=1; Path=/; Max-Age=${maxAge}; Secure; SameSite=Strict`);
 }
 
 /** Clears the session cookie in the browser (the server ends the session itself). */
 export function clearSessionCookie(res: Response): void {
   res.append("Set-Cookie", `${SESSION_COOKIE_NAME}=; Path=/; Max-Age=0; Secure; HttpOnly; SameSite=Strict`);
+  res.append("Set-Cookie", `${SIGNED_IN_COOKIE_NAME}=; Path=/; Max-Age=0; Secure; SameSite=Strict`);
 }
 
 /**

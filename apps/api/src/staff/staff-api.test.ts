@@ -159,9 +159,12 @@ describe.each(TEST_PROVIDERS)("staff sign-in on %s", (provider) => {
     await start();
     const { staff } = await invite("read");
     const response = await request(signInApp(t, clock.now)).post(`/sign-in/${staff.id}`).expect(201);
-    const line = ([] as string[]).concat(response.headers["set-cookie"] ?? [])[0]!;
+    const [line = "", marker = ""] = ([] as string[]).concat(response.headers["set-cookie"] ?? []);
     expect(line).toMatch(/^__Host-petstore-session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=\d+; Secure; HttpOnly; SameSite=Strict$/);
     expect(line).not.toMatch(/Domain=/i);
+    // Beside it, for the admin app's script: "signed in", no secret, the same lifetime.
+    const maxAge = /Max-Age=(\d+)/.exec(line)![1];
+    expect(marker).toBe(`petstore-signed-in=1; Path=/; Max-Age=${maxAge}; Secure; SameSite=Strict`);
     const first = cookieOf(response);
     const second = await signIn(staff, first);
     expect(second).not.toBe(first);
@@ -210,6 +213,7 @@ describe.each(TEST_PROVIDERS)("staff sign-in on %s", (provider) => {
     expectError(await api().post("/admin/v1/session/sign-out").set("Cookie", cookieHeader(cookie)), 403, "FORBIDDEN");
     const out = await api().post("/admin/v1/session/sign-out").set("Cookie", cookieHeader(cookie)).set("Origin", ORIGIN).expect(204);
     expect(String(out.headers["set-cookie"])).toMatch(/^__Host-petstore-session=; Path=\/; Max-Age=0/);
+    expect(out.headers["set-cookie"]).toContain("petstore-signed-in=; Path=/; Max-Age=0; Secure; SameSite=Strict");
     expectError(await tokenRequest(cookie), 401, "UNAUTHORIZED");
     expectError(await api().get("/v1/pets").set("Authorization", `Bearer ${bearerToken}`), 401, "UNAUTHORIZED");
     expectError(await api().post("/admin/v1/session/sign-out").set("Cookie", cookieHeader(cookie)).set("Origin", ORIGIN), 401, "UNAUTHORIZED");

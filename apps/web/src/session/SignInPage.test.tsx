@@ -1,4 +1,5 @@
 import { cleanup, screen, waitFor } from "@testing-library/react";
+import { SIGNED_IN_COOKIE_NAME } from "@petstore/contract";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { signInWithPasskey } from "../passkeys/passkey-ceremonies.js";
 import { errorResponse, jsonResponse, personSession, renderApp, TEST_API_KEY, testSession } from "../test/render-app.js";
@@ -34,6 +35,22 @@ describe("sign-in", () => {
     expect(pathsOf(allRequests)).toEqual(["POST /admin/v1/session/token"]);
     // No session is the usual case: no alert.
     expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+  });
+
+  it("a browser that never signed in (no petstore-signed-in cookie) sees sign-in at once, without asking: no 401", async () => {
+    document.cookie = `${SIGNED_IN_COOKIE_NAME}=; Path=/; Max-Age=0`;
+    const { location, allRequests } = renderApp("/pets", noPets, { signedIn: false });
+    // In the first render: no "Checking whether this browser is signed in…" that then changes the page's shape.
+    expect(screen.getByRole("heading", { name: "Sign in", level: 1 })).toBeInTheDocument();
+    expect(screen.getByLabelText("API key")).toBeInTheDocument();
+    expect(location.current).toBe("/sign-in");
+    expect(allRequests).toEqual([]);
+  });
+
+  it("forgets the signed-in cookie when the API says the session is over, so the next load does not ask", async () => {
+    renderApp("/pets", noPets, { signedIn: false });
+    expect(await screen.findByLabelText("API key")).toBeInTheDocument();
+    expect(document.cookie).not.toContain(SIGNED_IN_COOKIE_NAME);
   });
 
   it("offers a passkey, and an API key under its own heading; no single sign-on unless configured", async () => {

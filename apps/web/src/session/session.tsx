@@ -5,6 +5,7 @@ import { describeFailure } from "../api/api-errors.js";
 import { API_ORIGIN } from "../api/api-origin.js";
 import { authorizedFetcher, cookieClient } from "../api/authorized-fetch.js";
 import { SESSION_ENDED_MESSAGE, type TokenManager } from "../api/token-manager.js";
+import { browserSignedIn, forgetSignedIn } from "./signed-in-cookie.js";
 
 /** Where the app stands: asking the API whether this browser has a session, signed in, or not. */
 export type SessionStatus = "checking" | "signedIn" | "signedOut";
@@ -38,7 +39,8 @@ const SessionContext = createContext<SessionState | null>(null);
 /**
  * The browser's session: the HttpOnly cookie the API set at sign-in, which this code never sees, and
  * the short-lived token bought with it. Nothing is kept in `localStorage` or `sessionStorage`: on load
- * the app asks for a token, and a browser with a session (another tab, a reload) is signed in at once.
+ * the app asks for a token when the browser has signed in (signed-in-cookie.ts), and a browser with a
+ * session (another tab, a reload) is signed in at once.
  */
 export function SessionProvider({
   tokens,
@@ -50,13 +52,15 @@ export function SessionProvider({
   initialSession?: Session | undefined;
   children: ReactNode;
 }) {
-  const [status, setStatus] = useState<SessionStatus>(initialSession ? "signedIn" : "checking");
+  // A browser that never signed in (or signed out) has nothing to check: sign-in at once, no request.
+  const [firstStatus] = useState<SessionStatus>(() => (initialSession ? "signedIn" : browserSignedIn() ? "checking" : "signedOut"));
+  const [status, setStatus] = useState<SessionStatus>(firstStatus);
   const [signedInAs, setSignedInAs] = useState<Session | null>(initialSession ?? null);
   const [signOutReason, setSignOutReason] = useState<string | null>(null);
   const [signedOutByChoice, setSignedOutByChoice] = useState(false);
   const [whoAmI] = useState(() => initClient(adminContract, { baseUrl: API_ORIGIN, api: authorizedFetcher(tokens), validateResponse: true }));
 
-  const statusRef = useRef<SessionStatus>(initialSession ? "signedIn" : "checking");
+  const statusRef = useRef<SessionStatus>(firstStatus);
   const enter = useCallback((next: SessionStatus, who: Session | null, reason: string | null) => {
     statusRef.current = next;
     setStatus(next);
@@ -85,6 +89,7 @@ export function SessionProvider({
 
   const expire = useCallback(() => {
     if (statusRef.current !== "signedIn") return;
+    forgetSignedIn();
     // The token manager keeps refusing at once (no more token requests) until the next sign-in clears it.
     enter("signedOut", null, tokens.endedReason ?? SESSION_ENDED_MESSAGE);
   }, [tokens, enter]);
@@ -106,8 +111,11 @@ export function SessionProvider({
         const response = await whoAmI.session.getSession();
         if (!current || statusRef.current !== "checking") return;
         if (response.status === 200) enter("signedIn", response.body, null);
-        // No session is the usual case: the sign-in page, without an alert.
-        else enter("signedOut", null, response.status === 401 ? null : describeFailure(response));
+        // The session ended while the browser was away: the sign-in page, without an alert.
+        else {
+          if (response.status === 401) forgetSignedIn();
+          enter("signedOut", null, response.status === 401 ? null : describeFailure(response));
+        }
       } catch (error) {
         if (current && statusRef.current === "checking") enter("signedOut", null, describeFailure(error));
       }
