@@ -1,11 +1,12 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-// The layer order of apps/api/src, drawn from the imports themselves (tests and test helpers excluded).
-// eslint.config.js enforces the same order file by file (no-restricted-imports); this test adds what a
-// pattern cannot see: every file is in a layer, and no folder and no file imports itself round a cycle.
+// The layer order of each app's src, drawn from the imports themselves (tests and test helpers excluded).
+// eslint.config.js enforces the same order file by file (no-restricted-imports, from the same layers.json);
+// this test adds what a pattern cannot see: every file is in a layer, and no folder and no file imports
+// itself round a cycle.
 
 interface Layer {
   name: string;
@@ -13,31 +14,27 @@ interface Layer {
   folders?: string[];
 }
 
-const SRC = path.dirname(fileURLToPath(import.meta.url));
-const { layers } = JSON.parse(readFileSync(path.join(SRC, "..", "layers.json"), "utf8")) as { layers: Layer[] };
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
-const isSource = (file: string) => file.endsWith(".ts") && !file.endsWith(".test.ts") && !file.endsWith(".d.ts");
+/** A module's source, tests and type declarations left out. */
+const isSource = (file: string) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file) && !file.endsWith(".d.ts");
 
-function sourceFiles(dir = SRC, prefix = ""): string[] {
+function sourceFiles(src: string, skipped: readonly string[], dir = src, prefix = ""): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const relative = prefix + entry.name;
-    if (entry.isDirectory()) return relative === "test" || relative === "generated" ? [] : sourceFiles(path.join(dir, entry.name), `${relative}/`);
+    if (entry.isDirectory()) return skipped.includes(relative) ? [] : sourceFiles(src, skipped, path.join(dir, entry.name), `${relative}/`);
     return isSource(entry.name) ? [relative] : [];
   });
 }
 
-/** Relative imports, static and dynamic, resolved to paths under src (`x.js` names `x.ts`). */
-function importsOf(file: string): string[] {
-  const text = readFileSync(path.join(SRC, file), "utf8");
-  const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*)"(\.{1,2}\/[^"]+)"/g)].map((match) => match[1]!);
-  return specifiers.map((specifier) => path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier)).replace(/\.js$/, ".ts"));
-}
-
-function layerIndexOf(file: string): number {
-  const folder = path.posix.dirname(file);
-  return layers.findIndex(
-    (layer) => layer.files?.includes(file) || layer.folders?.some((name) => folder === name || folder.startsWith(`${name}/`)),
-  );
+/** Relative imports of modules, static and dynamic, resolved to files under src (`x.js` names `x.ts` or `x.tsx`). */
+function importsOf(src: string, file: string): string[] {
+  const text = readFileSync(path.join(src, file), "utf8");
+  const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*)"(\.{1,2}\/[^"]+\.js)"/g)].map((match) => match[1]!);
+  return specifiers.map((specifier) => {
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier)).replace(/\.js$/, "");
+    return existsSync(path.join(src, `${target}.tsx`)) ? `${target}.tsx` : `${target}.ts`;
+  });
 }
 
 /** Strongly connected components of more than one node (or a node importing itself): the cycles. */
@@ -74,14 +71,26 @@ function cycles(graph: Map<string, Set<string>>): string[][] {
   return found;
 }
 
-const files = sourceFiles();
-const fileGraph = new Map(files.map((file) => [file, new Set(importsOf(file).filter((target) => files.includes(target)))]));
+const APPS = [
+  { app: "apps/api", skipped: ["test", "generated"], knownFiles: ["app.ts", "activity/audit-event.ts"], entry: "app.ts" },
+  { app: "apps/web", skipped: ["test"], knownFiles: ["App.tsx", "pets/PetsPage.tsx"], entry: "App.tsx" },
+];
 
-describe("apps/api/src layers (apps/api/layers.json)", () => {
+describe.each(APPS)("$app/src layers ($app/layers.json)", ({ app, skipped, knownFiles, entry }) => {
+  const src = path.join(REPO, app, "src");
+  const { layers } = JSON.parse(readFileSync(path.join(REPO, app, "layers.json"), "utf8")) as { layers: Layer[] };
+  const files = sourceFiles(src, skipped);
+  const fileGraph = new Map(files.map((file) => [file, new Set(importsOf(src, file).filter((target) => files.includes(target)))]));
+  const layerIndexOf = (file: string): number => {
+    const folder = path.posix.dirname(file);
+    return layers.findIndex(
+      (layer) => layer.files?.includes(file) || layer.folders?.some((name) => folder === name || folder.startsWith(`${name}/`)),
+    );
+  };
+
   it("finds the source files and their imports (the test reads what it checks)", () => {
-    expect(files).toContain("app.ts");
-    expect(files).toContain("activity/audit-event.ts");
-    expect(fileGraph.get("app.ts")!.size).toBeGreaterThan(10);
+    for (const file of knownFiles) expect(files).toContain(file);
+    expect(fileGraph.get(entry)!.size).toBeGreaterThan(10);
   });
 
   it("puts every source file in exactly one layer", () => {
@@ -111,11 +120,14 @@ describe("apps/api/src layers (apps/api/layers.json)", () => {
     }
     expect(cycles(folderGraph)).toEqual([]);
   });
+});
 
-  it("keeps the pet repositories clear of access/", () => {
-    const petRepositories = files.filter((file) => /^pets\/.*repository\.ts$/.test(file));
+describe("the layers' own rules", () => {
+  it("keeps the API's pet repositories clear of access/", () => {
+    const src = path.join(REPO, "apps/api/src");
+    const petRepositories = sourceFiles(src, ["test", "generated"]).filter((file) => /^pets\/.*repository\.ts$/.test(file));
     expect(petRepositories.length).toBeGreaterThanOrEqual(3);
-    for (const file of petRepositories) expect([...fileGraph.get(file)!].filter((target) => target.startsWith("access/"))).toEqual([]);
+    for (const file of petRepositories) expect(importsOf(src, file).filter((target) => target.startsWith("access/"))).toEqual([]);
   });
 
   it("detects a cycle when there is one (the checker itself)", () => {
