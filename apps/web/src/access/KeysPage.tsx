@@ -56,7 +56,7 @@ function NewKeyForm({ onCreated }: { onCreated: (created: CreatedApiKey) => void
   const access = useAccessClient();
   const queryClient = useQueryClient();
   const showStatusMessage = useShowStatusMessage();
-  const { values, update, fieldErrors, formError, handleSubmit, showFailure, reset } = useContractForm({
+  const { field, formError, handleSubmit, showFailure, reset } = useContractForm({
     initial: EMPTY_FORM,
     fields: NEW_KEY_FIELDS,
     validate: validateNewKey,
@@ -77,19 +77,13 @@ function NewKeyForm({ onCreated }: { onCreated: (created: CreatedApiKey) => void
       <FormError message={formError} />
       <TextField
         label="Name"
-        name="name"
+        {...field("name")}
         autoComplete="off"
-        value={values.name}
-        onChange={(event) => update("name")(event.target.value)}
-        error={fieldErrors.name}
         hint="Who or what will use it, e.g. Front desk."
       />
       <SelectField
         label="Scope"
-        name="scope"
-        value={values.scope}
-        onChange={(event) => update("scope")(event.target.value)}
-        error={fieldErrors.scope}
+        {...field("scope")}
         hint="read: list and read pets. write: also add them. admin: also keys and activity."
       >
         {SCOPES.map((scope) => (
@@ -100,12 +94,9 @@ function NewKeyForm({ onCreated }: { onCreated: (created: CreatedApiKey) => void
       </SelectField>
       <TextField
         label="Expires"
-        name="expiresAt"
+        {...field("expiresAt")}
         type="date"
         optional
-        value={values.expiresAt}
-        onChange={(event) => update("expiresAt")(event.target.value)}
-        error={fieldErrors.expiresAt}
         hint="Optional: the key works through this day (your time zone). Leave it empty for a key that does not expire."
       />
       <div>

@@ -73,7 +73,7 @@ function AddCategoryForm({ headingId }: { headingId: string }) {
   const petstore = usePetstoreClient();
   const showStatusMessage = useShowStatusMessage();
   const categoriesChanged = useCategoriesChanged();
-  const { values, update, fieldErrors, formError, handleSubmit, showFailure, reset } = useContractForm({
+  const { field, formError, handleSubmit, showFailure, reset } = useContractForm({
     initial: EMPTY_CATEGORY_FORM,
     fields: NEW_CATEGORY_FIELDS,
     validate: validateNewCategory,
@@ -98,22 +98,16 @@ function AddCategoryForm({ headingId }: { headingId: string }) {
       <FormError message={formError} />
       <TextField
         label="Name"
-        name="name"
+        {...field("name")}
         autoComplete="off"
-        value={values.name}
-        onChange={(event) => update("name")(event.target.value)}
-        error={fieldErrors.name}
         hint="As the lists and forms will show it, e.g. Reptiles. No two categories share a name, whatever the case or accents."
       />
       <TextField
         label="ID"
-        name="id"
+        {...field("id")}
         optional
         inputMode="numeric"
         autoComplete="off"
-        value={values.id}
-        onChange={(event) => update("id")(event.target.value)}
-        error={fieldErrors.id}
         hint="Optional: the category id pets already carry, to name it. Leave it empty for the next free id."
       />
       <div>

@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { z } from "zod";
 import { describe, expect, it, vi } from "vitest";
 import { fieldErrorsFromApiIssues, fieldErrorsFromSchema } from "./contract-field-errors.js";
+import { TextField } from "../design-system/FormFields.js";
 import { FormError } from "./FormError.js";
 import { useContractForm, type ContractValidation } from "./use-contract-form.js";
 
@@ -28,14 +29,8 @@ function PersonForm({ send, failWith, initial }: { send: (person: Person) => voi
   return (
     <form aria-label="Person" onSubmit={form.handleSubmit(send)} noValidate>
       <FormError message={form.formError} />
-      <label>
-        Name <input name="name" value={form.values.name} onChange={(event) => form.update("name")(event.target.value)} />
-      </label>
-      {form.fieldErrors.name && <p>{form.fieldErrors.name}</p>}
-      <label>
-        Age <input name="age" value={form.values.age} onChange={(event) => form.update("age")(event.target.value)} />
-      </label>
-      {form.fieldErrors.age && <p>{form.fieldErrors.age}</p>}
+      <TextField label="Name" {...form.field("name")} />
+      <TextField label="Age" {...form.field("age")} />
       <button type="submit">Save</button>
       <button type="button" onClick={() => form.showFailure(failWith, "Nobody was saved.")}>
         Fail
@@ -66,7 +61,8 @@ describe("useContractForm", () => {
     await user.click(screen.getByRole("button", { name: "Save" }));
 
     expect(send).not.toHaveBeenCalled();
-    expect(screen.getByText("Age must be at least 1")).toBeInTheDocument();
+    expect(screen.getByRole("textbox", { name: "Age" })).toHaveAccessibleDescription("Age must be at least 1");
+    expect(screen.getByRole("textbox", { name: "Age" })).toBeInvalid();
     expect(screen.queryByText("Name is required")).not.toBeInTheDocument();
     expect(screen.getByRole("textbox", { name: "Age" })).toHaveFocus();
   });

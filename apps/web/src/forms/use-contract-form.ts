@@ -1,11 +1,14 @@
 import type { ErrorIssue } from "@petstore/contract";
-import { useState, type FormEvent } from "react";
+import { useState, type ChangeEvent, type FormEvent } from "react";
 import { describeFailure, errorBodyOf } from "../api/api-errors.js";
 import type { FieldErrors } from "./contract-field-errors.js";
 import { focusFirstInvalid } from "./focus-first-invalid.js";
 
 /** What a form's `validate` says: the contract's parsed body, or the first problem with each field. */
 export type ContractValidation<Field extends string, Data> = { success: true; data: Data } | { success: false; errors: FieldErrors<Field> };
+
+/** The fields whose controls hold text (inputs, selects), which `field` can wire. */
+type TextField<Values> = { [F in keyof Values]: Values[F] extends string ? F : never }[keyof Values] & string;
 
 export interface ContractFormOptions<Values extends object, Data> {
   /** The controls' first values (or a function that makes them, once); `reset` goes back to them. */
@@ -36,6 +39,17 @@ export function useContractForm<Values extends object, Data>({ initial, fields, 
     (value: Values[F]) =>
       setValues((current) => ({ ...current, [field]: value }));
 
+  /**
+   * A text field's control, wired: its name (what the focus on an error looks for), value, change and error,
+   * to spread on a TextField or SelectField: `<TextField label="Name" {...field("name")} />`.
+   */
+  const field = <F extends TextField<Values>>(name: F) => ({
+    name,
+    value: values[name] as string,
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => update(name)(event.target.value as Values[F]),
+    error: fieldErrors[name],
+  });
+
   /** The form's `onSubmit`: the alert goes, the values are checked, and `send` gets the contract's body when they pass. */
   const handleSubmit = (send: (data: Data) => void) => (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -65,6 +79,7 @@ export function useContractForm<Values extends object, Data>({ initial, fields, 
     values,
     setValues,
     update,
+    field,
     fieldErrors,
     formError,
     handleSubmit,

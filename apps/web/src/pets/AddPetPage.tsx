@@ -62,7 +62,7 @@ function samePet(a: NewPet, b: NewPet): boolean {
  * too: the first attempt may have been saved. Changed values get a new key.
  */
 export function AddPetForm() {
-  const { values, update, fieldErrors, formError, handleSubmit, showFailure } = useContractForm({
+  const { values, update, field, fieldErrors, formError, handleSubmit, showFailure } = useContractForm({
     initial: EMPTY_FORM,
     fields: NEW_PET_FIELDS,
     validate: validateNewPet,
@@ -103,11 +103,8 @@ export function AddPetForm() {
       <FormError message={formError} />
       <TextField
         label="Name"
-        name="name"
+        {...field("name")}
         autoComplete="off"
-        value={values.name}
-        onChange={(event) => update("name")(event.target.value)}
-        error={fieldErrors.name}
       />
       <CategoryField
         categories={categories}
@@ -119,11 +116,8 @@ export function AddPetForm() {
       />
       <SelectField
         label="Status"
-        name="status"
+        {...field("status")}
         optional
-        value={values.status}
-        onChange={(event) => update("status")(event.target.value)}
-        error={fieldErrors.status}
         hint="Optional: leave it unset if the pet has no status yet."
       >
         <option value="">Not set</option>

@@ -33,7 +33,7 @@ export function EditPetForm({
 }) {
   // What the form showed: its tests compare with these, whatever the page has read since.
   const [shown] = useState<PetFields>(() => ({ name: pet.name, categoryId: pet.categoryId, status: pet.status }));
-  const { values, update, fieldErrors, handleSubmit } = useContractForm({
+  const { values, update, field, fieldErrors, handleSubmit } = useContractForm({
     initial: () => editFormValues(shown),
     fields: EDIT_PET_FIELDS,
     validate: validateEditedPet,
@@ -57,11 +57,8 @@ export function EditPetForm({
       <TextField
         ref={name}
         label="Name"
-        name="name"
+        {...field("name")}
         autoComplete="off"
-        value={values.name}
-        onChange={(event) => update("name")(event.target.value)}
-        error={fieldErrors.name}
       />
       <CategoryField
         categories={categories}
@@ -72,10 +69,7 @@ export function EditPetForm({
       />
       <SelectField
         label="Status"
-        name="status"
-        value={values.status}
-        onChange={(event) => update("status")(event.target.value)}
-        error={fieldErrors.status}
+        {...field("status")}
         hint={soldForGood ? ONLY_ADMIN_RETURNS_SOLD : undefined}
       >
         {soldForGood ? (

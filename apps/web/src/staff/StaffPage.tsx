@@ -86,7 +86,7 @@ function useInvitationSent(onInvited: (invited: InvitedStaffMember) => void) {
 function InviteForm({ onInvited }: { onInvited: (invited: InvitedStaffMember) => void }) {
   const access = useAccessClient();
   const invitationSent = useInvitationSent(onInvited);
-  const { values, update, fieldErrors, formError, handleSubmit, showFailure, reset } = useContractForm({
+  const { field, formError, handleSubmit, showFailure, reset } = useContractForm({
     initial: EMPTY_INVITE,
     fields: INVITE_FIELDS,
     validate: validateInvite,
@@ -105,28 +105,19 @@ function InviteForm({ onInvited }: { onInvited: (invited: InvitedStaffMember) =>
       <FormError message={formError} />
       <TextField
         label="Email"
-        name="email"
+        {...field("email")}
         type="email"
         autoComplete="off"
-        value={values.email}
-        onChange={(event) => update("email")(event.target.value)}
-        error={fieldErrors.email}
       />
       <TextField
         label="Name"
-        name="name"
+        {...field("name")}
         autoComplete="off"
-        value={values.name}
-        onChange={(event) => update("name")(event.target.value)}
-        error={fieldErrors.name}
         hint="As the header and the activity log will show it."
       />
       <SelectField
         label="Role"
-        name="role"
-        value={values.role}
-        onChange={(event) => update("role")(event.target.value)}
-        error={fieldErrors.role}
+        {...field("role")}
         hint={ROLE_HINT}
       >
         {SCOPES.map((role) => (

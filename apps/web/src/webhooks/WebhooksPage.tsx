@@ -71,7 +71,7 @@ function NewWebhookForm({ onCreated }: { onCreated: (created: WebhookWithSecret)
   const showStatusMessage = useShowStatusMessage();
   const eventsHintId = useId();
   const eventsErrorId = useId();
-  const { values, setValues, update, fieldErrors, formError, handleSubmit, showFailure, reset } = useContractForm({
+  const { values, setValues, field, fieldErrors, formError, handleSubmit, showFailure, reset } = useContractForm({
     initial: EMPTY_WEBHOOK_FORM,
     fields: NEW_WEBHOOK_FIELDS,
     validate: validateNewWebhook,
@@ -97,24 +97,18 @@ function NewWebhookForm({ onCreated }: { onCreated: (created: WebhookWithSecret)
       <FormError message={formError} />
       <TextField
         label="Endpoint URL"
-        name="url"
+        {...field("url")}
         type="url"
         inputMode="url"
         autoComplete="off"
         spellCheck={false}
-        value={values.url}
-        onChange={(event) => update("url")(event.target.value)}
-        error={fieldErrors.url}
         hint="Where events are POSTed, e.g. https://hooks.example.com/petstore. The API must be able to reach it."
       />
       <TextField
         label="Description"
-        name="description"
+        {...field("description")}
         optional
         autoComplete="off"
-        value={values.description}
-        onChange={(event) => update("description")(event.target.value)}
-        error={fieldErrors.description}
         hint="Optional: what it is for, e.g. Stock system."
       />
       <fieldset
