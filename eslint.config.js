@@ -73,7 +73,11 @@ export default tseslint.config(
     rules: {
       "no-restricted-properties": [
         "error",
-        { object: "process", property: "env", message: "Read configuration in apps/api/src/base/env.ts (readConfig) and pass it in." },
+        {
+          object: "process",
+          property: "env",
+          message: "Read configuration in apps/api/src/base/env.ts (readConfig) and pass it in.",
+        },
       ],
     },
   },

@@ -10,8 +10,10 @@ export default defineConfig({
   testDir: "scripts",
   testMatch: "*.screenshots.ts",
   reporter: [["list"]],
-  projects: testConfig.projects?.filter((project) => project.name === "browser").map((project) => ({
-    ...project,
-    testMatch: "*.screenshots.ts",
-  })),
+  projects: testConfig.projects
+    ?.filter((project) => project.name === "browser")
+    .map((project) => ({
+      ...project,
+      testMatch: "*.screenshots.ts",
+    })),
 });

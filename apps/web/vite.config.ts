@@ -20,10 +20,16 @@ function precompress(): Plugin {
         const file = path.join(options.dir ?? "dist", fileName);
         const original = readFileSync(file);
         const copies = [
-          [".br", brotliCompressSync(original, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: original.length } })],
+          [
+            ".br",
+            brotliCompressSync(original, {
+              params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: original.length },
+            }),
+          ],
           [".gz", gzipSync(original, { level: 9 })],
         ] as const;
-        for (const [suffix, compressed] of copies) if (compressed.length < original.length) writeFileSync(file + suffix, compressed);
+        for (const [suffix, compressed] of copies)
+          if (compressed.length < original.length) writeFileSync(file + suffix, compressed);
       }
     },
   };
@@ -117,7 +123,10 @@ export default defineConfig({
     // setup.ts empties the page and the storages after each test and no module keeps a session between
     // files. The files that replace a module (vi.mock) need their own module graph: isolated.
     projects: [
-      { extends: true, test: { name: "shared", include: ["src/**/*.test.{ts,tsx}"], exclude: MOCKING_MODULES, isolate: false } },
+      {
+        extends: true,
+        test: { name: "shared", include: ["src/**/*.test.{ts,tsx}"], exclude: MOCKING_MODULES, isolate: false },
+      },
       { extends: true, test: { name: "isolated", include: MOCKING_MODULES, isolate: true } },
     ],
   },

@@ -36,7 +36,9 @@ export class AnswerCheck {
       const reference = this.referenceAnswers.get(key);
       if (reference === undefined) this.referenceAnswers.set(key, answer);
       else if (reference !== answer) {
-        throw new Error(`${who} answers ${pathAndQuery} differently:\n  ${answer.slice(0, 400)}\n  expected ${reference.slice(0, 400)}`);
+        throw new Error(
+          `${who} answers ${pathAndQuery} differently:\n  ${answer.slice(0, 400)}\n  expected ${reference.slice(0, 400)}`,
+        );
       }
       // The production floor's header set is compared with the API's once, under the configured key (the bare
       // floor and the baseline leave the security headers and the request id out by design).
@@ -62,7 +64,14 @@ export class AnswerCheck {
    * 404 or 405: it does not (a build before the operation: no route, or the path's other methods only);
    * anything else throws, as a wrong answer to `check` does: the bench could not load it without failures.
    */
-  async servesScenario(server: RunningServer, provider: Provider, target: Target, rows: number, apiKey: string, scenario: Scenario): Promise<ScenarioProbe> {
+  async servesScenario(
+    server: RunningServer,
+    provider: Provider,
+    target: Target,
+    rows: number,
+    apiKey: string,
+    scenario: Scenario,
+  ): Promise<ScenarioProbe> {
     const probe = PROBES[scenario];
     if (!probe) throw new Error(`no probe for ${scenario}`);
     const who = `${target} (${provider}, ${rowsLabel(rows)})`;
@@ -73,11 +82,15 @@ export class AnswerCheck {
     });
     const answer = `${response.status} ${(await response.text()).slice(0, 300)}`;
     if (response.status === 404 || response.status === 405) return { served: false, answer };
-    if (response.status < 200 || response.status > 299) throw new Error(`${who} answers ${scenario}'s probe (${probe.method} ${probe.path} ${probe.body ?? ""}) with ${answer}`);
+    if (response.status < 200 || response.status > 299)
+      throw new Error(
+        `${who} answers ${scenario}'s probe (${probe.method} ${probe.path} ${probe.body ?? ""}) with ${answer}`,
+      );
     const key = `${rows} ${probe.method} ${probe.path}`;
     const reference = this.referenceAnswers.get(key);
     if (reference === undefined) this.referenceAnswers.set(key, answer);
-    else if (reference !== answer) throw new Error(`${who} answers ${scenario}'s probe differently:\n  ${answer}\n  expected ${reference}`);
+    else if (reference !== answer)
+      throw new Error(`${who} answers ${scenario}'s probe differently:\n  ${answer}\n  expected ${reference}`);
     return { served: true, answer };
   }
 
@@ -86,7 +99,9 @@ export class AnswerCheck {
     const floorOnly = [...floor.keys()].filter((name) => !api.has(name));
     const changed = [...api.keys()]
       .filter((name) => floor.has(name) && api.get(name) !== floor.get(name))
-      .map((name) => `${name} (api ${JSON.stringify(api.get(name))}, production floor ${JSON.stringify(floor.get(name))})`);
+      .map(
+        (name) => `${name} (api ${JSON.stringify(api.get(name))}, production floor ${JSON.stringify(floor.get(name))})`,
+      );
     const differences = [
       apiOnly.length ? `only the API sends ${apiOnly.join(", ")}` : "",
       floorOnly.length ? `only the production floor sends ${floorOnly.join(", ")}` : "",
@@ -122,7 +137,11 @@ export async function sampleAnswer(job: LoadJob): Promise<string> {
     job.scenario === "getPet"
       ? await fetch(`${job.url}/v1/pets/1`, { headers })
       : job.scenario === "createPet"
-        ? await fetch(`${job.url}/v1/pets`, { method: "POST", headers, body: JSON.stringify({ name: "bench sample", categoryId: 1, status: "available" }) })
+        ? await fetch(`${job.url}/v1/pets`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify({ name: "bench sample", categoryId: 1, status: "available" }),
+          })
         : job.scenario === "updatePet"
           ? await fetch(`${job.url}/v1/pets/1`, { method: "PATCH", headers, body: updatePatch(1, "bench sample") })
           : await fetch(`${job.url}${scenarioPath(job.scenario)}`, { headers });

@@ -12,13 +12,27 @@
  * file or a `postgres://` URL), DATABASE_POOL_SIZE (PostgreSQL, default 10).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { DEPRECATION, errorBody, floorSetup, listPage, parseListQuery, parseNewPet, parsePetId, toPet, UNAUTHORIZED } from "./floor-shared.js";
+import {
+  DEPRECATION,
+  errorBody,
+  floorSetup,
+  listPage,
+  parseListQuery,
+  parseNewPet,
+  parsePetId,
+  toPet,
+  UNAUTHORIZED,
+} from "./floor-shared.js";
 
 const { port, keyIndex, store } = await floorSetup("pg");
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const json = JSON.stringify(body);
-  res.writeHead(status, { ...headers, "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(json) });
+  res.writeHead(status, {
+    ...headers,
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(json),
+  });
   res.end(json);
 }
 const fail = (res: ServerResponse, status: number, code: string, message: string, headers?: Record<string, string>) =>
@@ -74,7 +88,10 @@ const server = createServer((req, res) => {
   if (url.pathname === "/readyz") return send(res, 200, { status: "ok" });
   const isGetPet = url.pathname.startsWith("/v1/pets/");
   if (keyIndex(req.headers.authorization) === -1) {
-    return fail(res, 401, "UNAUTHORIZED", "The API key is not valid.", { ...UNAUTHORIZED, ...(isGetPet ? DEPRECATION : {}) });
+    return fail(res, 401, "UNAUTHORIZED", "The API key is not valid.", {
+      ...UNAUTHORIZED,
+      ...(isGetPet ? DEPRECATION : {}),
+    });
   }
   if (url.pathname === "/v1/pets") {
     if (req.method === "GET") return void listPets(url, res).catch((error: unknown) => internal(res, error));

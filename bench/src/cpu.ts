@@ -70,13 +70,28 @@ import { parseCpuOptions } from "./options.js";
 import { scenarioPath, updatePatch, type Scenario } from "./scenarios.js";
 import { seedPostgres, seedSqlite } from "./seed.js";
 import { cpuNs, peakRssMb, stopServer, writtenBytes, type RunningServer } from "./server-process.js";
-import { API_KEY, apiCommand, apiRoot, migrateForBuild, PG_BENCH_URL, RESULTS, startBenchServer, timeStamp } from "./servers.js";
+import {
+  API_KEY,
+  apiCommand,
+  apiRoot,
+  migrateForBuild,
+  PG_BENCH_URL,
+  RESULTS,
+  startBenchServer,
+  timeStamp,
+} from "./servers.js";
 import { upperMedian as median } from "./statistics.js";
 import type { ServerKind } from "./targets.js";
 
 let created = 0;
 /** `amount` requests of the scenario (autocannon, 10 connections) with `apiKey`; getPet asks for ids in 1..rows. */
-function load(url: string, scenario: Scenario, amount: number, rows: number, apiKey = API_KEY): Promise<autocannon.Result> {
+function load(
+  url: string,
+  scenario: Scenario,
+  amount: number,
+  rows: number,
+  apiKey = API_KEY,
+): Promise<autocannon.Result> {
   const request: autocannon.Request =
     scenario === "getPet"
       ? { method: "GET", setupRequest: (req) => ({ ...req, path: `/v1/pets/${1 + Math.floor(Math.random() * rows)}` }) }
@@ -109,15 +124,39 @@ function load(url: string, scenario: Scenario, amount: number, rows: number, api
 }
 
 /** The server's CPU µs per request over `amount` requests with `apiKey`; throws on any non-2xx or error. */
-async function cpuPerRequest(server: RunningServer, target: ServerKind, scenario: Scenario, amount: number, rows: number, apiKey = API_KEY): Promise<number> {
+async function cpuPerRequest(
+  server: RunningServer,
+  target: ServerKind,
+  scenario: Scenario,
+  amount: number,
+  rows: number,
+  apiKey = API_KEY,
+): Promise<number> {
   const before = cpuNs(server.child.pid!);
   const result = await load(server.url, scenario, amount, rows, apiKey);
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target} ${scenario}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${target} ${scenario}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return (cpuNs(server.child.pid!) - before) / 1000 / result.requests.total;
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
-  const { postgres, cpuProf, issued, webhooks, token, streams, targets, pairs, slice, scenarios, requests, warmup, rounds, rows, apiEnv } = parseCpuOptions(argv);
+  const {
+    postgres,
+    cpuProf,
+    issued,
+    webhooks,
+    token,
+    streams,
+    targets,
+    pairs,
+    slice,
+    scenarios,
+    requests,
+    warmup,
+    rounds,
+    rows,
+    apiEnv,
+  } = parseCpuOptions(argv);
   apiCommand();
   const provider = postgres ? "postgresql" : "sqlite";
   const work = mkdtempSync(path.join(tmpdir(), "petstore-cpu-"));
@@ -181,13 +220,17 @@ export async function main(argv: readonly string[]): Promise<number> {
                     // The last events of the slice are read within the streams' 250 ms poll: wait for them.
                     const expected = slice * STREAMS;
                     const deadline = performance.now() + 3_000;
-                    while (open.received < expected && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+                    while (open.received < expected && performance.now() < deadline)
+                      await new Promise((resolve) => setTimeout(resolve, 20));
                     fanouts.push((open.received * 1000) / (performance.now() - started));
-                    if (open.received < expected) console.log(`  streams received ${open.received} of ${expected} events`);
+                    if (open.received < expected)
+                      console.log(`  streams received ${open.received} of ${expected} events`);
                     open.close();
                   }
                 }
-                console.log(`cpu ${provider} api ${scenario} pair ${pair + 1}: none ${cpu.none.toFixed(1)}, ${STREAMS} streams ${cpu.streams.toFixed(1)} µs/request`);
+                console.log(
+                  `cpu ${provider} api ${scenario} pair ${pair + 1}: none ${cpu.none.toFixed(1)}, ${STREAMS} streams ${cpu.streams.toFixed(1)} µs/request`,
+                );
                 streamRatios.push(cpu.none / cpu.streams);
               }
               continue;
@@ -195,12 +238,17 @@ export async function main(argv: readonly string[]): Promise<number> {
             if (receiver) {
               for (let pair = 0; pair < pairs; pair++) {
                 const cpu = { none: 0, endpoints: 0 };
-                for (const side of pair % 2 === 0 ? (["none", "endpoints"] as const) : (["endpoints", "none"] as const)) {
-                  const ids = side === "endpoints" ? await registerEndpoints(url, API_KEY, receiver.url, WEBHOOK_ENDPOINTS) : [];
+                for (const side of pair % 2 === 0
+                  ? (["none", "endpoints"] as const)
+                  : (["endpoints", "none"] as const)) {
+                  const ids =
+                    side === "endpoints" ? await registerEndpoints(url, API_KEY, receiver.url, WEBHOOK_ENDPOINTS) : [];
                   cpu[side] = await cpuPerRequest(server, target, scenario, slice, rows);
                   await deleteEndpoints(url, API_KEY, ids);
                 }
-                console.log(`cpu ${provider} api ${scenario} pair ${pair + 1}: none ${cpu.none.toFixed(1)}, ${WEBHOOK_ENDPOINTS} endpoints ${cpu.endpoints.toFixed(1)} µs/request`);
+                console.log(
+                  `cpu ${provider} api ${scenario} pair ${pair + 1}: none ${cpu.none.toFixed(1)}, ${WEBHOOK_ENDPOINTS} endpoints ${cpu.endpoints.toFixed(1)} µs/request`,
+                );
                 webhookRatios.push(cpu.none / cpu.endpoints);
               }
               continue;
@@ -216,7 +264,9 @@ export async function main(argv: readonly string[]): Promise<number> {
               continue;
             }
             // --issued: the configured key against the issued one; --token: the issued key against its session's token.
-            const [reference, measured] = token ? [issuedKey, await createSessionToken(url, issuedKey)] : [API_KEY, issuedKey];
+            const [reference, measured] = token
+              ? [issuedKey, await createSessionToken(url, issuedKey)]
+              : [API_KEY, issuedKey];
             const names = token ? ["issued", "token"] : ["configured", "issued"];
             await load(url, scenario, warmup, rows, measured);
             for (let pair = 0; pair < pairs; pair++) {
@@ -224,7 +274,9 @@ export async function main(argv: readonly string[]): Promise<number> {
               const cpu = new Map<string, number>();
               for (const key of order) cpu.set(key, await cpuPerRequest(server, target, scenario, slice, rows, key));
               const ratio = cpu.get(reference)! / cpu.get(measured)!;
-              console.log(`cpu ${provider} api ${scenario} pair ${pair + 1}: ${names[0]} ${cpu.get(reference)!.toFixed(1)}, ${names[1]} ${cpu.get(measured)!.toFixed(1)} µs/request`);
+              console.log(
+                `cpu ${provider} api ${scenario} pair ${pair + 1}: ${names[0]} ${cpu.get(reference)!.toFixed(1)}, ${names[1]} ${cpu.get(measured)!.toFixed(1)} µs/request`,
+              );
               issuedRatios.set(scenario, [...(issuedRatios.get(scenario) ?? []), ratio]);
             }
           }
@@ -240,16 +292,29 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 
   if (streams) {
-    console.log(`\nnone ÷ ${STREAMS} open streams, CPU per createPet, median over ${rounds} × ${pairs} pairs of ${slice} requests (${provider}, ${rows} rows)`);
-    console.log(`cpu-streams ${provider} createPet ${median(streamRatios).toFixed(3)} (pairs ${streamRatios.map((ratio) => ratio.toFixed(3)).join(", ")})`);
-    console.log(`stream-fanout ${provider} ${median(fanouts).toFixed(0)} events/s to ${STREAMS} streams (slices ${fanouts.map((rate) => rate.toFixed(0)).join(", ")})`);
+    console.log(
+      `\nnone ÷ ${STREAMS} open streams, CPU per createPet, median over ${rounds} × ${pairs} pairs of ${slice} requests (${provider}, ${rows} rows)`,
+    );
+    console.log(
+      `cpu-streams ${provider} createPet ${median(streamRatios).toFixed(3)} (pairs ${streamRatios.map((ratio) => ratio.toFixed(3)).join(", ")})`,
+    );
+    console.log(
+      `stream-fanout ${provider} ${median(fanouts).toFixed(0)} events/s to ${STREAMS} streams (slices ${fanouts.map((rate) => rate.toFixed(0)).join(", ")})`,
+    );
   } else if (webhooks) {
-    console.log(`\nnone ÷ ${WEBHOOK_ENDPOINTS} endpoints, CPU per createPet, median over ${rounds} × ${pairs} pairs of ${slice} requests (${provider}, ${rows} rows)`);
-    console.log(`cpu-webhooks ${provider} createPet ${median(webhookRatios).toFixed(3)} (pairs ${webhookRatios.map((ratio) => ratio.toFixed(3)).join(", ")})`);
+    console.log(
+      `\nnone ÷ ${WEBHOOK_ENDPOINTS} endpoints, CPU per createPet, median over ${rounds} × ${pairs} pairs of ${slice} requests (${provider}, ${rows} rows)`,
+    );
+    console.log(
+      `cpu-webhooks ${provider} createPet ${median(webhookRatios).toFixed(3)} (pairs ${webhookRatios.map((ratio) => ratio.toFixed(3)).join(", ")})`,
+    );
   } else if (issued || token) {
     const [line, what] = token ? ["cpu-token", "issued key ÷ session token"] : ["cpu-issued", "configured ÷ issued"];
-    console.log(`\n${what} CPU per request, median over ${rounds} × ${pairs} pairs of ${slice} requests (${provider}, ${rows} rows)`);
-    for (const [scenario, ratios] of issuedRatios) console.log(`${line} ${provider} ${scenario} ${median(ratios).toFixed(3)}`);
+    console.log(
+      `\n${what} CPU per request, median over ${rounds} × ${pairs} pairs of ${slice} requests (${provider}, ${rows} rows)`,
+    );
+    for (const [scenario, ratios] of issuedRatios)
+      console.log(`${line} ${provider} ${scenario} ${median(ratios).toFixed(3)}`);
   } else {
     console.log(`\nmedian CPU µs/request over ${rounds} rounds of ${requests} (${provider}, ${rows} rows)`);
     for (const scenario of scenarios) {
@@ -257,8 +322,13 @@ export async function main(argv: readonly string[]): Promise<number> {
       // Each floor's CPU over the API's, comparable to ratio-floor (the production floor) and ratio-bare.
       const overApi = (["production", "bare"] as const)
         .filter((floor) => targets.includes(floor) && targets.includes("api"))
-        .map((floor) => `  ${floor}/api ${(median(results.get(`${floor} ${scenario}`)!) / median(results.get(`api ${scenario}`)!)).toFixed(2)}`);
-      console.log(`${scenario.padEnd(38)} ${targets.map((t, i) => `${t} ${figures[i]!.toFixed(1)}`).join("  ")}${overApi.join("")}`);
+        .map(
+          (floor) =>
+            `  ${floor}/api ${(median(results.get(`${floor} ${scenario}`)!) / median(results.get(`api ${scenario}`)!)).toFixed(2)}`,
+        );
+      console.log(
+        `${scenario.padEnd(38)} ${targets.map((t, i) => `${t} ${figures[i]!.toFixed(1)}`).join("  ")}${overApi.join("")}`,
+      );
     }
     for (const [target, values] of peaks) console.log(`peak RSS ${target} ${median(values).toFixed(0)} MB`);
     if (cpuProf) console.log(`profiles in ${profDir}`);

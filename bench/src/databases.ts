@@ -19,7 +19,11 @@ export function freshSqliteCopy(template: string, file: string): void {
 }
 
 /** Creates the database of `benchUrl` when it is missing and migrates it; false (logged) when PostgreSQL is not reachable. */
-export async function ensurePostgresDatabase(adminUrl: string, benchUrl: string, log: (message: string) => void): Promise<boolean> {
+export async function ensurePostgresDatabase(
+  adminUrl: string,
+  benchUrl: string,
+  log: (message: string) => void,
+): Promise<boolean> {
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 2_000 });
   try {
     await admin.connect();

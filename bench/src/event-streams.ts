@@ -25,18 +25,22 @@ export async function openStreams(baseUrl: string, apiKey: string, count: number
       { length: count },
       () =>
         new Promise<void>((resolve, reject) => {
-          const request = http.get(url, { agent: false, headers: { Authorization: `Bearer ${apiKey}` } }, (response) => {
-            if (response.statusCode !== 200) return reject(new Error(`streamEvents answered ${response.statusCode}`));
-            response.setEncoding("utf8");
-            // One `data:` line per event; a chunk never splits "\ndata: " across its end more than once per event.
-            let tail = "";
-            response.on("data", (chunk: string) => {
-              const text = tail + chunk;
-              received += text.split("\ndata: ").length - 1;
-              tail = text.slice(-6);
-            });
-            resolve();
-          });
+          const request = http.get(
+            url,
+            { agent: false, headers: { Authorization: `Bearer ${apiKey}` } },
+            (response) => {
+              if (response.statusCode !== 200) return reject(new Error(`streamEvents answered ${response.statusCode}`));
+              response.setEncoding("utf8");
+              // One `data:` line per event; a chunk never splits "\ndata: " across its end more than once per event.
+              let tail = "";
+              response.on("data", (chunk: string) => {
+                const text = tail + chunk;
+                received += text.split("\ndata: ").length - 1;
+                tail = text.slice(-6);
+              });
+              resolve();
+            },
+          );
           request.on("error", (error) => (requests.includes(request) ? undefined : reject(error)));
           requests.push(request);
         }),

@@ -6,8 +6,26 @@
  * WWW-Authenticate). What a floor adds to that, its duties, comes in through FloorDuties, so the two
  * floors differ by those duties and nothing else.
  */
-import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type RequestHandler, type Response } from "express";
-import { DEPRECATION, errorBody, listPage, parseListQuery, parseNewPet, parsePetId, toPet, UNAUTHORIZED, type createKeyCheck, type PetStore } from "./floor-shared.js";
+import express, {
+  type ErrorRequestHandler,
+  type Express,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from "express";
+import {
+  DEPRECATION,
+  errorBody,
+  listPage,
+  parseListQuery,
+  parseNewPet,
+  parsePetId,
+  toPet,
+  UNAUTHORIZED,
+  type createKeyCheck,
+  type PetStore,
+} from "./floor-shared.js";
 
 /** What a floor does beside the API's work: nothing for the bare floor; logging, headers and counting for the production floor. */
 export interface FloorDuties {
@@ -20,12 +38,20 @@ export interface FloorDuties {
 }
 
 const fail = (res: Response, status: number, code: string, message: string, headers: Record<string, string> = {}) =>
-  void res.set(headers).status(status).json(errorBody(status, code, message));
+  void res
+    .set(headers)
+    .status(status)
+    .json(errorBody(status, code, message));
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 const requireJson: RequestHandler = (req, res, next) => {
   if (!JSON_MEDIA_TYPE.test(req.headers["content-type"] ?? "")) {
-    return fail(res, 415, "UNSUPPORTED_MEDIA_TYPE", "The request body must be JSON, sent with Content-Type: application/json.");
+    return fail(
+      res,
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+      "The request body must be JSON, sent with Content-Type: application/json.",
+    );
   }
   next();
 };
@@ -37,7 +63,11 @@ const route =
     void handler(req, res).catch(next);
 
 /** The floor's app on `store`, checking keys with `keyIndex`, with `duties` added. */
-export function expressFloorApp(store: PetStore, keyIndex: ReturnType<typeof createKeyCheck>, duties: FloorDuties): Express {
+export function expressFloorApp(
+  store: PetStore,
+  keyIndex: ReturnType<typeof createKeyCheck>,
+  duties: FloorDuties,
+): Express {
   const { everyRequest, keyAccepted, unhandled } = duties;
   const app = express();
   app.disable("x-powered-by");
@@ -97,8 +127,10 @@ export function expressFloorApp(store: PetStore, keyIndex: ReturnType<typeof cre
   app.use((req, res) => fail(res, 404, "NOT_FOUND", `No route matches ${req.method} ${req.path}.`));
   const sendError: ErrorRequestHandler = (error: unknown, _req, res, _next) => {
     const type = typeof error === "object" && error !== null && "type" in error ? String(error.type) : "";
-    if (type === "entity.parse.failed") return fail(res, 400, "VALIDATION_ERROR", "The request body is not valid JSON.");
-    if (type === "entity.too.large") return fail(res, 413, "PAYLOAD_TOO_LARGE", "The request body is larger than 16 KiB.");
+    if (type === "entity.parse.failed")
+      return fail(res, 400, "VALIDATION_ERROR", "The request body is not valid JSON.");
+    if (type === "entity.too.large")
+      return fail(res, 413, "PAYLOAD_TOO_LARGE", "The request body is larger than 16 KiB.");
     unhandled(error);
     if (res.headersSent) return void res.destroy();
     fail(res, 500, "INTERNAL", "An unexpected error occurred.");

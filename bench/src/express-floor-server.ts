@@ -51,7 +51,11 @@ const requestLog: RequestHandler = (req, res, next) => {
     const statusCode = res.statusCode;
     const level = statusCode >= 500 ? "error" : statusCode >= 400 ? "warn" : "info";
     logger[level](
-      { req: { id, method: req.method, url: req.originalUrl }, res: { statusCode }, responseTime: Math.round(performance.now() - started) },
+      {
+        req: { id, method: req.method, url: req.originalUrl },
+        res: { statusCode },
+        responseTime: Math.round(performance.now() - started),
+      },
       "request completed",
     );
   });

@@ -47,7 +47,8 @@ export function parseListQuery(get: (name: string) => string | null | undefined)
   const status = get("status") ?? undefined;
   const afterText = get("after");
   const limit = limitText === null || limitText === undefined ? 20 : DIGITS.test(limitText) ? Number(limitText) : NaN;
-  const after = afterText === null || afterText === undefined ? undefined : DIGITS.test(afterText) ? Number(afterText) : NaN;
+  const after =
+    afterText === null || afterText === undefined ? undefined : DIGITS.test(afterText) ? Number(afterText) : NaN;
   if (!(limit >= 1 && limit <= 100)) return undefined;
   if (after !== undefined && !(after >= 0 && after <= MAX_ID)) return undefined;
   if (status !== undefined && !STATUSES.has(status)) return undefined;
@@ -95,7 +96,9 @@ export interface Pet {
 export function toPet(row: Row): Pet {
   const id = Number(row.id);
   const categoryId = Number(row.categoryId);
-  return row.status === null ? { id, name: row.name, categoryId } : { id, name: row.name, categoryId, status: row.status };
+  return row.status === null
+    ? { id, name: row.name, categoryId }
+    : { id, name: row.name, categoryId, status: row.status };
 }
 
 export const errorBody = (status: number, code: string, message: string) => ({ code, message, status });
@@ -184,9 +187,13 @@ export async function openPgStore(url: string, max: number): Promise<PetStore> {
   const q = sql((n) => `$${n}`);
   return {
     list: async (take, status, after = 0) =>
-      (status === undefined ? await pool.query<Row>(q.listAll, [after, take]) : await pool.query<Row>(q.listByStatus, [status, after, take])).rows,
+      (status === undefined
+        ? await pool.query<Row>(q.listAll, [after, take])
+        : await pool.query<Row>(q.listByStatus, [status, after, take])
+      ).rows,
     findById: async (id) => (await pool.query<Row>(q.byId, [id])).rows[0],
-    create: async ({ name, categoryId, status }) => (await pool.query<Row>(q.insert, [name, categoryId, status ?? null])).rows[0]!,
+    create: async ({ name, categoryId, status }) =>
+      (await pool.query<Row>(q.insert, [name, categoryId, status ?? null])).rows[0]!,
     close: () => pool.end(),
   };
 }
@@ -198,7 +205,10 @@ export async function openPgStore(url: string, max: number): Promise<PetStore> {
  */
 export async function openPrismaStore(url: string, max: number): Promise<PetStore> {
   // The API's own generated client, so the floor makes exactly the API's Prisma calls.
-  const [{ PrismaClient }, { PrismaPg }] = await Promise.all([import("@petstore/api/prisma-client"), import("@prisma/adapter-pg")]);
+  const [{ PrismaClient }, { PrismaPg }] = await Promise.all([
+    import("@petstore/api/prisma-client"),
+    import("@prisma/adapter-pg"),
+  ]);
   const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max }) });
   const select = { id: true, name: true, categoryId: true, status: true } as const;
   return {
@@ -225,7 +235,9 @@ export async function openPrismaStore(url: string, max: number): Promise<PetStor
  * `postgres://` URL), DATABASE_POOL_SIZE (PostgreSQL, default 10). `postgres`
  * picks the PostgreSQL client: plain `pg` or the API's Prisma client.
  */
-export async function floorSetup(postgres: "pg" | "prisma"): Promise<{ port: number; keyIndex: ReturnType<typeof createKeyCheck>; store: PetStore }> {
+export async function floorSetup(
+  postgres: "pg" | "prisma",
+): Promise<{ port: number; keyIndex: ReturnType<typeof createKeyCheck>; store: PetStore }> {
   const keys = (process.env["API_KEYS"] ?? "").split(",").filter(Boolean);
   const databaseUrl = process.env["DATABASE_URL"] ?? "";
   if (!databaseUrl || keys.length === 0) throw new Error("DATABASE_URL and API_KEYS are required");

@@ -4,7 +4,8 @@
 export const rowsLabel = (rows: number): string => (rows >= 1_000_000 ? `${rows / 1_000_000}M` : `${rows / 1000}k`);
 
 /** A share (0.5) as a percentage ("50 %"); "n/a" when it is not a number. */
-export const percent = (fraction: number): string => (Number.isFinite(fraction) ? `${(fraction * 100).toFixed(0)} %` : "n/a");
+export const percent = (fraction: number): string =>
+  Number.isFinite(fraction) ? `${(fraction * 100).toFixed(0)} %` : "n/a";
 
 /** A figure to `digits` decimals; "n/a" when it is not a number. */
 export const figure = (value: number, digits = 0): string => (Number.isFinite(value) ? value.toFixed(digits) : "n/a");

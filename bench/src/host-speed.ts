@@ -10,7 +10,11 @@ import { createHash } from "node:crypto";
 import { medianOf } from "./statistics.js";
 
 /** The task: this many hashes of a buffer of this many bytes, timed this many times. */
-export const CALIBRATION: Readonly<{ hashes: number; bytes: number; repeats: number }> = { hashes: 20_000, bytes: 1024, repeats: 5 };
+export const CALIBRATION: Readonly<{ hashes: number; bytes: number; repeats: number }> = {
+  hashes: 20_000,
+  bytes: 1024,
+  repeats: 5,
+};
 
 /** One calibration: the fastest repeat (what the host can do) and the median (what it did, neighbours included), in ms. */
 export interface HostSpeed {

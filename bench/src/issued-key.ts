@@ -7,11 +7,15 @@ import path from "node:path";
  * prints once.
  */
 export function createIssuedKey(apiRoot: string, databaseUrl: string): string {
-  const secret = execFileSync(process.execPath, [path.join(apiRoot, "dist", "keys-command.js"), "create", "--name", "bench issued key", "--scope", "write"], {
-    cwd: apiRoot,
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    stdio: ["ignore", "pipe", "pipe"],
-  })
+  const secret = execFileSync(
+    process.execPath,
+    [path.join(apiRoot, "dist", "keys-command.js"), "create", "--name", "bench issued key", "--scope", "write"],
+    {
+      cwd: apiRoot,
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  )
     .toString()
     .trim();
   if (!secret.startsWith("psk_")) throw new Error(`keys create printed no psk_ secret: ${secret.slice(0, 80)}`);

@@ -28,10 +28,22 @@ const figures = (overrides: Partial<Figures> = {}): Figures => ({
   ...overrides,
 });
 
-const audit = (id: string, overrides: Partial<LhrAudit> = {}): LhrAudit => ({ id, title: `title of ${id}`, score: 1, scoreDisplayMode: "binary", ...overrides });
+const audit = (id: string, overrides: Partial<LhrAudit> = {}): LhrAudit => ({
+  id,
+  title: `title of ${id}`,
+  score: 1,
+  scoreDisplayMode: "binary",
+  ...overrides,
+});
 
 const lhr = (audits: LhrAudit[], given: Record<string, number | null> = {}): Lhr => {
-  const scores: Record<string, number | null> = { performance: 0.97, accessibility: 1, "best-practices": 0.96, seo: 0.9, ...given };
+  const scores: Record<string, number | null> = {
+    performance: 0.97,
+    accessibility: 1,
+    "best-practices": 0.96,
+    seo: 0.9,
+    ...given,
+  };
   return {
     finalDisplayedUrl: "http://127.0.0.1:3300/pets",
     lighthouseVersion: "12.8.2",
@@ -47,7 +59,10 @@ const lhr = (audits: LhrAudit[], given: Record<string, number | null> = {}): Lhr
         ],
       },
       accessibility: { score: scores["accessibility"] ?? null, auditRefs: [{ id: "color-contrast" }] },
-      "best-practices": { score: scores["best-practices"] ?? null, auditRefs: [{ id: "errors-in-console" }, { id: "inspector-issues" }] },
+      "best-practices": {
+        score: scores["best-practices"] ?? null,
+        auditRefs: [{ id: "errors-in-console" }, { id: "inspector-issues" }],
+      },
       seo: { score: scores["seo"] ?? null, auditRefs: [{ id: "meta-description" }] },
     },
     audits: Object.fromEntries(audits.map((entry) => [entry.id, entry])),
@@ -61,7 +76,9 @@ describe("parseLighthouseOptions", () => {
   });
 
   it("chooses a preset, and reads the numbers and paths", () => {
-    expect(parseLighthouseOptions(["--", "--preset=desktop", "--runs=3", "--pets=0", "--port=3301", "--chrome=/opt/chrome"])).toMatchObject({
+    expect(
+      parseLighthouseOptions(["--", "--preset=desktop", "--runs=3", "--pets=0", "--port=3301", "--chrome=/opt/chrome"]),
+    ).toMatchObject({
       presets: ["desktop"],
       runs: 3,
       pets: 0,
@@ -94,7 +111,16 @@ describe("figuresOf", () => {
         { performance: 0.965, "best-practices": 0.96, seo: null },
       ),
     );
-    expect(result).toMatchObject({ performance: 97, accessibility: 100, bestPractices: 96, fcpMs: 1780.4, lcpMs: 2010, tbtMs: 72, cls: 0.069, benchmarkIndex: 2600 });
+    expect(result).toMatchObject({
+      performance: 97,
+      accessibility: 100,
+      bestPractices: 96,
+      fcpMs: 1780.4,
+      lcpMs: 2010,
+      tbtMs: 72,
+      cls: 0.069,
+      benchmarkIndex: 2600,
+    });
     // A category Lighthouse could not score, a metric it did not measure.
     expect(result.seo).toBeNaN();
     expect(result.speedIndexMs).toBeNaN();
@@ -142,12 +168,21 @@ describe("failingAudits", () => {
       score: 0,
       displayValue: `Est savings of ${savingsMs / 10} KiB`,
       metricSavings: { LCP: savingsMs, FCP: savingsMs, CLS: 0 },
-      details: { type: "opportunity", overallSavingsMs: savingsMs, overallSavingsBytes: 29_286, items: [{ url, totalBytes: 60_108, wastedBytes: 29_286, wastedPercent: 48.7 }] },
+      details: {
+        type: "opportunity",
+        overallSavingsMs: savingsMs,
+        overallSavingsBytes: 29_286,
+        items: [{ url, totalBytes: 60_108, wastedBytes: 29_286, wastedPercent: 48.7 }],
+      },
     });
 
   it("lists the scored audits under 0.9, with in how many runs they failed and their median savings", () => {
     const runs = [
-      lhr([unused(300, "/a.js"), audit("errors-in-console", { score: 0, details: { items: [{ description: "401 (Unauthorized)" }] } }), audit("color-contrast")]),
+      lhr([
+        unused(300, "/a.js"),
+        audit("errors-in-console", { score: 0, details: { items: [{ description: "401 (Unauthorized)" }] } }),
+        audit("color-contrast"),
+      ]),
       lhr([unused(150, "/b.js"), audit("errors-in-console"), audit("color-contrast")]),
       lhr([unused(450, "/c.js"), audit("errors-in-console"), audit("color-contrast")]),
     ];
@@ -185,8 +220,23 @@ describe("failingAudits", () => {
 
   it("puts the most often failed first, then the largest savings", () => {
     const failing = failingAudits([
-      lhr([audit("color-contrast", { score: 0 }), audit("render-blocking-resources", { scoreDisplayMode: "metricSavings", score: 0.5, details: { overallSavingsMs: 150 } }), unused(300, "/a.js")]),
-      lhr([audit("color-contrast", { score: 0 }), audit("render-blocking-resources", { scoreDisplayMode: "metricSavings", score: 0.5, details: { overallSavingsMs: 150 } })]),
+      lhr([
+        audit("color-contrast", { score: 0 }),
+        audit("render-blocking-resources", {
+          scoreDisplayMode: "metricSavings",
+          score: 0.5,
+          details: { overallSavingsMs: 150 },
+        }),
+        unused(300, "/a.js"),
+      ]),
+      lhr([
+        audit("color-contrast", { score: 0 }),
+        audit("render-blocking-resources", {
+          scoreDisplayMode: "metricSavings",
+          score: 0.5,
+          details: { overallSavingsMs: 150 },
+        }),
+      ]),
     ]);
     expect(failing.map((entry) => [entry.id, entry.failedRuns])).toEqual([
       ["render-blocking-resources", 2],
@@ -198,17 +248,29 @@ describe("failingAudits", () => {
 
 describe("itemLine", () => {
   it("names the element, the source or the url, then the numbers", () => {
-    expect(itemLine({ url: "http://x/a.css", totalBytes: 4013, wastedMs: 173.2 })).toBe("http://x/a.css: totalBytes 3.9 KiB, wastedMs 173 ms");
-    expect(itemLine({ node: { snippet: '<section class="panel">' }, score: 0.06933 })).toBe('<section class="panel">: score 0.0693');
-    expect(itemLine({ source: { url: "http://x/api", line: 0 }, description: "Failed to load resource" })).toBe("http://x/api:0");
-    expect(itemLine("plain")).toBe("plain");
-    expect(itemLine({ source: "…/node_modules/.pnpm/zod@3.25.0/node_modules/zod/v3/types.js", sourceBytes: 48_742, sourceWastedBytes: 29_082 })).toBe(
-      "zod/v3/types.js: sourceBytes 47.6 KiB, sourceWastedBytes 28.4 KiB",
+    expect(itemLine({ url: "http://x/a.css", totalBytes: 4013, wastedMs: 173.2 })).toBe(
+      "http://x/a.css: totalBytes 3.9 KiB, wastedMs 173 ms",
     );
+    expect(itemLine({ node: { snippet: '<section class="panel">' }, score: 0.06933 })).toBe(
+      '<section class="panel">: score 0.0693',
+    );
+    expect(itemLine({ source: { url: "http://x/api", line: 0 }, description: "Failed to load resource" })).toBe(
+      "http://x/api:0",
+    );
+    expect(itemLine("plain")).toBe("plain");
+    expect(
+      itemLine({
+        source: "…/node_modules/.pnpm/zod@3.25.0/node_modules/zod/v3/types.js",
+        sourceBytes: 48_742,
+        sourceWastedBytes: 29_082,
+      }),
+    ).toBe("zod/v3/types.js: sourceBytes 47.6 KiB, sourceWastedBytes 28.4 KiB");
   });
 
   it("adds a few sub-items and renders a network tree's longest chain", () => {
-    expect(itemLine({ node: { snippet: "<p>" }, subItems: { items: [{ label: "a" }, { label: "b" }] } })).toBe("<p> [a; b]");
+    expect(itemLine({ node: { snippet: "<p>" }, subItems: { items: [{ label: "a" }, { label: "b" }] } })).toBe(
+      "<p> [a; b]",
+    );
     expect(
       itemLine({
         type: "list-section",
@@ -221,26 +283,39 @@ describe("itemLine", () => {
               navStartToEndTime: 63,
               transferSize: 1446,
               isLongest: true,
-              children: { two: { url: "/a.js", navStartToEndTime: 94, transferSize: 61_067 }, three: { url: "/a.css", navStartToEndTime: 108, transferSize: 4013, isLongest: true } },
+              children: {
+                two: { url: "/a.js", navStartToEndTime: 94, transferSize: 61_067 },
+                three: { url: "/a.css", navStartToEndTime: 108, transferSize: 4013, isLongest: true },
+              },
             },
           },
         },
       }),
     ).toBe("longest chain 108 ms: /sign-in (63 ms, 1.4 KiB) -> /a.css (108 ms, 3.9 KiB)");
-    expect(itemLine({ type: "list-section", title: "Preconnected origins", value: { type: "text", value: "none" } })).toBe("Preconnected origins: none");
+    expect(
+      itemLine({ type: "list-section", title: "Preconnected origins", value: { type: "text", value: "none" } }),
+    ).toBe("Preconnected origins: none");
   });
 });
 
 describe("the report's sections", () => {
   it("a row per preset and page with the runs' performance; the audits per page", () => {
     const results = [
-      { preset: "mobile" as const, page: "/sign-in", runs: [figures({ performance: 96 }), figures()], median: figures({ cls: 0.069 }), failing: [] },
+      {
+        preset: "mobile" as const,
+        page: "/sign-in",
+        runs: [figures({ performance: 96 }), figures()],
+        median: figures({ cls: 0.069 }),
+        failing: [],
+      },
       {
         preset: "desktop" as const,
         page: "/pets",
         runs: [figures()],
         median: figures(),
-        failing: failingAudits([lhr([audit("errors-in-console", { score: 0, details: { items: [{ description: "401" }] } })])]),
+        failing: failingAudits([
+          lhr([audit("errors-in-console", { score: 0, details: { items: [{ description: "401" }] } })]),
+        ]),
       },
     ];
     const table = figuresTable(results);
@@ -248,6 +323,8 @@ describe("the report's sections", () => {
     expect(table).toContain("| mobile | /sign-in | 97 (96, 97) | 100 | 100 | 90 | 1800 | 2000 | 50 | 0.069 | 1800 |");
     const audits = auditsSection(results);
     expect(audits).toContain("### mobile /sign-in\n\nNo audit failed.");
-    expect(audits).toContain("- `errors-in-console` (best-practices): title of errors-in-console; failed 1/1 runs, score 0.00\n  - 401");
+    expect(audits).toContain(
+      "- `errors-in-console` (best-practices): title of errors-in-console; failed 1/1 runs, score 0.00\n  - 401",
+    );
   });
 });

@@ -46,20 +46,30 @@ export interface LighthouseOptions {
   chromePath: string;
 }
 
-export const DEFAULT_OPTIONS: LighthouseOptions = { presets: [...PRESETS], runs: 5, pets: 100, port: 3300, chromePath: "/usr/bin/chromium" };
+export const DEFAULT_OPTIONS: LighthouseOptions = {
+  presets: [...PRESETS],
+  runs: 5,
+  pets: 100,
+  port: 3300,
+  chromePath: "/usr/bin/chromium",
+};
 
 /** `--preset=mobile|desktop|both`, `--runs=N`, `--pets=N`, `--port=N`, `--web-dist=DIR`, `--chrome=PATH`. */
 export function parseLighthouseOptions(argv: readonly string[]): LighthouseOptions {
   const options: LighthouseOptions = { ...DEFAULT_OPTIONS, presets: [...DEFAULT_OPTIONS.presets] };
   const whole = (name: string, text: string, min: number): number => {
     const value = Number(text);
-    if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be a whole number >= ${min}, not ${JSON.stringify(text)}`);
+    if (!Number.isInteger(value) || value < min)
+      throw new Error(`--${name} must be a whole number >= ${min}, not ${JSON.stringify(text)}`);
     return value;
   };
   for (const arg of argv) {
     if (arg === "--") continue;
     const match = /^--([a-z-]+)=(.*)$/.exec(arg);
-    if (!match) throw new Error(`unknown argument ${JSON.stringify(arg)} (options: --preset= --runs= --pets= --port= --web-dist= --chrome=)`);
+    if (!match)
+      throw new Error(
+        `unknown argument ${JSON.stringify(arg)} (options: --preset= --runs= --pets= --port= --web-dist= --chrome=)`,
+      );
     const [, name, value] = match as unknown as [string, string, string];
     switch (name) {
       case "preset":
@@ -221,7 +231,9 @@ export function failingAudits(lhrs: readonly Lhr[]): FailingAudit[] {
   }
   const result = [...failed.entries()].map(([id, audits]): FailingAudit => {
     const savingsMs = medianOf(audits.map((audit) => audit.details?.overallSavingsMs ?? NaN));
-    const middle = [...audits].sort((a, b) => (a.details?.overallSavingsMs ?? 0) - (b.details?.overallSavingsMs ?? 0))[Math.floor(audits.length / 2)]!;
+    const middle = [...audits].sort((a, b) => (a.details?.overallSavingsMs ?? 0) - (b.details?.overallSavingsMs ?? 0))[
+      Math.floor(audits.length / 2)
+    ]!;
     const metrics = [...new Set(audits.flatMap((audit) => Object.keys(audit.metricSavings ?? {})))];
     const metricSavings = Object.fromEntries(
       metrics
@@ -242,7 +254,11 @@ export function failingAudits(lhrs: readonly Lhr[]): FailingAudit[] {
       items: (middle.details?.items ?? []).slice(0, ITEMS).map(itemLine),
     };
   });
-  return result.sort((a, b) => b.failedRuns - a.failedRuns || (Number.isFinite(b.savingsMs) ? b.savingsMs : 0) - (Number.isFinite(a.savingsMs) ? a.savingsMs : 0));
+  return result.sort(
+    (a, b) =>
+      b.failedRuns - a.failedRuns ||
+      (Number.isFinite(b.savingsMs) ? b.savingsMs : 0) - (Number.isFinite(a.savingsMs) ? a.savingsMs : 0),
+  );
 }
 
 /** One item of an audit's table as a line: what it names (url, node, source) and its numbers. */
@@ -265,7 +281,8 @@ export function itemLine(item: unknown): string {
   const numbers: string[] = [];
   const add = (key: string, unit: string, scale = 1, digits = 0) => {
     const value = record[key];
-    if (typeof value === "number" && Number.isFinite(value)) numbers.push(`${key} ${(value / scale).toFixed(digits)}${unit}`);
+    if (typeof value === "number" && Number.isFinite(value))
+      numbers.push(`${key} ${(value / scale).toFixed(digits)}${unit}`);
   };
   add("totalBytes", " KiB", 1024, 1);
   add("transferSize", " KiB", 1024, 1);
@@ -284,14 +301,18 @@ export function itemLine(item: unknown): string {
 
 /** An insight's list section: its title and its value (a text, or a network tree's longest chain). */
 function sectionLine(section: Record<string, unknown>): string {
-  const value = section["value"] as { type?: string; value?: unknown; chains?: Record<string, Chain>; longestChain?: { duration?: number } } | undefined;
+  const value = section["value"] as
+    | { type?: string; value?: unknown; chains?: Record<string, Chain>; longestChain?: { duration?: number } }
+    | undefined;
   const title = typeof section["title"] === "string" ? `${section["title"]}: ` : "";
   if (value?.type === "network-tree") {
     const longest: string[] = [];
     let chains = value.chains;
     while (chains && Object.keys(chains).length > 0) {
       const next: Chain = Object.values(chains).find((chain) => chain.isLongest) ?? Object.values(chains)[0]!;
-      longest.push(`${next.url} (${fixed(next.navStartToEndTime ?? NaN)} ms, ${fixed((next.transferSize ?? NaN) / 1024, 1)} KiB)`);
+      longest.push(
+        `${next.url} (${fixed(next.navStartToEndTime ?? NaN)} ms, ${fixed((next.transferSize ?? NaN) / 1024, 1)} KiB)`,
+      );
       chains = next.children;
     }
     return `${title}longest chain ${fixed(value.longestChain?.duration ?? NaN)} ms: ${longest.join(" -> ")}`;
@@ -352,7 +373,9 @@ export function auditsSection(results: readonly PageResult[]): string {
       const savings = [
         Number.isFinite(audit.savingsMs) ? `${audit.savingsMs.toFixed(0)} ms` : "",
         Number.isFinite(audit.savingsBytes) ? `${(audit.savingsBytes / 1024).toFixed(1)} KiB` : "",
-        ...Object.entries(audit.metricSavings).map(([metric, value]) => `${metric} ${metric === "CLS" ? value.toFixed(3) : value.toFixed(0)}`),
+        ...Object.entries(audit.metricSavings).map(
+          ([metric, value]) => `${metric} ${metric === "CLS" ? value.toFixed(3) : value.toFixed(0)}`,
+        ),
       ].filter(Boolean);
       lines.push(
         `- \`${audit.id}\` (${audit.categories.join(", ")}): ${audit.title}; failed ${audit.failedRuns}/${audit.runs} runs, score ${fixed(audit.score, 2)}` +
@@ -412,7 +435,10 @@ async function signInBrowser(port: number, pageUrl: string, sessionCookie: strin
 /** Lighthouse once, in a Chromium of its own (cold cache). */
 function lighthouseRunner(chromePath: string): RunOne {
   return async (url, preset, cookie) => {
-    const [{ default: lighthouse, desktopConfig }, { launch }] = await Promise.all([import("lighthouse"), import("chrome-launcher")]);
+    const [{ default: lighthouse, desktopConfig }, { launch }] = await Promise.all([
+      import("lighthouse"),
+      import("chrome-launcher"),
+    ]);
     const chrome = await launch({
       chromePath,
       chromeFlags: ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage"],
@@ -449,7 +475,10 @@ function lighthouseRunner(chromePath: string): RunOne {
 /** The commit measured, and how many of apps/web's files differ from it (a build of the working tree includes them). */
 function sourceLine(): string {
   try {
-    const git = (...args: string[]) => execFileSync("git", args, { cwd: BENCH_ROOT, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    const git = (...args: string[]) =>
+      execFileSync("git", args, { cwd: BENCH_ROOT, stdio: ["ignore", "pipe", "ignore"] })
+        .toString()
+        .trim();
     const changed = git("status", "--porcelain", "--", "../apps/web").split("\n").filter(Boolean).length;
     return `commit ${git("rev-parse", "--short", "HEAD")}${changed ? ` with ${changed} uncommitted file(s) in apps/web` : ""}`;
   } catch {
@@ -504,9 +533,12 @@ export async function main(argv: readonly string[]): Promise<number> {
         for (let run = 1; run <= options.runs; run++) {
           for (const page of PAGES) {
             const lhr = await runOne(`${origin}${page.path}`, preset, page.signedIn ? cookie : undefined);
-            if (lhr.runtimeError) throw new Error(`${preset} ${page.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+            if (lhr.runtimeError)
+              throw new Error(`${preset} ${page.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
             if (new URL(lhr.finalDisplayedUrl).pathname !== page.path) {
-              throw new Error(`${preset} ${page.path} ended at ${lhr.finalDisplayedUrl}${page.signedIn ? " (not signed in?)" : ""}`);
+              throw new Error(
+                `${preset} ${page.path} ended at ${lhr.finalDisplayedUrl}${page.signedIn ? " (not signed in?)" : ""}`,
+              );
             }
             writeFileSync(path.join(out, `${preset}${page.path.replace(/\//g, "-")}-${run}.json`), JSON.stringify(lhr));
             lighthouseVersion = lhr.lighthouseVersion;
@@ -523,7 +555,13 @@ export async function main(argv: readonly string[]): Promise<number> {
         for (const page of PAGES) {
           const pageLhrs = lhrs.get(page.path)!;
           const runs = pageLhrs.map(figuresOf);
-          results.push({ preset, page: page.path, runs, median: medianFigures(runs), failing: failingAudits(pageLhrs) });
+          results.push({
+            preset,
+            page: page.path,
+            runs,
+            median: medianFigures(runs),
+            failing: failingAudits(pageLhrs),
+          });
         }
       }
     } finally {
@@ -536,7 +574,10 @@ export async function main(argv: readonly string[]): Promise<number> {
       "",
       `Lighthouse ${lighthouseVersion} on Chromium ${chromium} (headless), ${options.runs} runs per page and preset, medians figure by figure; ` +
         `${options.pets} pets, SQLite; the admin app ${options.webDist ? `from ${options.webDist}` : `built from the working tree (${source})`}, served by the production API.`,
-      `Machine: ${machineLine(loadAtStart)} at start; load average ${os.loadavg().map((value) => value.toFixed(2)).join(" / ")} at end. ` +
+      `Machine: ${machineLine(loadAtStart)} at start; load average ${os
+        .loadavg()
+        .map((value) => value.toFixed(2))
+        .join(" / ")} at end. ` +
         `Lighthouse's benchmark index (median): ${results.map((result) => `${result.preset} ${result.page} ${fixed(result.median.benchmarkIndex)}`).join(", ")}.`,
       "",
       figuresTable(results),

@@ -11,7 +11,15 @@ describe("keySliceSums", () => {
   const slice = (count: number, cleanFromMs: number) => ({ count, cleanFromMs });
 
   it("leaves out the first slice, the last and an odd one over, and each slice's first `connections` requests", () => {
-    const slices = [slice(500, 10), slice(100, 20), slice(60, 40), slice(132, 25), slice(90, 50), slice(7, -1), slice(3, -1)];
+    const slices = [
+      slice(500, 10),
+      slice(100, 20),
+      slice(60, 40),
+      slice(132, 25),
+      slice(90, 50),
+      slice(7, -1),
+      slice(3, -1),
+    ];
     // Slices 1-4 count: 1 and 3 (odd) are the key's unless the reference has the first slice.
     expect(keySliceSums(slices, { connections: 32, referenceFirst: true, sliceMs: 100 })).toEqual({
       key: { requests: 100 - 32 + (132 - 32), ms: 100 - 20 + (100 - 25) },
@@ -24,7 +32,11 @@ describe("keySliceSums", () => {
   });
 
   it("counts nothing of a slice that never sent more than `connections` requests", () => {
-    const sums = keySliceSums([slice(50, 5), slice(20, -1), slice(80, 30), slice(10, 1)], { connections: 32, referenceFirst: true, sliceMs: 100 });
+    const sums = keySliceSums([slice(50, 5), slice(20, -1), slice(80, 30), slice(10, 1)], {
+      connections: 32,
+      referenceFirst: true,
+      sliceMs: 100,
+    });
     expect(sums.key).toEqual({ requests: 0, ms: 0 });
     expect(sliceRate(sums.key)).toBeNaN();
     expect(sliceRate(sums.reference)).toBeCloseTo(((80 - 32) * 1000) / 70);
@@ -67,7 +79,16 @@ describe("a key-sliced wrk run", () => {
 
   const run = (referenceFirst: boolean) => {
     seen.clear();
-    const job: LoadJob = { url, apiKey: KEY, referenceKey: REFERENCE, referenceFirst, scenario: "listPets", connections: 8, durationSeconds: 2, maxId: 1 };
+    const job: LoadJob = {
+      url,
+      apiKey: KEY,
+      referenceKey: REFERENCE,
+      referenceFirst,
+      scenario: "listPets",
+      connections: 8,
+      durationSeconds: 2,
+      maxId: 1,
+    };
     return runLoad(wrk, job, work, process.pid);
   };
 
@@ -89,18 +110,29 @@ describe("a key-sliced wrk run", () => {
     expect(result.requestsPerSecond).toBe(sliceRate(key));
   });
 
-  it("finds the key the server works twice as long for at about half the rate, whichever key has the first slice", { retry: 1 }, async () => {
-    costUs.set(KEY, 600).set(REFERENCE, 300);
-    for (const referenceFirst of [true, false]) {
-      const { key, reference } = (await run(referenceFirst)).keySlices!;
-      expect(sliceRate(key) / sliceRate(reference)).toBeGreaterThan(0.4);
-      expect(sliceRate(key) / sliceRate(reference)).toBeLessThan(0.75);
-    }
-  });
+  it(
+    "finds the key the server works twice as long for at about half the rate, whichever key has the first slice",
+    { retry: 1 },
+    async () => {
+      costUs.set(KEY, 600).set(REFERENCE, 300);
+      for (const referenceFirst of [true, false]) {
+        const { key, reference } = (await run(referenceFirst)).keySlices!;
+        expect(sliceRate(key) / sliceRate(reference)).toBeGreaterThan(0.4);
+        expect(sliceRate(key) / sliceRate(reference)).toBeLessThan(0.75);
+      }
+    },
+  );
 });
 
 describe("updatePet's script", () => {
-  const job: LoadJob = { url: "http://127.0.0.1:1", apiKey: "k", scenario: "updatePet", connections: 4, durationSeconds: 1, maxId: 10_000 };
+  const job: LoadJob = {
+    url: "http://127.0.0.1:1",
+    apiKey: "k",
+    scenario: "updatePet",
+    connections: 4,
+    durationSeconds: 1,
+    maxId: 10_000,
+  };
 
   it("patches a pet picked in 1..maxId, as JSON, in plain and key-sliced runs", () => {
     for (const script of [wrkScript(job, "1-1"), wrkScript({ ...job, referenceKey: "r" }, "1-2")]) {
@@ -138,11 +170,18 @@ describe("an updatePet wrk run", () => {
       let body = "";
       req.on("data", (chunk: Buffer) => (body += chunk.toString()));
       req.on("end", () => {
-        const request = { method: req.method ?? "", path: req.url ?? "", contentType: req.headers["content-type"] ?? "", key: req.headers.authorization ?? "", body };
+        const request = {
+          method: req.method ?? "",
+          path: req.url ?? "",
+          contentType: req.headers["content-type"] ?? "",
+          key: req.headers.authorization ?? "",
+          body,
+        };
         requests.push(request);
         const id = Number(/^\/v1\/pets\/(\d+)$/.exec(request.path)?.[1]);
         const name = (JSON.parse(body) as { value: unknown }[])[1]?.value;
-        const meant = !refuse && request.method === "PATCH" && typeof name === "string" && body === updatePatch(id, name);
+        const meant =
+          !refuse && request.method === "PATCH" && typeof name === "string" && body === updatePatch(id, name);
         res.writeHead(meant ? 200 : 409, { "content-type": "application/json" }).end("{}");
       });
     });
@@ -158,7 +197,12 @@ describe("an updatePet wrk run", () => {
 
   it("sends the meant patch of pets spread over 1..maxId, each with its own name", async () => {
     requests.length = 0;
-    const result = await runLoad(wrk, { url, apiKey: "KEY", scenario: "updatePet", connections: 4, durationSeconds: 1, maxId: 500 }, work, process.pid);
+    const result = await runLoad(
+      wrk,
+      { url, apiKey: "KEY", scenario: "updatePet", connections: 4, durationSeconds: 1, maxId: 500 },
+      work,
+      process.pid,
+    );
     expect(result.non2xx + result.errors + result.timeouts).toBe(0);
     expect(requests.length).toBeGreaterThan(200);
     expect(requests.every((r) => r.contentType === "application/json" && r.key === "Bearer KEY")).toBe(true);
@@ -172,7 +216,12 @@ describe("an updatePet wrk run", () => {
 
   it("sends both keys of a key-sliced run, each request the meant patch", async () => {
     requests.length = 0;
-    const result = await runLoad(wrk, { url, apiKey: "KEY", referenceKey: "REF", scenario: "updatePet", connections: 4, durationSeconds: 2, maxId: 50 }, work, process.pid);
+    const result = await runLoad(
+      wrk,
+      { url, apiKey: "KEY", referenceKey: "REF", scenario: "updatePet", connections: 4, durationSeconds: 2, maxId: 50 },
+      work,
+      process.pid,
+    );
     expect(result.non2xx + result.errors + result.timeouts).toBe(0);
     expect(new Set(requests.map((r) => r.key))).toEqual(new Set(["Bearer KEY", "Bearer REF"]));
     expect(requests.every((r) => r.contentType === "application/json")).toBe(true);
@@ -183,7 +232,12 @@ describe("an updatePet wrk run", () => {
     requests.length = 0;
     refuse = true;
     try {
-      const result = await runLoad(wrk, { url, apiKey: "KEY", scenario: "updatePet", connections: 4, durationSeconds: 1, maxId: 50 }, work, process.pid);
+      const result = await runLoad(
+        wrk,
+        { url, apiKey: "KEY", scenario: "updatePet", connections: 4, durationSeconds: 1, maxId: 50 },
+        work,
+        process.pid,
+      );
       expect(result.total).toBeGreaterThan(0);
       expect(result.non2xx).toBe(result.total);
     } finally {

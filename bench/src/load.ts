@@ -15,7 +15,14 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import { isWriteScenario, scenarioPath, type LoadJob, type LoadResult, type Scenario, type SliceSum } from "./scenarios.js";
+import {
+  isWriteScenario,
+  scenarioPath,
+  type LoadJob,
+  type LoadResult,
+  type Scenario,
+  type SliceSum,
+} from "./scenarios.js";
 import { processCpuNs } from "./server-process.js";
 
 /** The cores: wrk on the first, the server under test on the second (database servers are not pinned). */
@@ -30,13 +37,19 @@ const WRK_CANDIDATES = ["/usr/bin/wrk", "/usr/local/bin/wrk"];
  * Returns wrk's path; throws with one line saying what to do otherwise.
  */
 export function ensureLoadGenerator(log: (message: string) => void): string {
-  if (availableParallelism() < 2) throw new Error(`the bench pins wrk and the server to two different cores; this machine has ${availableParallelism()}`);
+  if (availableParallelism() < 2)
+    throw new Error(
+      `the bench pins wrk and the server to two different cores; this machine has ${availableParallelism()}`,
+    );
   if (!existsSync("/usr/bin/taskset")) throw new Error("taskset is missing (Debian package util-linux)");
   let wrk = WRK_CANDIDATES.find((candidate) => existsSync(candidate));
   if (!wrk) {
-    if (process.getuid?.() !== 0) throw new Error("wrk is missing: install it with `sudo apt-get install -y wrk` (Debian package wrk), then rerun");
+    if (process.getuid?.() !== 0)
+      throw new Error("wrk is missing: install it with `sudo apt-get install -y wrk` (Debian package wrk), then rerun");
     log("wrk is missing: apt-get install -y wrk");
-    execFileSync("apt-get", ["install", "-y", "--no-install-recommends", "wrk"], { stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync("apt-get", ["install", "-y", "--no-install-recommends", "wrk"], {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     wrk = WRK_CANDIDATES.find((candidate) => existsSync(candidate));
     if (!wrk) throw new Error("apt-get install -y wrk did not install /usr/bin/wrk");
   }
@@ -79,7 +92,8 @@ export const keySliceMs = (scenario: Scenario): number => (isWriteScenario(scena
  */
 function requestExpression(job: LoadJob, runTag: string, headers: string, counter?: string): string {
   if (job.scenario === "getPet") return `wrk.format("GET", "/v1/pets/" .. math.random(1, ${job.maxId}), ${headers})`;
-  if (isWriteScenario(job.scenario) && counter === undefined) throw new Error(`${job.scenario}'s request needs a counter to number its bodies`);
+  if (isWriteScenario(job.scenario) && counter === undefined)
+    throw new Error(`${job.scenario}'s request needs a counter to number its bodies`);
   if (job.scenario === "createPet") {
     return `wrk.format("POST", "/v1/pets", ${headers}, '{"name":"bench ${runTag}-' .. ${counter} .. '","categoryId":' .. (1 + ${counter} % 100) .. ',"status":"available"}')`;
   }
@@ -165,7 +179,7 @@ function keySlicedScript(job: LoadJob, runTag: string): string {
   const [evenKey, oddKey] = job.referenceFirst ? [job.referenceKey!, job.apiKey] : [job.apiKey, job.referenceKey!];
   return `${[
     'local ffi = require("ffi")',
-    'ffi.cdef[[ typedef struct { long tv_sec; long tv_nsec; } bench_timespec; int clock_gettime(int clock, bench_timespec *now); ]]',
+    "ffi.cdef[[ typedef struct { long tv_sec; long tv_nsec; } bench_timespec; int clock_gettime(int clock, bench_timespec *now); ]]",
     'local clock = ffi.new("bench_timespec")',
     "local function nowMs() ffi.C.clock_gettime(1, clock) return tonumber(clock.tv_sec) * 1000 + tonumber(clock.tv_nsec) / 1e6 end",
     `function init(args) math.randomseed(${Math.floor(Math.random() * 2 ** 31)}) end`,
@@ -202,8 +216,8 @@ function keySlicedScript(job: LoadJob, runTag: string): string {
     "local threads = {}",
     "function setup(thread) table.insert(threads, thread) end",
     ...printSummary([
-      "  local counts = threads[1]:get(\"sliceCounts\")",
-      "  local cleanFrom = threads[1]:get(\"sliceCleanFromMs\")",
+      '  local counts = threads[1]:get("sliceCounts")',
+      '  local cleanFrom = threads[1]:get("sliceCleanFromMs")',
       "  local slices = {}",
       "  local last = -1",
       "  for slice in pairs(counts) do if slice > last then last = slice end end",
@@ -278,13 +292,20 @@ export function runLoad(wrk: string, job: LoadJob, scriptDir: string, serverPid:
   const script = path.join(scriptDir, `wrk-${runTag}.lua`);
   writeFileSync(script, wrkScript(job, runTag));
   const args = [
-    "-c", String(GENERATOR_CPU), wrk,
-    "--threads", "1",
-    "--connections", String(job.connections),
-    "--duration", `${Math.max(1, Math.round(job.durationSeconds))}s`,
+    "-c",
+    String(GENERATOR_CPU),
+    wrk,
+    "--threads",
+    "1",
+    "--connections",
+    String(job.connections),
+    "--duration",
+    `${Math.max(1, Math.round(job.durationSeconds))}s`,
     // A write waits for an fsync: a slow answer is a slow answer, not a timeout.
-    "--timeout", "10s",
-    "--script", script,
+    "--timeout",
+    "10s",
+    "--script",
+    script,
     job.url,
   ];
   return new Promise((resolve, reject) => {
@@ -293,8 +314,13 @@ export function runLoad(wrk: string, job: LoadJob, scriptDir: string, serverPid:
     const loadFrom = process.hrtime.bigint() + BigInt((ADMISSION_HOLD_MS + 50) * 1e6);
     const samples: CpuSample[] = [];
     const sampler = setInterval(() => {
-      const sample = { atNs: process.hrtime.bigint(), generatorNs: processCpuNs(child.pid!), serverNs: processCpuNs(serverPid) };
-      if (sample.atNs >= loadFrom && Number.isFinite(sample.generatorNs) && Number.isFinite(sample.serverNs)) samples.push(sample);
+      const sample = {
+        atNs: process.hrtime.bigint(),
+        generatorNs: processCpuNs(child.pid!),
+        serverNs: processCpuNs(serverPid),
+      };
+      if (sample.atNs >= loadFrom && Number.isFinite(sample.generatorNs) && Number.isFinite(sample.serverNs))
+        samples.push(sample);
     }, 100);
     let out = "";
     let err = "";
@@ -307,7 +333,8 @@ export function runLoad(wrk: string, job: LoadJob, scriptDir: string, serverPid:
     child.once("exit", (code) => {
       clearInterval(sampler);
       const line = out.split("\n").find((l) => l.startsWith("BENCH_RESULT "));
-      if (code !== 0 || !line) return reject(new Error(`wrk exited ${code} without a result: ${(err || out).slice(-1000)}`));
+      if (code !== 0 || !line)
+        return reject(new Error(`wrk exited ${code} without a result: ${(err || out).slice(-1000)}`));
       const summary = JSON.parse(line.slice("BENCH_RESULT ".length)) as WrkSummary;
       const slicesLine = out.split("\n").find((l) => l.startsWith("BENCH_SLICES "));
       const keySlices =
@@ -318,10 +345,16 @@ export function runLoad(wrk: string, job: LoadJob, scriptDir: string, serverPid:
                 const [count, cleanFromMs] = slice.split("@").map(Number) as [number, number];
                 return { count, cleanFromMs };
               }),
-              { connections: job.connections, referenceFirst: job.referenceFirst ?? false, sliceMs: keySliceMs(job.scenario) },
+              {
+                connections: job.connections,
+                referenceFirst: job.referenceFirst ?? false,
+                sliceMs: keySliceMs(job.scenario),
+              },
             );
       resolve({
-        requestsPerSecond: keySlices ? sliceRate(keySlices.key) : summary.requests / (summary.durationUs / 1e6 - ADMISSION_HOLD_MS / 1000),
+        requestsPerSecond: keySlices
+          ? sliceRate(keySlices.key)
+          : summary.requests / (summary.durationUs / 1e6 - ADMISSION_HOLD_MS / 1000),
         ...(keySlices && { keySlices }),
         p50Ms: summary.p50Us / 1000,
         p99Ms: summary.p99Us / 1000,

@@ -23,17 +23,40 @@ describe("parseBenchOptions", () => {
   });
 
   it("--quick: 10k rows, SQLite only, 2 rounds, 1 s warm-up, api-issued twice as long", () => {
-    expect(parseBenchOptions(["--", "--quick"])).toMatchObject({ quick: true, datasets: [10_000], rounds: 2, warmupSeconds: 1, issuedLength: 2, postgres: false, web: false });
+    expect(parseBenchOptions(["--", "--quick"])).toMatchObject({
+      quick: true,
+      datasets: [10_000],
+      rounds: 2,
+      warmupSeconds: 1,
+      issuedLength: 2,
+      postgres: false,
+      web: false,
+    });
   });
 
   it("reads the options, keeping the scenarios in the table's order", () => {
-    const options = parseBenchOptions(["--rounds=3", "--duration=4", "--scenarios=getPet,listPets", "--no-web", "--api-env=LOG_LEVEL=warn,X=a=b"]);
-    expect(options).toMatchObject({ rounds: 3, durationSeconds: 4, scenarios: ["listPets", "getPet"], web: false, postgres: true });
+    const options = parseBenchOptions([
+      "--rounds=3",
+      "--duration=4",
+      "--scenarios=getPet,listPets",
+      "--no-web",
+      "--api-env=LOG_LEVEL=warn,X=a=b",
+    ]);
+    expect(options).toMatchObject({
+      rounds: 3,
+      durationSeconds: 4,
+      scenarios: ["listPets", "getPet"],
+      web: false,
+      postgres: true,
+    });
     expect(options.apiEnv).toEqual({ LOG_LEVEL: "warn", X: "a=b" });
   });
 
   it("runs updatePet after createPet, the writes last, whatever the order named", () => {
-    expect(parseBenchOptions(["--quick", "--scenarios=updatePet,createPet"]).scenarios).toEqual(["createPet", "updatePet"]);
+    expect(parseBenchOptions(["--quick", "--scenarios=updatePet,createPet"]).scenarios).toEqual([
+      "createPet",
+      "updatePet",
+    ]);
     expect(parseBenchOptions([]).scenarios.slice(-2)).toEqual(["createPet", "updatePet"]);
   });
 
@@ -56,21 +79,46 @@ describe("parseBenchOptions", () => {
 describe("parseCpuOptions", () => {
   it("defaults to the API and its two floors on the scenarios every server serves, `express` read as `production`", () => {
     expect(parseCpuOptions(["--targets=api,express"]).targets).toEqual(["api", "production"]);
-    expect(parseCpuOptions([])).toMatchObject({ targets: ["api", "production", "bare"], rounds: 3, requests: 20_000, rows: 10_000, postgres: false, issued: false });
-    expect(parseCpuOptions([]).scenarios).toEqual(["listPets", "listPets?status=available&limit=100", "getPet", "createPet"]);
+    expect(parseCpuOptions([])).toMatchObject({
+      targets: ["api", "production", "bare"],
+      rounds: 3,
+      requests: 20_000,
+      rows: 10_000,
+      postgres: false,
+      issued: false,
+    });
+    expect(parseCpuOptions([]).scenarios).toEqual([
+      "listPets",
+      "listPets?status=available&limit=100",
+      "getPet",
+      "createPet",
+    ]);
   });
 
   it("leaves updatePet (the API's own) out unless named", () => {
     expect(parseCpuOptions([]).scenarios).not.toContain("updatePet");
-    expect(parseCpuOptions(["--targets=api", "--scenarios=updatePet"])).toMatchObject({ targets: ["api"], scenarios: ["updatePet"] });
+    expect(parseCpuOptions(["--targets=api", "--scenarios=updatePet"])).toMatchObject({
+      targets: ["api"],
+      scenarios: ["updatePet"],
+    });
   });
 
   it("--issued: the API only", () => {
-    expect(parseCpuOptions(["--issued", "--targets=production"])).toMatchObject({ issued: true, targets: ["api"], pairs: 8, slice: 5_000 });
+    expect(parseCpuOptions(["--issued", "--targets=production"])).toMatchObject({
+      issued: true,
+      targets: ["api"],
+      pairs: 8,
+      slice: 5_000,
+    });
   });
 
   it("--webhooks: the API only, createPet only, and not with --issued", () => {
-    expect(parseCpuOptions(["--webhooks", "--scenarios=getPet"])).toMatchObject({ webhooks: true, targets: ["api"], scenarios: ["createPet"], slice: 2_000 });
+    expect(parseCpuOptions(["--webhooks", "--scenarios=getPet"])).toMatchObject({
+      webhooks: true,
+      targets: ["api"],
+      scenarios: ["createPet"],
+      slice: 2_000,
+    });
     expect(() => parseCpuOptions(["--webhooks", "--issued"])).toThrow("one at a time");
   });
 

@@ -13,7 +13,8 @@ export function commandLine(argv: readonly string[]) {
   return {
     args,
     flag: (name: string): boolean => args.includes(`--${name}`),
-    option: (name: string): string | undefined => args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3),
+    option: (name: string): string | undefined =>
+      args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3),
   };
 }
 
@@ -60,7 +61,8 @@ export interface BenchOptions {
   deliveries: number;
 }
 
-const BENCH_ARGUMENT = /^--(quick|no-postgres|no-web|cpu-prof|(duration|warmup|rounds|issued-length|connections|datasets|targets|scenarios|api-env|deliveries)=.+)$/;
+const BENCH_ARGUMENT =
+  /^--(quick|no-postgres|no-web|cpu-prof|(duration|warmup|rounds|issued-length|connections|datasets|targets|scenarios|api-env|deliveries)=.+)$/;
 
 /** run.ts's command line (its options are listed at the top of run.ts). */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
@@ -78,7 +80,9 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     // One wrk thread keeps 32 connections busy: enough that a server on its core never waits for the next request.
     connections: Number(option("connections") ?? 32),
     datasets: (option("datasets") ?? (quick ? "10000" : "10000,1000000")).split(",").map(Number),
-    targets: targetNames(option("targets") ?? "api,api-issued,api-token,api-webhooks,production,bare,baseline,postgresql"),
+    targets: targetNames(
+      option("targets") ?? "api,api-issued,api-token,api-webhooks,production,bare,baseline,postgresql",
+    ),
     postgres: !quick && !flag("no-postgres"),
     web: !quick && !flag("no-web"),
     cpuProf: flag("cpu-prof"),
@@ -90,14 +94,17 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   if (unknown.length > 0) throw new Error(`unknown option(s) ${unknown.join(" ")}; see bench/src/run.ts`);
   const wholeSeconds = (value: number) => Number.isInteger(value) && value >= 1;
   if (![options.rounds, options.durationSeconds, options.warmupSeconds, options.issuedLength].every(wholeSeconds)) {
-    throw new Error("--rounds, --duration, --warmup and --issued-length must be whole numbers >= 1 (wrk runs whole seconds)");
+    throw new Error(
+      "--rounds, --duration, --warmup and --issued-length must be whole numbers >= 1 (wrk runs whole seconds)",
+    );
   }
   for (const target of API_VARIANTS) {
     if (options.targets.includes(target) && !options.targets.includes("api")) {
       throw new Error(`--targets=${target} needs api too (it loads the API process that target starts)`);
     }
   }
-  if (!(Number.isInteger(options.deliveries) && options.deliveries >= 0)) throw new Error("--deliveries must be a whole number >= 0 (0: not measured)");
+  if (!(Number.isInteger(options.deliveries) && options.deliveries >= 0))
+    throw new Error("--deliveries must be a whole number >= 0 (0: not measured)");
   return options;
 }
 
@@ -130,7 +137,8 @@ export function parseCpuOptions(argv: readonly string[]): CpuOptions {
   const webhooks = flag("webhooks");
   const token = flag("token");
   const streams = flag("streams");
-  if ([issued, webhooks, token, streams].filter(Boolean).length > 1) throw new Error("--issued, --webhooks, --token and --streams: one at a time");
+  if ([issued, webhooks, token, streams].filter(Boolean).length > 1)
+    throw new Error("--issued, --webhooks, --token and --streams: one at a time");
   return {
     postgres: flag("postgres"),
     cpuProf: flag("cpu-prof"),
@@ -138,11 +146,17 @@ export function parseCpuOptions(argv: readonly string[]): CpuOptions {
     webhooks,
     token,
     streams,
-    targets: issued || webhooks || token || streams ? ["api"] : (targetNames(option("targets") ?? "api,production,bare") as ServerKind[]),
+    targets:
+      issued || webhooks || token || streams
+        ? ["api"]
+        : (targetNames(option("targets") ?? "api,production,bare") as ServerKind[]),
     pairs: Number(option("pairs") ?? 8),
     slice: Number(option("slice") ?? (webhooks || streams ? 2_000 : 5_000)),
     // By default the scenarios every server serves; a name search only when asked for. --webhooks, --streams: createPet.
-    scenarios: webhooks || streams ? ["createPet"] : chosenScenarios(option("scenarios"), (scenario) => !API_ONLY_SCENARIOS.has(scenario)),
+    scenarios:
+      webhooks || streams
+        ? ["createPet"]
+        : chosenScenarios(option("scenarios"), (scenario) => !API_ONLY_SCENARIOS.has(scenario)),
     requests: Number(option("requests") ?? 20_000),
     warmup: Number(option("warmup") ?? 3_000),
     rounds: Number(option("rounds") ?? 3),

@@ -43,13 +43,19 @@ interface Way {
 }
 
 const ways: Way[] = [
-  { name: "getPet  prisma.pet.findUnique (the API's)", call: () => prisma.pet.findUnique({ select, where: { id: randomId() } }) },
+  {
+    name: "getPet  prisma.pet.findUnique (the API's)",
+    call: () => prisma.pet.findUnique({ select, where: { id: randomId() } }),
+  },
   { name: "getPet  prisma.pet.findFirst", call: () => prisma.pet.findFirst({ select, where: { id: randomId() } }) },
   {
     name: "getPet  prisma.$queryRaw",
     call: () => prisma.$queryRaw`SELECT "id", "name", "categoryId", "status" FROM "Pet" WHERE "id" = ${randomId()}`,
   },
-  { name: "getPet  pg Pool (reference)", call: () => pool.query(`SELECT ${columns} FROM "Pet" WHERE "id" = $1`, [randomId()]) },
+  {
+    name: "getPet  pg Pool (reference)",
+    call: () => pool.query(`SELECT ${columns} FROM "Pet" WHERE "id" = $1`, [randomId()]),
+  },
   {
     name: "list    prisma.pet.findMany (the API's)",
     call: () => prisma.pet.findMany({ select, where: { status: "available" }, orderBy: { id: "asc" }, take: 101 }),
@@ -61,7 +67,12 @@ const ways: Way[] = [
   },
   {
     name: "list    pg Pool (reference)",
-    call: () => pool.query(`SELECT ${columns} FROM "Pet" WHERE "status" = $1 AND "id" > $2 ORDER BY "id" ASC LIMIT $3`, ["available", 0, 101]),
+    call: () =>
+      pool.query(`SELECT ${columns} FROM "Pet" WHERE "status" = $1 AND "id" > $2 ORDER BY "id" ASC LIMIT $3`, [
+        "available",
+        0,
+        101,
+      ]),
   },
 ];
 
@@ -74,7 +85,9 @@ async function measure(way: Way, calls: number): Promise<{ cpuUs: number; wallUs
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const figures = new Map<string, { cpu: number[]; wall: number[] }>(ways.map((way) => [way.name, { cpu: [], wall: [] }]));
+const figures = new Map<string, { cpu: number[]; wall: number[] }>(
+  ways.map((way) => [way.name, { cpu: [], wall: [] }]),
+);
 try {
   for (const way of ways) await measure(way, Math.min(500, CALLS)); // warm-up: JIT, pool connections, Prisma's caches
   for (let round = 0; round < ROUNDS; round++) {
@@ -84,7 +97,9 @@ try {
       figures.get(way.name)!.wall.push(wallUs);
     }
   }
-  console.log(`Node CPU and wall time per call, median of ${ROUNDS} rounds of ${CALLS} sequential calls (${maxId} pets)`);
+  console.log(
+    `Node CPU and wall time per call, median of ${ROUNDS} rounds of ${CALLS} sequential calls (${maxId} pets)`,
+  );
   console.log(`${"way".padEnd(44)} ${"cpu µs".padStart(8)} ${"wall µs".padStart(8)}`);
   for (const way of ways) {
     const { cpu, wall } = figures.get(way.name)!;
@@ -94,7 +109,11 @@ try {
   const client = await pool.connect();
   try {
     await client.query("PREPARE by_id(bigint) AS SELECT " + columns + ' FROM "Pet" WHERE "id" = $1');
-    await client.query("PREPARE page(text, bigint, bigint) AS SELECT " + columns + ' FROM "Pet" WHERE "status" = $1 AND "id" > $2 ORDER BY "id" ASC LIMIT $3');
+    await client.query(
+      "PREPARE page(text, bigint, bigint) AS SELECT " +
+        columns +
+        ' FROM "Pet" WHERE "status" = $1 AND "id" > $2 ORDER BY "id" ASC LIMIT $3',
+    );
     // Plans with the parameters as values and as a generic plan (what a reused prepared statement may get).
     for (const [label, sql] of [
       ["by id", "EXPLAIN EXECUTE by_id(7)"],

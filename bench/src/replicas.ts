@@ -54,29 +54,54 @@ export async function main(argv: readonly string[]): Promise<number> {
   const scenarios = (option("scenarios") ?? "createPet").split(",") as Scenario[];
   const unknown = scenarios.filter((scenario) => !SCENARIOS.includes(scenario));
   if (unknown.length > 0) throw new Error(`unknown scenario(s) ${unknown.join(", ")}`);
-  const [clients, rounds, duration, warmup, rows] = ["clients", "rounds", "duration", "warmup", "rows"].map((name, index) =>
-    Number(option(name) ?? [32, 5, 5, 5, 10_000][index]),
+  const [clients, rounds, duration, warmup, rows] = ["clients", "rounds", "duration", "warmup", "rows"].map(
+    (name, index) => Number(option(name) ?? [32, 5, 5, 5, 10_000][index]),
   ) as [number, number, number, number, number];
-  if (![clients, rounds, duration, warmup, rows].every((value) => Number.isInteger(value) && value >= 1) || clients % REPLICAS !== 0) {
-    throw new Error(`--clients (a multiple of ${REPLICAS}), --rounds, --duration, --warmup and --rows must be whole numbers >= 1`);
+  if (
+    ![clients, rounds, duration, warmup, rows].every((value) => Number.isInteger(value) && value >= 1) ||
+    clients % REPLICAS !== 0
+  ) {
+    throw new Error(
+      `--clients (a multiple of ${REPLICAS}), --rounds, --duration, --warmup and --rows must be whole numbers >= 1`,
+    );
   }
   apiCommand();
   const wrk = ensureLoadGenerator((message) => console.log(message));
   const work = mkdtempSync(path.join(tmpdir(), "petstore-replicas-"));
   const build = process.env["BENCH_API_MAIN"] ?? "this workspace";
-  console.log(`build ${build}; PostgreSQL ${PG_BENCH_URL.replace(/\/\/[^@]*@/, "//")}; ${REPLICAS} replicas, ${clients} clients, ${rows} pets`);
+  console.log(
+    `build ${build}; PostgreSQL ${PG_BENCH_URL.replace(/\/\/[^@]*@/, "//")}; ${REPLICAS} replicas, ${clients} clients, ${rows} pets`,
+  );
 
   if (!(await ensurePostgresDatabase(PG_ADMIN_URL, PG_BENCH_URL, (message) => console.log(message)))) return 1;
   await seedPostgres(PG_BENCH_URL, rows);
   const servers: RunningServer[] = [];
   try {
     for (let replica = 0; replica < REPLICAS; replica++) {
-      servers.push(await startBenchServer("api", { databaseUrl: PG_BENCH_URL, logFile: path.join(work, `replica-${replica}.log`), cwd: work }));
+      servers.push(
+        await startBenchServer("api", {
+          databaseUrl: PG_BENCH_URL,
+          logFile: path.join(work, `replica-${replica}.log`),
+          cwd: work,
+        }),
+      );
     }
     const loadAll = (scenario: Scenario, seconds: number) =>
       Promise.all(
         servers.map((server) =>
-          runLoad(wrk, { url: server.url, apiKey: API_KEY, scenario, connections: clients / REPLICAS, durationSeconds: seconds, maxId: rows }, work, server.child.pid!),
+          runLoad(
+            wrk,
+            {
+              url: server.url,
+              apiKey: API_KEY,
+              scenario,
+              connections: clients / REPLICAS,
+              durationSeconds: seconds,
+              maxId: rows,
+            },
+            work,
+            server.child.pid!,
+          ),
         ),
       );
     for (const scenario of scenarios) {
@@ -88,10 +113,15 @@ export async function main(argv: readonly string[]): Promise<number> {
         const postgresBefore = postgresCpuNs();
         const results = await loadAll(scenario, duration);
         const requests = results.reduce((total, result) => total + result.total, 0);
-        cpu.api.push((servers.reduce((total, server) => total + cpuNs(server.child.pid!), 0) - apiBefore) / 1000 / requests);
+        cpu.api.push(
+          (servers.reduce((total, server) => total + cpuNs(server.child.pid!), 0) - apiBefore) / 1000 / requests,
+        );
         cpu.postgres.push((postgresCpuNs() - postgresBefore) / 1000 / requests);
         const failed = results.find((result) => result.non2xx > 0 || result.errors > 0);
-        if (failed) throw new Error(`${scenario}: ${failed.non2xx} non-2xx answers and ${failed.errors} errors in round ${round}`);
+        if (failed)
+          throw new Error(
+            `${scenario}: ${failed.non2xx} non-2xx answers and ${failed.errors} errors in round ${round}`,
+          );
         const rates = results.map((result) => result.requestsPerSecond);
         const sum = rates.reduce((total, rate) => total + rate, 0);
         sums.push(sum);

@@ -49,12 +49,22 @@ export interface ReportContext {
 }
 
 /** The report's Markdown, and its warnings (also in the Markdown) for the log. */
-export function renderReport(record: BenchRecord, options: BenchOptions, context: ReportContext): { markdown: string; warnings: string[] } {
+export function renderReport(
+  record: BenchRecord,
+  options: BenchOptions,
+  context: ReportContext,
+): { markdown: string; warnings: string[] } {
   const lines: string[] = [...method(options, context)];
   const { results } = record;
-  const providers = (["sqlite", "postgresql"] as const).filter((provider) => results.some((r) => r.provider === provider));
+  const providers = (["sqlite", "postgresql"] as const).filter((provider) =>
+    results.some((r) => r.provider === provider),
+  );
   for (const provider of providers) {
-    lines.push(...providerTables(record, options, provider), ...webhookTable(results, options, provider), ...updateTable(record, options, provider));
+    lines.push(
+      ...providerTables(record, options, provider),
+      ...webhookTable(results, options, provider),
+      ...updateTable(record, options, provider),
+    );
   }
   lines.push(...deliveriesSection(record.deliveries), ...fairSendingSection(record.fairSending));
   if (record.headerWarnings.length > 0) {
@@ -74,13 +84,16 @@ export function renderReport(record: BenchRecord, options: BenchOptions, context
 }
 
 const rps = (row: Row | undefined) => row?.result.requestsPerSecond ?? NaN;
-const latency = (row: Row | undefined) => (row ? `${row.result.p50Ms.toFixed(2)} / ${row.result.p99Ms.toFixed(2)}` : "");
+const latency = (row: Row | undefined) =>
+  row ? `${row.result.p50Ms.toFixed(2)} / ${row.result.p99Ms.toFixed(2)}` : "";
 /** Of the datasets' spreads, the one with the lowest median: the worst, as a goal line reports it. */
 const worstSpread = (spreads: Spread[]) => chosenSpread(spreads, (medians) => worstOf(medians, Math.min));
 /** A goal line's figure: the median, and the range of the rounds' values beside it, `0.912 (0.871-0.955)`. */
-const withRange = ({ median, min, max }: Spread, digits: number) => `${median.toFixed(digits)} (${min.toFixed(digits)}-${max.toFixed(digits)})`;
+const withRange = ({ median, min, max }: Spread, digits: number) =>
+  `${median.toFixed(digits)} (${min.toFixed(digits)}-${max.toFixed(digits)})`;
 /** A dataset's worst figure among `values`, as a goal line prints it; "n/a" when none is a number. */
-const worst = (values: number[], pick: (...values: number[]) => number, digits = 2) => figure(worstOf(values, pick), digits);
+const worst = (values: number[], pick: (...values: number[]) => number, digits = 2) =>
+  figure(worstOf(values, pick), digits);
 
 /** The title and how the figures were made. */
 function method(options: BenchOptions, { stamp, loadAtStart, loadAtEnd, hostSpeed }: ReportContext): string[] {
@@ -118,10 +131,11 @@ function method(options: BenchOptions, { stamp, loadAtStart, loadAtEnd, hostSpee
 function* scenarioRows(results: readonly Row[], options: BenchOptions, provider: Provider) {
   for (const rows of options.datasets) {
     for (const scenario of options.scenarios) {
-      const [api, issued, token, production, bare, base, webhooks] = (["api", "api-issued", "api-token", "production", "bare", "baseline", "api-webhooks"] as const).map(
-        (target) => findRow(results, provider, target, rows, scenario),
-      );
-      if (api || production || bare || base) yield { rows, scenario, api, issued, token, production, bare, base, webhooks };
+      const [api, issued, token, production, bare, base, webhooks] = (
+        ["api", "api-issued", "api-token", "production", "bare", "baseline", "api-webhooks"] as const
+      ).map((target) => findRow(results, provider, target, rows, scenario));
+      if (api || production || bare || base)
+        yield { rows, scenario, api, issued, token, production, bare, base, webhooks };
     }
   }
 }
@@ -137,7 +151,11 @@ function providerTables(record: BenchRecord, options: BenchOptions, provider: Pr
     "| rows | scenario | api req/s | api (issued) req/s | api (token) req/s | production floor req/s | bare floor req/s | baseline req/s | api ÷ production floor | api ÷ bare floor | issued ÷ configured | token ÷ issued | vs baseline | headroom | api p50/p99 ms | production p50/p99 ms | bare p50/p99 ms | baseline p50/p99 ms |",
   );
   lines.push("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-  for (const { rows, scenario, api, issued, token, production, bare, base } of scenarioRows(results, options, provider)) {
+  for (const { rows, scenario, api, issued, token, production, bare, base } of scenarioRows(
+    results,
+    options,
+    provider,
+  )) {
     lines.push(
       `| ${rowsLabel(rows)} | \`${scenario}\` | ${figure(rps(api))} | ${figure(rps(issued))} | ${figure(rps(token))} | ${figure(rps(production))} | ${figure(rps(bare))} | ${figure(rps(base))} | ${times(pairedRatio(api, production))} | ${times(pairedRatio(api, bare))} | ${times(issuedOverConfigured(issued))} | ${times(inRunSpread(token).median)} | ${times(pairedRatio(api, base))} | ${times(1 / pairedRatio(api, base))} | ${latency(api)} | ${latency(production)} | ${latency(bare)} | ${latency(base)} |`,
     );
@@ -147,17 +165,34 @@ function providerTables(record: BenchRecord, options: BenchOptions, provider: Pr
     lines.push("", "Not served by the build (probe answered 404 or 405; left out, n/a above):", "");
     for (const u of unserved) lines.push(`- ${rowsLabel(u.rows)} \`${u.scenario}\` ${u.target}: ${unservedAnswer(u)}`);
   }
-  lines.push("", "Peak RSS (MB, each server's peak over all the dataset's scenarios, from the end of its first warm-up):", "");
-  lines.push("| rows | api | production floor | bare floor | baseline | api ÷ production floor | api ÷ bare floor |", "|---|---:|---:|---:|---:|---:|---:|");
+  lines.push(
+    "",
+    "Peak RSS (MB, each server's peak over all the dataset's scenarios, from the end of its first warm-up):",
+    "",
+  );
+  lines.push(
+    "| rows | api | production floor | bare floor | baseline | api ÷ production floor | api ÷ bare floor |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+  );
   for (const rows of options.datasets) {
-    const [api = NaN, production = NaN, bare = NaN, base = NaN] = SERVER_KINDS.map((kind) => peakOf(results, provider, kind, rows));
+    const [api = NaN, production = NaN, bare = NaN, base = NaN] = SERVER_KINDS.map((kind) =>
+      peakOf(results, provider, kind, rows),
+    );
     if ([api, production, bare, base].every((mb) => !Number.isFinite(mb))) continue;
-    lines.push(`| ${rowsLabel(rows)} | ${figure(api)} | ${figure(production)} | ${figure(bare)} | ${figure(base)} | ${times(api / production)} | ${times(api / bare)} |`);
+    lines.push(
+      `| ${rowsLabel(rows)} | ${figure(api)} | ${figure(production)} | ${figure(bare)} | ${figure(base)} | ${times(api / production)} | ${times(api / bare)} |`,
+    );
   }
-  lines.push("", "Logs (each server's stdout, written to a file; one line per request expected from the API and the production floor, none from the bare floor):", "");
+  lines.push(
+    "",
+    "Logs (each server's stdout, written to a file; one line per request expected from the API and the production floor, none from the bare floor):",
+    "",
+  );
   lines.push("| rows | server | requests sent | lines logged | MB logged |", "|---|---|---:|---:|---:|");
   for (const figures of logFigures.filter((f) => f.provider === provider)) {
-    lines.push(`| ${rowsLabel(figures.rows)} | ${figures.kind} | ${figures.requests} | ${figures.lines} | ${(figures.bytes / 1e6).toFixed(1)} |`);
+    lines.push(
+      `| ${rowsLabel(figures.rows)} | ${figures.kind} | ${figures.requests} | ${figures.lines} | ${(figures.bytes / 1e6).toFixed(1)} |`,
+    );
   }
   lines.push("");
   return lines;
@@ -174,7 +209,12 @@ function webhookTable(results: readonly Row[], options: BenchOptions, provider: 
     "|---|---|---:|---:|---:|---|---:|---:|",
   ];
   for (const { rows: size, scenario, api, webhooks } of rows) {
-    const perRound = api && webhooks ? roundRatios(webhooks, api).map((ratio) => ratio.toFixed(3)).join(", ") : "";
+    const perRound =
+      api && webhooks
+        ? roundRatios(webhooks, api)
+            .map((ratio) => ratio.toFixed(3))
+            .join(", ")
+        : "";
     lines.push(
       `| ${rowsLabel(size)} | \`${scenario}\` | ${figure(rps(api))} | ${figure(rps(webhooks))} | ${figure(webhooksOverNone(webhooks, api), GOAL_DIGITS)} | ${perRound} | ${latency(api)} | ${latency(webhooks)} |`,
     );
@@ -189,7 +229,12 @@ function webhookTable(results: readonly Row[], options: BenchOptions, provider: 
  */
 function updateTable({ results, unserved }: BenchRecord, options: BenchOptions, provider: Provider): string[] {
   if (!options.scenarios.includes("updatePet")) return [];
-  const datasets = options.datasets.filter((rows) => findRow(results, provider, "api", rows, "updatePet") || findRow(results, provider, "api", rows, "createPet") || unservedOf(unserved, provider, "api", rows, "updatePet"));
+  const datasets = options.datasets.filter(
+    (rows) =>
+      findRow(results, provider, "api", rows, "updatePet") ||
+      findRow(results, provider, "api", rows, "createPet") ||
+      unservedOf(unserved, provider, "api", rows, "updatePet"),
+  );
   if (datasets.length === 0) return [];
   const lines = [
     `updatePet beside createPet, the API (${provider}; paired by round, round n of each a scenario apart${provider === "sqlite" ? `; goal: update ÷ create ≥ ${UPDATE_OVER_CREATE_GOAL}` : "; information"}):`,
@@ -201,7 +246,12 @@ function updateTable({ results, unserved }: BenchRecord, options: BenchOptions, 
     const create = findRow(results, provider, "api", rows, "createPet");
     const update = findRow(results, provider, "api", rows, "updatePet");
     const notServed = unservedOf(unserved, provider, "api", rows, "updatePet");
-    const perRound = create && update ? roundRatios(update, create).map((ratio) => ratio.toFixed(3)).join(", ") : "";
+    const perRound =
+      create && update
+        ? roundRatios(update, create)
+            .map((ratio) => ratio.toFixed(3))
+            .join(", ")
+        : "";
     const updateRate = notServed ? `n/a (not served: ${notServed.answer.slice(0, 3)})` : figure(rps(update));
     lines.push(
       `| ${rowsLabel(rows)} | ${figure(rps(create))} | ${updateRate} | ${figure(updateOverCreate(update, create), GOAL_DIGITS)} | ${perRound} | ${latency(create)} | ${latency(update)} | ${update ? errorsOf(update) : ""} |`,
@@ -252,7 +302,8 @@ const deliveryLine = (d: DeliveryThroughput): string =>
   `last receipt ${d.lastReceiptSeconds.toFixed(1)} s after the first create, the creates done at ${d.createSeconds.toFixed(1)} s; WEBHOOK_POLL_MS=${d.pollMs})`;
 
 /** A row's failed responses: its warm-up's and every round's (status >= 400, socket errors, timeouts). */
-const errorsOf = (row: Row) => failedResponses(row.warmup) + row.rounds.reduce((total, run) => total + failedResponses(run.result), 0);
+const errorsOf = (row: Row) =>
+  failedResponses(row.warmup) + row.rounds.reduce((total, run) => total + failedResponses(run.result), 0);
 
 /** Every target's figures, one row each. */
 function everyRun(results: readonly Row[]): string[] {
@@ -262,7 +313,9 @@ function everyRun(results: readonly Row[]): string[] {
     "One row per target and scenario, the figures as above (median of the rounds); core busy: CPU time over wall time of the server (every thread) and of wrk in the median round, sampled every 100 ms; server CPU µs/request: the server's busy share over its req/s in that round; errors: the warm-up's and every round's.",
     "",
   ];
-  lines.push("| database | rows | scenario | target | req/s | p50 ms | p99 ms | server core busy | wrk core busy | server CPU µs/request | errors | peak RSS MB |");
+  lines.push(
+    "| database | rows | scenario | target | req/s | p50 ms | p99 ms | server core busy | wrk core busy | server CPU µs/request | errors | peak RSS MB |",
+  );
   lines.push("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const row of results) {
     lines.push(
@@ -274,16 +327,33 @@ function everyRun(results: readonly Row[]): string[] {
 
 /** Each round's req/s, and the per-round ratios the paired medians come from. */
 function roundsTable(results: readonly Row[], options: BenchOptions, providers: readonly Provider[]): string[] {
-  const lines = ["", "## Rounds", "", "req/s of each round, in round order (results.json has each run's position in its round):", ""];
+  const lines = [
+    "",
+    "## Rounds",
+    "",
+    "req/s of each round, in round order (results.json has each run's position in its round):",
+    "",
+  ];
   lines.push(
     "| database | rows | scenario | api | api (issued) | api (token) | production floor | bare floor | baseline | api ÷ production floor | api ÷ bare floor | issued ÷ configured (same run) | token ÷ issued (same run) |",
   );
   lines.push("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
-  const perRound = (row: Row | undefined) => row?.rounds.map((run) => figure(run.result.requestsPerSecond)).join(", ") ?? "";
-  const ratiosOfRounds = (api: Row | undefined, floor: Row | undefined) => (api && floor ? roundRatios(api, floor).map((ratio) => ratio.toFixed(2)).join(", ") : "");
+  const perRound = (row: Row | undefined) =>
+    row?.rounds.map((run) => figure(run.result.requestsPerSecond)).join(", ") ?? "";
+  const ratiosOfRounds = (api: Row | undefined, floor: Row | undefined) =>
+    api && floor
+      ? roundRatios(api, floor)
+          .map((ratio) => ratio.toFixed(2))
+          .join(", ")
+      : "";
   for (const provider of providers) {
-    for (const { rows, scenario, api, issued, token, production, bare, base } of scenarioRows(results, options, provider)) {
-      const inRunRatios = (sliced: Row | undefined) => sliced?.rounds.map(({ result }) => inRunRatio(result).toFixed(2)).join(", ") ?? "";
+    for (const { rows, scenario, api, issued, token, production, bare, base } of scenarioRows(
+      results,
+      options,
+      provider,
+    )) {
+      const inRunRatios = (sliced: Row | undefined) =>
+        sliced?.rounds.map(({ result }) => inRunRatio(result).toFixed(2)).join(", ") ?? "";
       lines.push(
         `| ${provider} | ${rowsLabel(rows)} | \`${scenario}\` | ${perRound(api)} | ${perRound(issued)} | ${perRound(token)} | ${perRound(production)} | ${perRound(bare)} | ${perRound(base)} | ${ratiosOfRounds(api, production)} | ${ratiosOfRounds(api, bare)} | ${inRunRatios(issued)} | ${inRunRatios(token)} |`,
       );
@@ -295,22 +365,34 @@ function roundsTable(results: readonly Row[], options: BenchOptions, providers: 
 /** The filtered page's query plans, and the web app's figures. */
 function plansAndWeb({ plans, web }: BenchRecord): string[] {
   const lines = ["", "Filtered page (`status=available`, limit 100 + 1), query plan:", ""];
-  for (const [where, plan] of Object.entries(plans)) lines.push(`- ${where}:`, "", "  ```", ...plan.split("\n").map((l) => `  ${l}`), "  ```");
+  for (const [where, plan] of Object.entries(plans))
+    lines.push(`- ${where}:`, "", "  ```", ...plan.split("\n").map((l) => `  ${l}`), "  ```");
   if (web !== undefined) {
     lines.push("", "Web (apps/web production build, Chromium, API on the first dataset):", "");
     if (typeof web === "string") lines.push(`- ${web}`);
     else {
-      lines.push(`- initial JavaScript: ${(web.initialJsGzipBytes / 1024).toFixed(1)} KB gzip (${web.scripts.join(", ")})`);
-      lines.push(`- time to first table render: median ${web.medianMs.toFixed(0)} ms of ${web.samplesMs.length} (${web.samplesMs.map((ms) => ms.toFixed(0)).join(", ")} ms)`);
-      lines.push(`- Export CSV of all ${web.exportedPets} pets: ${web.exportSeconds.toFixed(1)} s from the click to the saved file`);
+      lines.push(
+        `- initial JavaScript: ${(web.initialJsGzipBytes / 1024).toFixed(1)} KB gzip (${web.scripts.join(", ")})`,
+      );
+      lines.push(
+        `- time to first table render: median ${web.medianMs.toFixed(0)} ms of ${web.samplesMs.length} (${web.samplesMs.map((ms) => ms.toFixed(0)).join(", ")} ms)`,
+      );
+      lines.push(
+        `- Export CSV of all ${web.exportedPets} pets: ${web.exportSeconds.toFixed(1)} s from the click to the saved file`,
+      );
     }
   }
   return lines;
 }
 
 /** The machine-readable lines (the worst dataset unless said), in a code block; and where the headroom was low. */
-function goals({ results, web, deliveries, fairSending, unserved }: BenchRecord, options: BenchOptions, providers: readonly Provider[]): { goalLines: string[]; lowHeadroom: string[] } {
-  const find = (provider: Provider, target: Target, rows: number, scenario: Scenario) => findRow(results, provider, target, rows, scenario);
+function goals(
+  { results, web, deliveries, fairSending, unserved }: BenchRecord,
+  options: BenchOptions,
+  providers: readonly Provider[],
+): { goalLines: string[]; lowHeadroom: string[] } {
+  const find = (provider: Provider, target: Target, rows: number, scenario: Scenario) =>
+    findRow(results, provider, target, rows, scenario);
   const largest = Math.max(...options.datasets);
   const lines = [
     "",
@@ -329,16 +411,28 @@ function goals({ results, web, deliveries, fairSending, unserved }: BenchRecord,
     const perDataset = (scenario: Scenario, a: Target, b: Target) =>
       options.datasets.map((rows) => pairedRatio(find(provider, a, rows, scenario), find(provider, b, rows, scenario)));
     const spreadsPerDataset = (scenario: Scenario, a: Target, b: Target, figureOf?: Figure) =>
-      options.datasets.map((rows) => pairedSpread(find(provider, a, rows, scenario), find(provider, b, rows, scenario), figureOf));
+      options.datasets.map((rows) =>
+        pairedSpread(find(provider, a, rows, scenario), find(provider, b, rows, scenario), figureOf),
+      );
     // The worst dataset: the goal is every scenario at its floor's ratio or better.
-    for (const [name, a, b] of [["ratio-floor", "api", "production"], ["ratio-bare", "api", "bare"], ["ratio-baseline", "api", "baseline"]] as const) {
+    for (const [name, a, b] of [
+      ["ratio-floor", "api", "production"],
+      ["ratio-bare", "api", "bare"],
+      ["ratio-baseline", "api", "baseline"],
+    ] as const) {
       for (const scenario of options.scenarios) {
         const spread = worstSpread(spreadsPerDataset(scenario, a, b));
-        if (spread) lines.push(`${name} ${provider} ${scenario} ${withRange(spread, name === "ratio-baseline" ? 2 : GOAL_DIGITS)}`);
+        if (spread)
+          lines.push(
+            `${name} ${provider} ${scenario} ${withRange(spread, name === "ratio-baseline" ? 2 : GOAL_DIGITS)}`,
+          );
       }
     }
     // Within 5 % either way: the dataset furthest from 1 (issued ÷ configured; token ÷ issued).
-    for (const [name, target] of [["ratio-issued", "api-issued"], ["ratio-token", "api-token"]] as const) {
+    for (const [name, target] of [
+      ["ratio-issued", "api-issued"],
+      ["ratio-token", "api-token"],
+    ] as const) {
       for (const scenario of options.scenarios) {
         const spread = chosenSpread(
           options.datasets.map((rows) => inRunSpread(find(provider, target, rows, scenario))),
@@ -352,32 +446,51 @@ function goals({ results, web, deliveries, fairSending, unserved }: BenchRecord,
     if (webhooks) lines.push(`ratio-webhooks ${provider} createPet ${withRange(webhooks, GOAL_DIGITS)}`);
     // The API's updatePet over its createPet (the same process, round n of each): the worst dataset, goal on SQLite >= 0.8.
     if (options.scenarios.includes("updatePet") && options.scenarios.includes("createPet")) {
-      const line = updateLine(provider, options.datasets, (rows, scenario) => find(provider, "api", rows, scenario), (rows) => unservedOf(unserved, provider, "api", rows, "updatePet"));
+      const line = updateLine(
+        provider,
+        options.datasets,
+        (rows, scenario) => find(provider, "api", rows, scenario),
+        (rows) => unservedOf(unserved, provider, "api", rows, "updatePet"),
+      );
       if (line) lines.push(line);
     }
     // A floor's CPU per request over the API's: what ratio-floor (ratio-bare) would be if each server had its core to itself.
-    for (const [name, floor] of [["cpu-floor", "production"], ["cpu-bare", "bare"]] as const) {
+    for (const [name, floor] of [
+      ["cpu-floor", "production"],
+      ["cpu-bare", "bare"],
+    ] as const) {
       for (const scenario of options.scenarios) {
         const spread = worstSpread(spreadsPerDataset(scenario, floor, "api", cpuUsPerRequest));
         if (spread) lines.push(`${name} ${provider} ${scenario} ${withRange(spread, 2)}`);
       }
     }
     for (const scenario of options.scenarios) {
-      const value = worst(perDataset(scenario, "api", "baseline").map((ratio) => 1 / ratio), Math.min);
+      const value = worst(
+        perDataset(scenario, "api", "baseline").map((ratio) => 1 / ratio),
+        Math.min,
+      );
       if (value === "n/a") continue;
       lines.push(`headroom ${provider} ${scenario} ${value}`);
       if (Number(value) < MIN_HEADROOM) lowHeadroom.push(`${provider} ${scenario} ${value}`);
     }
     // wrk's busiest measured run on its core (the baseline's, usually): under 1, the generator waited for the servers.
-    const generatorBusy = results.filter((r) => r.provider === provider).flatMap((r) => r.rounds.map((run) => run.result.generatorBusy));
+    const generatorBusy = results
+      .filter((r) => r.provider === provider)
+      .flatMap((r) => r.rounds.map((run) => run.result.generatorBusy));
     lines.push(`generator-busy ${provider} ${worst(generatorBusy, Math.max)}`);
     // Against the production floor: the API's memory with production's duties on both sides.
-    const rss = options.datasets.map((rows) => peakOf(results, provider, "api", rows) / peakOf(results, provider, "production", rows));
+    const rss = options.datasets.map(
+      (rows) => peakOf(results, provider, "api", rows) / peakOf(results, provider, "production", rows),
+    );
     lines.push(`rss-floor ${provider} ${worst(rss, Math.max)}`);
     // Name searches against the plain first page (goal at 1M pets: rare <= 1.5x, shared <= 3x its p99;
     // a later word's common start, the word search, as fast as a shared first word was before it).
     const plain = find(provider, "api", largest, "listPets");
-    for (const [kind, scenario] of [["rare", "listPets?name=rare"], ["shared", "listPets?name=shared"], ["word", "listPets?name=word"]] as const) {
+    for (const [kind, scenario] of [
+      ["rare", "listPets?name=rare"],
+      ["shared", "listPets?name=shared"],
+      ["word", "listPets?name=word"],
+    ] as const) {
       const search = find(provider, "api", largest, scenario);
       if (plain && search) lines.push(`name-p99 ${provider} ${kind} ${nameSearchP99Ratio(search, plain).toFixed(2)}`);
     }
@@ -386,12 +499,16 @@ function goals({ results, web, deliveries, fairSending, unserved }: BenchRecord,
     for (const rows of options.datasets) {
       const inventory = find(provider, "api", rows, "getInventory");
       if (inventory) {
-        lines.push(`inventory-ms ${provider} ${rowsLabel(rows)} ${(1000 / inventory.result.requestsPerSecond).toFixed(2)} (p50 under load ${inventory.result.p50Ms.toFixed(2)})`);
+        lines.push(
+          `inventory-ms ${provider} ${rowsLabel(rows)} ${(1000 / inventory.result.requestsPerSecond).toFixed(2)} (p50 under load ${inventory.result.p50Ms.toFixed(2)})`,
+        );
       }
     }
   }
   for (const scenario of options.scenarios) {
-    const ratios = options.datasets.map((rows) => pairedRatio(find("sqlite", "api", rows, scenario), find("sqlite", "baseline", rows, scenario)));
+    const ratios = options.datasets.map((rows) =>
+      pairedRatio(find("sqlite", "api", rows, scenario), find("sqlite", "baseline", rows, scenario)),
+    );
     if (ratios.some(Number.isFinite)) lines.push(`ratio ${scenario} ${worst(ratios, Math.min)}`);
   }
   const filtered = "listPets?status=available&limit=100" as const;
@@ -401,11 +518,19 @@ function goals({ results, web, deliveries, fairSending, unserved }: BenchRecord,
     return small && large ? (large.result.p99Ms / small.result.p99Ms).toFixed(2) : "n/a";
   };
   lines.push(`growth list p99 1M/10k ${growth("sqlite")}`);
-  if (results.some((r) => r.provider === "postgresql")) lines.push(`growth list p99 1M/10k (postgresql) ${growth("postgresql")}`);
-  if (web !== undefined && typeof web !== "string") lines.push(`export-${rowsLabel(web.exportedPets)} ${web.exportSeconds.toFixed(1)}`);
+  if (results.some((r) => r.provider === "postgresql"))
+    lines.push(`growth list p99 1M/10k (postgresql) ${growth("postgresql")}`);
+  if (web !== undefined && typeof web !== "string")
+    lines.push(`export-${rowsLabel(web.exportedPets)} ${web.exportSeconds.toFixed(1)}`);
   // Information: no goal.
-  for (const d of deliveries) lines.push(`deliveries-per-second ${d.provider} ${figure(d.deliveriesPerSecond)} (received ${d.distinct} of ${d.pets})`);
-  for (const f of fairSending) lines.push(`fair-sending-lag ${f.provider} ${f.besideSlowLagSeconds.toFixed(2)} (alone ${f.aloneLagSeconds.toFixed(2)}; goal <= 2)`);
+  for (const d of deliveries)
+    lines.push(
+      `deliveries-per-second ${d.provider} ${figure(d.deliveriesPerSecond)} (received ${d.distinct} of ${d.pets})`,
+    );
+  for (const f of fairSending)
+    lines.push(
+      `fair-sending-lag ${f.provider} ${f.besideSlowLagSeconds.toFixed(2)} (alone ${f.aloneLagSeconds.toFixed(2)}; goal <= 2)`,
+    );
   lines.push("```", "");
   return { goalLines: lines, lowHeadroom };
 }
@@ -420,7 +545,9 @@ export function updateLine(
   apiRow: (rows: number, scenario: Scenario) => Row | undefined,
   notServed: (rows: number) => Unserved | undefined,
 ): string | undefined {
-  const spread = worstSpread(datasets.map((rows) => pairedSpread(apiRow(rows, "updatePet"), apiRow(rows, "createPet"))));
+  const spread = worstSpread(
+    datasets.map((rows) => pairedSpread(apiRow(rows, "updatePet"), apiRow(rows, "createPet"))),
+  );
   if (spread) return `ratio-update ${provider} updatePet ${withRange(spread, GOAL_DIGITS)}`;
   const unserved = datasets.map(notServed).find((u) => u !== undefined);
   if (unserved) return `ratio-update ${provider} updatePet n/a (not served by this build: ${unservedAnswer(unserved)})`;
@@ -434,7 +561,9 @@ function warningsOf(results: readonly Row[], lowHeadroom: readonly string[]): st
   // Only SQLite: the database is in the server's process, so its core is full unless something took it.
   // A PostgreSQL server waits for PostgreSQL (not pinned): its core idles by design, most of all the thin baseline's.
   // (A write's servers, createPet's and updatePet's, wait for the fsync: their cores are never full.)
-  const runs = results.filter((r) => r.provider === "sqlite" && !isWriteScenario(r.scenario)).flatMap((r) => r.rounds.map((run) => run.result));
+  const runs = results
+    .filter((r) => r.provider === "sqlite" && !isWriteScenario(r.scenario))
+    .flatMap((r) => r.rounds.map((run) => run.result));
   const contended = runs.filter((result) => result.serverBusy < CONTENDED_BELOW);
   if (contended.length > 0) {
     warnings.push(
@@ -442,7 +571,10 @@ function warningsOf(results: readonly Row[], lowHeadroom: readonly string[]): st
     );
   }
   if (lowHeadroom.length > 0) {
-    const generatorBusy = worst(results.flatMap((r) => r.rounds.map((run) => run.result.generatorBusy)), Math.max);
+    const generatorBusy = worst(
+      results.flatMap((r) => r.rounds.map((run) => run.result.generatorBusy)),
+      Math.max,
+    );
     warnings.push(
       `WARNING: headroom under ${MIN_HEADROOM} (${lowHeadroom.join("; ")}): the baseline did not reach ${MIN_HEADROOM}× the API's rate there. ` +
         `wrk's core was at most ${generatorBusy} busy: under 1, wrk waited for the server, and the limit is the baseline's own work ` +

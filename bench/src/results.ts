@@ -60,16 +60,34 @@ export interface BenchRecord {
 }
 
 /** Why `target` has no row for `scenario` on this database and dataset, when its build does not serve it. */
-export function unservedOf(unserved: readonly Unserved[], provider: Provider, target: Target, rows: number, scenario: Scenario): Unserved | undefined {
-  return unserved.find((u) => u.provider === provider && u.target === target && u.rows === rows && u.scenario === scenario);
+export function unservedOf(
+  unserved: readonly Unserved[],
+  provider: Provider,
+  target: Target,
+  rows: number,
+  scenario: Scenario,
+): Unserved | undefined {
+  return unserved.find(
+    (u) => u.provider === provider && u.target === target && u.rows === rows && u.scenario === scenario,
+  );
 }
 
-export function findRow(results: readonly Row[], provider: Provider, target: Target, rows: number, scenario: Scenario): Row | undefined {
-  return results.find((r) => r.provider === provider && r.target === target && r.rows === rows && r.scenario === scenario);
+export function findRow(
+  results: readonly Row[],
+  provider: Provider,
+  target: Target,
+  rows: number,
+  scenario: Scenario,
+): Row | undefined {
+  return results.find(
+    (r) => r.provider === provider && r.target === target && r.rows === rows && r.scenario === scenario,
+  );
 }
 
 /** A server's peak RSS over the scenarios of one dataset (NaN when it did not run). */
 export function peakOf(results: readonly Row[], provider: Provider, kind: ServerKind, rows: number): number {
-  const peaks = results.filter((r) => r.provider === provider && serverOf(r.target) === kind && r.rows === rows).map((r) => r.peakRssMb);
+  const peaks = results
+    .filter((r) => r.provider === provider && serverOf(r.target) === kind && r.rows === rows)
+    .map((r) => r.peakRssMb);
   return peaks.length ? Math.max(...peaks) : NaN;
 }

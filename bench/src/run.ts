@@ -165,8 +165,20 @@ export async function main(argv: readonly string[]): Promise<number> {
     // The figures first: a run of twenty minutes must not be lost to a fault in the report.
     const elapsedSeconds = Math.round((Date.now() - started) / 1000);
     const { results, logFigures, plans, web, deliveries, fairSending, unserved } = record;
-    writeFileSync(path.join(outDir, "results.json"), JSON.stringify({ options, elapsedSeconds, hostSpeed, results, logFigures, plans, web, deliveries, fairSending, unserved }, null, 2));
-    const { markdown, warnings } = renderReport(record, options, { stamp, loadAtStart, loadAtEnd: loadavg()[0]!, hostSpeed });
+    writeFileSync(
+      path.join(outDir, "results.json"),
+      JSON.stringify(
+        { options, elapsedSeconds, hostSpeed, results, logFigures, plans, web, deliveries, fairSending, unserved },
+        null,
+        2,
+      ),
+    );
+    const { markdown, warnings } = renderReport(record, options, {
+      stamp,
+      loadAtStart,
+      loadAtEnd: loadavg()[0]!,
+      hostSpeed,
+    });
     for (const warning of warnings) log(warning);
     writeFileSync(path.join(outDir, "report.md"), markdown);
     writeFileSync(path.join(RESULTS, "latest.md"), markdown);
@@ -185,7 +197,9 @@ function exitCode({ failures, web }: BenchRecord): number {
     console.error(`bench: FAILED: the web step was ${web}`);
   }
   if (failures > 0) {
-    console.error(`bench: FAILED: ${failures} responses had a status >= 400, errored or timed out, or a delivery receiver missed events (see the FAILED lines above)`);
+    console.error(
+      `bench: FAILED: ${failures} responses had a status >= 400, errored or timed out, or a delivery receiver missed events (see the FAILED lines above)`,
+    );
   }
   return failures > 0 || typeof web === "string" ? 1 : 0;
 }

@@ -23,10 +23,38 @@ import { API_ONLY_SCENARIOS, PROBED_SCENARIOS, type LoadJob, type LoadResult, ty
 import { explainPostgres, explainSqlite, seedPostgres, seedSqlite, trimPostgres } from "./seed.js";
 import { peakRssMb, resetPeakRss, stopServer, type RunningServer } from "./server-process.js";
 import { API_KEY, apiRoot, migrateForBuild, PG_ADMIN_URL, PG_BENCH_URL, startBenchServer } from "./servers.js";
-import { failedResponses, inRunSpread, issuedOverConfigured, pairedRatio, summarize, updateOverCreate, webhooksOverNone, type RoundRun } from "./statistics.js";
-import { isApiServer, isKeySliced, serverOf, serverOrder, servesScenario, targetOrder, type Provider, type ServerKind, type Target } from "./targets.js";
+import {
+  failedResponses,
+  inRunSpread,
+  issuedOverConfigured,
+  pairedRatio,
+  summarize,
+  updateOverCreate,
+  webhooksOverNone,
+  type RoundRun,
+} from "./statistics.js";
+import {
+  isApiServer,
+  isKeySliced,
+  serverOf,
+  serverOrder,
+  servesScenario,
+  targetOrder,
+  type Provider,
+  type ServerKind,
+  type Target,
+} from "./targets.js";
 import { measureWeb } from "./web.js";
-import { deleteEndpoints, measureDeliveries, measureFairSending, registerEndpoints, startReceiver, WEBHOOK_ENDPOINTS, webhookEnv, type Receiver } from "./webhooks.js";
+import {
+  deleteEndpoints,
+  measureDeliveries,
+  measureFairSending,
+  registerEndpoints,
+  startReceiver,
+  WEBHOOK_ENDPOINTS,
+  webhookEnv,
+  type Receiver,
+} from "./webhooks.js";
 
 /** Where a run works: wrk's path, a scratch folder (deleted by the caller) and the results folder of this run. */
 export interface Workspace {
@@ -52,15 +80,19 @@ interface Loaded {
  * The key a run of `loaded` sends: its key, or for api-token a session token freshly started with its key.
  * A token lasts 10 minutes and a run seconds: one per run outlives it, whatever the length of the bench.
  */
-const sentKey = ({ target, server, apiKey }: Loaded): Promise<string> => (target === "api-token" ? createSessionToken(server.url, apiKey) : Promise.resolve(apiKey));
+const sentKey = ({ target, server, apiKey }: Loaded): Promise<string> =>
+  target === "api-token" ? createSessionToken(server.url, apiKey) : Promise.resolve(apiKey);
 
 /** The seconds of load one database and dataset takes (every scenario, target, warm-up and round). */
 export function loadSeconds(options: BenchOptions): number {
   const targets = targetOrder(options.targets, 0);
-  const issuedExtra = targets.filter(isKeySliced).length * (options.issuedLength - 1) * options.rounds * options.durationSeconds;
+  const issuedExtra =
+    targets.filter(isKeySliced).length * (options.issuedLength - 1) * options.rounds * options.durationSeconds;
   const perTarget = options.warmupSeconds + options.rounds * options.durationSeconds;
   // api-webhooks runs createPet only.
-  const webhooksExtra = targets.includes("api-webhooks") ? perTarget * (options.scenarios.includes("createPet") ? 1 : 0) : 0;
+  const webhooksExtra = targets.includes("api-webhooks")
+    ? perTarget * (options.scenarios.includes("createPet") ? 1 : 0)
+    : 0;
   const others = targets.filter((target) => target !== "api-webhooks").length;
   return options.scenarios.length * (others * perTarget + issuedExtra) + webhooksExtra;
 }
@@ -71,7 +103,16 @@ export async function runBench(options: BenchOptions, workspace: Workspace): Pro
 }
 
 class BenchRun {
-  private readonly record: BenchRecord = { results: [], logFigures: [], plans: {}, headerWarnings: [], failures: 0, deliveries: [], fairSending: [], unserved: [] };
+  private readonly record: BenchRecord = {
+    results: [],
+    logFigures: [],
+    plans: {},
+    headerWarnings: [],
+    failures: 0,
+    deliveries: [],
+    fairSending: [],
+    unserved: [],
+  };
   /** Where api-webhooks's endpoints point (the sender is paused in those runs: nothing arrives). */
   private receiver: Receiver | undefined;
   private readonly answers = new AnswerCheck(log);
@@ -155,7 +196,13 @@ class BenchRun {
       this.record.plans[`postgresql ${rowsLabel(rows)}`] = await explainPostgres(PG_BENCH_URL);
       const datasetStart = Date.now();
       try {
-        await this.dataset("postgresql", rows, serverOrder(this.options.targets, this.turn), () => PG_BENCH_URL, issuedKey);
+        await this.dataset(
+          "postgresql",
+          rows,
+          serverOrder(this.options.targets, this.turn),
+          () => PG_BENCH_URL,
+          issuedKey,
+        );
         if (rows === this.options.datasets[0]) await this.deliveries("postgresql", PG_BENCH_URL);
       } finally {
         await trimPostgres(PG_BENCH_URL, rows);
@@ -204,7 +251,12 @@ class BenchRun {
     if (pets === 0) return;
     const { work } = this.workspace;
     const logFile = path.join(work, `api-deliveries-${provider}.log`);
-    const server = await startBenchServer("api", { databaseUrl, logFile, cwd: work, apiEnv: { ...this.options.apiEnv, ...webhookEnv("running") } });
+    const server = await startBenchServer("api", {
+      databaseUrl,
+      logFile,
+      cwd: work,
+      apiEnv: { ...this.options.apiEnv, ...webhookEnv("running") },
+    });
     try {
       const measured = await measureDeliveries(provider, server.url, API_KEY, pets);
       this.record.deliveries.push(measured);
@@ -214,7 +266,9 @@ class BenchRun {
       );
       if (measured.distinct !== pets || measured.received !== pets) {
         this.record.failures += 1;
-        log(`  FAILED ${provider} deliveries: the receiver got ${measured.distinct} distinct events in ${measured.received} requests, not ${pets}`);
+        log(
+          `  FAILED ${provider} deliveries: the receiver got ${measured.distinct} distinct events in ${measured.received} requests, not ${pets}`,
+        );
       }
       const fair = await measureFairSending(provider, server.url, API_KEY);
       this.record.fairSending.push(fair);
@@ -224,7 +278,9 @@ class BenchRun {
       );
       if (fair.fastReceived !== fair.pets) {
         this.record.failures += 1;
-        log(`  FAILED ${provider} fair sending: the fast receiver got ${fair.fastReceived} of ${fair.pets} events beside the slow one`);
+        log(
+          `  FAILED ${provider} fair sending: the fast receiver got ${fair.fastReceived} of ${fair.pets} events beside the slow one`,
+        );
       }
     } finally {
       await stopServer(server);
@@ -233,7 +289,13 @@ class BenchRun {
   }
 
   /** Starts the servers of one database and dataset in `order`, benches them, and stops them. */
-  private async dataset(provider: Provider, rows: number, order: ServerKind[], databaseUrl: (kind: ServerKind) => string, issuedKey: string): Promise<void> {
+  private async dataset(
+    provider: Provider,
+    rows: number,
+    order: ServerKind[],
+    databaseUrl: (kind: ServerKind) => string,
+    issuedKey: string,
+  ): Promise<void> {
     const servers = await this.startAll(order, databaseUrl, `${provider}-${rowsLabel(rows)}`);
     try {
       await this.benchDataset(servers, provider, rows, issuedKey);
@@ -243,7 +305,11 @@ class BenchRun {
   }
 
   /** Starts the servers in `order` one after another (stopping those already started if one fails). */
-  private async startAll(order: ServerKind[], databaseUrl: (kind: ServerKind) => string, name: string): Promise<Started[]> {
+  private async startAll(
+    order: ServerKind[],
+    databaseUrl: (kind: ServerKind) => string,
+    name: string,
+  ): Promise<Started[]> {
     const { work, outDir } = this.workspace;
     const servers: Started[] = [];
     try {
@@ -252,8 +318,17 @@ class BenchRun {
         // --cpu-prof: every server is profiled, so the API's profile can be read beside its floor's of the same run.
         const profile = this.options.cpuProf ? { dir: outDir, name: `${kind}-${name}` } : undefined;
         // With api-webhooks, the API may register http:// endpoints on this machine, its sender paused for the whole run.
-        const apiEnv = this.options.targets.includes("api-webhooks") ? { ...webhookEnv("paused"), ...this.options.apiEnv } : this.options.apiEnv;
-        const server = await startBenchServer(kind, { databaseUrl: databaseUrl(kind), logFile, cwd: outDir, cpu: SERVER_CPU, profile, apiEnv });
+        const apiEnv = this.options.targets.includes("api-webhooks")
+          ? { ...webhookEnv("paused"), ...this.options.apiEnv }
+          : this.options.apiEnv;
+        const server = await startBenchServer(kind, {
+          databaseUrl: databaseUrl(kind),
+          logFile,
+          cwd: outDir,
+          cpu: SERVER_CPU,
+          profile,
+          apiEnv,
+        });
         servers.push({ kind, logFile, server });
       }
       return servers;
@@ -312,14 +387,21 @@ class BenchRun {
         if (probe.served) continue;
         unserved.add(`${l.target} ${scenario}`);
         this.record.unserved.push({ provider, rows, target: l.target, scenario, answer: probe.answer });
-        log(`  ${provider} ${rowsLabel(rows)} ${l.target} does not serve ${scenario} (its probe was answered ${probe.answer.slice(0, 120)}): left out of it, n/a in the report`);
+        log(
+          `  ${provider} ${rowsLabel(rows)} ${l.target} does not serve ${scenario} (its probe was answered ${probe.answer.slice(0, 120)}): left out of it, n/a in the report`,
+        );
       }
     }
     const inOrder = (n: number) => order(n).flatMap((target) => loaded.filter((l) => l.target === target));
     // api-issued alternates its issued key with the configured one in the same run, api-token its token with
     // the issued key: the reference key's slices first in odd turns and the other's in even ones, so neither
     // always has the first slice.
-    const job = async (loadedTarget: Loaded, scenario: Scenario, durationSeconds: number, turnNumber: number): Promise<LoadJob> => ({
+    const job = async (
+      loadedTarget: Loaded,
+      scenario: Scenario,
+      durationSeconds: number,
+      turnNumber: number,
+    ): Promise<LoadJob> => ({
       url: loadedTarget.server.url,
       apiKey: await sentKey(loadedTarget),
       scenario,
@@ -334,7 +416,8 @@ class BenchRun {
     const where = `${provider} ${rowsLabel(rows)}`;
     const rowsOfDataset: Row[] = [];
     const requestsSent = new Map<ServerKind, number>();
-    const sent = (target: Target, result: LoadResult) => requestsSent.set(serverOf(target), (requestsSent.get(serverOf(target)) ?? 0) + result.total);
+    const sent = (target: Target, result: LoadResult) =>
+      requestsSent.set(serverOf(target), (requestsSent.get(serverOf(target)) ?? 0) + result.total);
     const peakReset = new Set<ServerKind>();
     for (const scenario of options.scenarios) {
       const serves = (l: Loaded) => meant(l, scenario) && !unserved.has(`${l.target} ${scenario}`);
@@ -356,9 +439,16 @@ class BenchRun {
       }
       const runs = new Map<Target, RoundRun[]>(loaded.map(({ target }) => [target, []]));
       for (let round = 1; round <= options.rounds; round++) {
-        for (const [index, target] of inOrder(this.turn + round - 1).filter(serves).entries()) {
+        for (const [index, target] of inOrder(this.turn + round - 1)
+          .filter(serves)
+          .entries()) {
           // Longer: in a key-sliced run each key has half the time (options.issuedLength).
-          const roundJob = await job(target, scenario, options.durationSeconds * (isKeySliced(target.target) ? options.issuedLength : 1), round);
+          const roundJob = await job(
+            target,
+            scenario,
+            options.durationSeconds * (isKeySliced(target.target) ? options.issuedLength : 1),
+            round,
+          );
           const result = await this.load(target, roundJob);
           sent(target.target, result);
           await this.countFailures(result, roundJob, `${where} ${target.target} ${scenario} round ${round}`);
@@ -371,7 +461,16 @@ class BenchRun {
       this.turn += options.rounds;
       for (const { target } of loaded.filter(serves)) {
         const rounds = runs.get(target)!;
-        const row: Row = { provider, rows, scenario, target, ...summarize(rounds), warmup: warmups.get(target)!, rounds, peakRssMb: NaN };
+        const row: Row = {
+          provider,
+          rows,
+          scenario,
+          target,
+          ...summarize(rounds),
+          warmup: warmups.get(target)!,
+          rounds,
+          peakRssMb: NaN,
+        };
         rowsOfDataset.push(row);
         this.record.results.push(row);
       }
@@ -384,12 +483,26 @@ class BenchRun {
         ["token/issued", inRunSpread(rowOf("api-token")).median],
         ["webhooks/none", webhooksOverNone(rowOf("api-webhooks"), rowOf("api"))],
         // The same rounds' createPet runs (a scenario earlier), when this is updatePet: its goal on SQLite is >= 0.8.
-        ["updatePet/createPet", scenario === "updatePet" ? updateOverCreate(rowOf("api"), rowsOfDataset.find((r) => r.scenario === "createPet" && r.target === "api")) : NaN],
+        [
+          "updatePet/createPet",
+          scenario === "updatePet"
+            ? updateOverCreate(
+                rowOf("api"),
+                rowsOfDataset.find((r) => r.scenario === "createPet" && r.target === "api"),
+              )
+            : NaN,
+        ],
         ["headroom (baseline/api)", 1 / pairedRatio(rowOf("api"), rowOf("baseline"))],
       ] as const;
       log(
-        `  ${where} ${scenario}: median req/s ${loaded.filter(serves).map(({ target }) => `${target} ${median(target).toFixed(0)}`).join(", ")}` +
-          ratios.filter(([, value]) => Number.isFinite(value)).map(([name, value]) => `; ${name} ${value.toFixed(2)}`).join(""),
+        `  ${where} ${scenario}: median req/s ${loaded
+          .filter(serves)
+          .map(({ target }) => `${target} ${median(target).toFixed(0)}`)
+          .join(", ")}` +
+          ratios
+            .filter(([, value]) => Number.isFinite(value))
+            .map(([name, value]) => `; ${name} ${value.toFixed(2)}`)
+            .join(""),
       );
     }
     for (const { server, kind } of servers) {
@@ -398,7 +511,13 @@ class BenchRun {
     }
     await stopAll(servers);
     for (const { kind, logFile } of servers) {
-      this.record.logFigures.push({ provider, rows, kind, ...(await countLines(logFile)), requests: requestsSent.get(kind) ?? 0 });
+      this.record.logFigures.push({
+        provider,
+        rows,
+        kind,
+        ...(await countLines(logFile)),
+        requests: requestsSent.get(kind) ?? 0,
+      });
       // A full run logs gigabytes: keep the figures, not the lines.
       rmSync(logFile, { force: true });
     }

@@ -19,7 +19,8 @@ export type Scenario = (typeof SCENARIOS)[number];
  * The scenarios that write: each request waits for its commit (an fsync on SQLite), so a server's core
  * is not full under them, and a key slice (load.ts, keySliceMs) must be longer to hold many requests.
  */
-export const isWriteScenario = (scenario: Scenario): scenario is "createPet" | "updatePet" => scenario === "createPet" || scenario === "updatePet";
+export const isWriteScenario = (scenario: Scenario): scenario is "createPet" | "updatePet" =>
+  scenario === "createPet" || scenario === "updatePet";
 
 /**
  * The API's own extensions, which the Express floors and the baseline do not implement: run against
@@ -27,7 +28,13 @@ export const isWriteScenario = (scenario: Scenario): scenario is "createPet" | "
  * pets share, `1` the start of a later word a ninth of them have), compared with its plain `listPets` page; and updatePet (beyond the spec: a JSON Patch),
  * compared with its createPet (report.ts, `ratio-update`).
  */
-export const API_ONLY_SCENARIOS: ReadonlySet<Scenario> = new Set(["listPets?name=rare", "listPets?name=shared", "listPets?name=word", "getInventory", "updatePet"]);
+export const API_ONLY_SCENARIOS: ReadonlySet<Scenario> = new Set([
+  "listPets?name=rare",
+  "listPets?name=shared",
+  "listPets?name=word",
+  "getInventory",
+  "updatePet",
+]);
 
 /**
  * The scenarios a build of the API may not serve: updatePet came after the builds the bench is run

@@ -31,12 +31,16 @@ const STATUS_SQL = `CASE WHEN n % 50 = 0 THEN 'available' WHEN n % 50 < 4 THEN '
 export function seedSqlite(file: string, rows: number): void {
   const db = new Sqlite(file);
   try {
-    const insert = db.prepare(`INSERT INTO "Pet" ("id", "name", "nameKey", "categoryId", "status") VALUES (?, ?, ?, ?, ?)`);
+    const insert = db.prepare(
+      `INSERT INTO "Pet" ("id", "name", "nameKey", "categoryId", "status") VALUES (?, ?, ?, ?, ?)`,
+    );
     // A build with the word search keeps each later word's key in "PetWord" (the API writes it beside each
     // pet on SQLite): filled here in one statement, as its migration fills it (0014_word_search).
-    const worded = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'PetWord'`).get() !== undefined;
+    const worded =
+      db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'PetWord'`).get() !== undefined;
     db.transaction(() => {
-      for (let n = 1; n <= rows; n++) insert.run(n, nameOf(n), nameOf(n).toLowerCase(), seededCategoryOf(n), statusOf(n));
+      for (let n = 1; n <= rows; n++)
+        insert.run(n, nameOf(n), nameOf(n).toLowerCase(), seededCategoryOf(n), statusOf(n));
       if (worded) {
         db.exec(`INSERT INTO "PetWord" ("key", "petId")
           SELECT "wordKey", "id" FROM (

@@ -29,13 +29,25 @@ export interface RunningServer {
  * `BENCH_API_MAIN` (another build's main.js, for before/after figures) runs
  * from its package's folder the same way.
  */
-export function productionApiCommand(apiRoot: string, otherMain = process.env["BENCH_API_MAIN"]): { script: string; nodeArgs: string[]; cwd: string } {
-  const { scripts } = JSON.parse(readFileSync(path.join(apiRoot, "package.json"), "utf8")) as { scripts?: Record<string, string> };
+export function productionApiCommand(
+  apiRoot: string,
+  otherMain = process.env["BENCH_API_MAIN"],
+): { script: string; nodeArgs: string[]; cwd: string } {
+  const { scripts } = JSON.parse(readFileSync(path.join(apiRoot, "package.json"), "utf8")) as {
+    scripts?: Record<string, string>;
+  };
   const words = (scripts?.["start"] ?? "").trim().split(/\s+/);
   const script = words.at(-1) ?? "";
   const nodeArgs = words.slice(1, -1);
-  if (words[0] !== "node" || words.length < 2 || script.startsWith("-") || !nodeArgs.every((arg) => arg.startsWith("--"))) {
-    throw new Error(`apps/api's start script is ${JSON.stringify(scripts?.["start"])}, not "node [--flag ...] <file>": update productionApiCommand`);
+  if (
+    words[0] !== "node" ||
+    words.length < 2 ||
+    script.startsWith("-") ||
+    !nodeArgs.every((arg) => arg.startsWith("--"))
+  ) {
+    throw new Error(
+      `apps/api's start script is ${JSON.stringify(scripts?.["start"])}, not "node [--flag ...] <file>": update productionApiCommand`,
+    );
   }
   if (otherMain) return { script: path.resolve(otherMain), nodeArgs, cwd: path.resolve(path.dirname(otherMain), "..") };
   return { script: path.join(apiRoot, script), nodeArgs, cwd: apiRoot };
@@ -54,7 +66,11 @@ export interface StartOptions {
  * Starts `script` on a free port (PORT, HOST) and waits until its `/readyz`
  * answers 200. Its stderr is kept for the error message should it not start.
  */
-export async function startServer(script: string, env: Record<string, string>, { nodeArgs = [], cwd, logFile, cpu }: StartOptions): Promise<RunningServer> {
+export async function startServer(
+  script: string,
+  env: Record<string, string>,
+  { nodeArgs = [], cwd, logFile, cpu }: StartOptions,
+): Promise<RunningServer> {
   // A caller that must know the origin before the server starts (the web step's ADMIN_ORIGIN) picks the port.
   const port = env["PORT"] ? Number(env["PORT"]) : await freePort();
   const command = [process.execPath, ...nodeArgs, script];
@@ -62,11 +78,15 @@ export async function startServer(script: string, env: Record<string, string>, {
   let child: ChildProcess;
   try {
     // taskset execs the command: the child's pid is the server's.
-    child = spawn(cpu === undefined ? command[0]! : "taskset", cpu === undefined ? command.slice(1) : ["-c", String(cpu), ...command], {
-      env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
-      stdio: ["ignore", stdout, "pipe"],
-      cwd,
-    });
+    child = spawn(
+      cpu === undefined ? command[0]! : "taskset",
+      cpu === undefined ? command.slice(1) : ["-c", String(cpu), ...command],
+      {
+        env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
+        stdio: ["ignore", stdout, "pipe"],
+        cwd,
+      },
+    );
   } finally {
     if (typeof stdout === "number") closeSync(stdout);
   }
@@ -75,7 +95,8 @@ export async function startServer(script: string, env: Record<string, string>, {
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${path.basename(script)} exited ${child.exitCode}: ${stderr.slice(-2000)}`);
+    if (child.exitCode !== null)
+      throw new Error(`${path.basename(script)} exited ${child.exitCode}: ${stderr.slice(-2000)}`);
     try {
       if ((await fetch(`${url}/readyz`)).ok) return { url, child, stderr: () => stderr };
     } catch {

@@ -20,7 +20,9 @@ export const API_KEY = "bench-petstore-key-0123456789abcdefgh"; // production wa
 export const POOL_SIZE = "10";
 export const PG_ADMIN_URL = process.env["BENCH_PG_ADMIN_URL"] ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 /** BENCH_API_MAIN's build runs on a database of its own, migrated with its own migrations (migrateForBuild). */
-export const PG_BENCH_URL = process.env["BENCH_PG_URL"] ?? `postgresql://postgres@127.0.0.1:5432/petstore_bench${process.env["BENCH_API_MAIN"] ? "_main" : ""}`;
+export const PG_BENCH_URL =
+  process.env["BENCH_PG_URL"] ??
+  `postgresql://postgres@127.0.0.1:5432/petstore_bench${process.env["BENCH_API_MAIN"] ? "_main" : ""}`;
 
 const FLOOR_SCRIPTS: Record<Exclude<ServerKind, "api" | "api-keyed">, string> = {
   production: path.join(BENCH_ROOT, "dist", "express-floor-server.js"),
@@ -43,7 +45,9 @@ const measuredApiRoot = (): string => {
  * a trigger) and a before/after comparison would hide that cost.
  */
 export async function migrateForBuild(databaseUrl: string): Promise<string> {
-  const migrate = (await import(pathToFileURL(path.join(measuredApiRoot(), "dist", "data", "migrate.js")).href)) as { migrateDatabase: typeof migrateDatabase };
+  const migrate = (await import(pathToFileURL(path.join(measuredApiRoot(), "dist", "data", "migrate.js")).href)) as {
+    migrateDatabase: typeof migrateDatabase;
+  };
   return migrate.migrateDatabase(databaseUrl);
 }
 
@@ -97,11 +101,21 @@ export interface ServerStart {
 }
 
 /** Starts one server of `kind` and waits until it is ready (server-process.ts, startServer). */
-export function startBenchServer(kind: ServerKind, { databaseUrl, logFile, cwd, cpu, profile, apiEnv = {} }: ServerStart): Promise<RunningServer> {
-  const profileArgs = profile ? ["--cpu-prof", `--cpu-prof-dir=${profile.dir}`, `--cpu-prof-name=${profile.name}.cpuprofile`] : [];
+export function startBenchServer(
+  kind: ServerKind,
+  { databaseUrl, logFile, cwd, cpu, profile, apiEnv = {} }: ServerStart,
+): Promise<RunningServer> {
+  const profileArgs = profile
+    ? ["--cpu-prof", `--cpu-prof-dir=${profile.dir}`, `--cpu-prof-name=${profile.name}.cpuprofile`]
+    : [];
   if (isApiServer(kind)) {
     const command = apiCommand();
-    return startServer(command.script, apiEnvironment(databaseUrl, apiEnv), { nodeArgs: [...command.nodeArgs, ...profileArgs], cwd: command.cwd, logFile, cpu });
+    return startServer(command.script, apiEnvironment(databaseUrl, apiEnv), {
+      nodeArgs: [...command.nodeArgs, ...profileArgs],
+      cwd: command.cwd,
+      logFile,
+      cpu,
+    });
   }
   return startServer(
     FLOOR_SCRIPTS[kind],

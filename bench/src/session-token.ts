@@ -8,9 +8,13 @@
  */
 export async function createSessionToken(apiUrl: string, apiKey: string): Promise<string> {
   const cookie = await startBrowserSession(apiUrl, apiKey);
-  const minted = await fetch(`${apiUrl}/admin/v1/session/token`, { method: "POST", headers: { cookie, origin: new URL(apiUrl).origin } });
+  const minted = await fetch(`${apiUrl}/admin/v1/session/token`, {
+    method: "POST",
+    headers: { cookie, origin: new URL(apiUrl).origin },
+  });
   const body = (await minted.json()) as { token?: string };
-  if (minted.status !== 201 || !body.token?.startsWith("pst_")) throw new Error(`session/token answered ${minted.status}`);
+  if (minted.status !== 201 || !body.token?.startsWith("pst_"))
+    throw new Error(`session/token answered ${minted.status}`);
   return body.token;
 }
 
@@ -19,8 +23,12 @@ export async function createSessionToken(apiUrl: string, apiKey: string): Promis
  * with the key as bearer. Returns its cookie as a `Cookie` header sends it (`__Host-petstore-session=...`).
  */
 export async function startBrowserSession(apiUrl: string, apiKey: string): Promise<string> {
-  const started = await fetch(`${apiUrl}/admin/v1/session/start`, { method: "POST", headers: { authorization: `Bearer ${apiKey}` } });
+  const started = await fetch(`${apiUrl}/admin/v1/session/start`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${apiKey}` },
+  });
   const cookie = started.headers.get("set-cookie")?.split(";")[0];
-  if (started.status !== 201 || !cookie) throw new Error(`session/start answered ${started.status}${cookie ? "" : ", no cookie"}`);
+  if (started.status !== 201 || !cookie)
+    throw new Error(`session/start answered ${started.status}${cookie ? "" : ", no cookie"}`);
   return cookie;
 }

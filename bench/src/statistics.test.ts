@@ -37,11 +37,16 @@ const result = (requestsPerSecond: number, more: Partial<LoadResult> = {}): Load
   ...more,
 });
 /** A target's rounds: one run per round, in round order, of these req/s. */
-const measured = (...rates: number[]): Measured => ({ rounds: rates.map((rate, i) => ({ round: i + 1, position: 1, result: result(rate) })) });
+const measured = (...rates: number[]): Measured => ({
+  rounds: rates.map((rate, i) => ({ round: i + 1, position: 1, result: result(rate) })),
+});
 /** Rounds of these p99s (req/s all 1000). */
-const withP99 = (...p99s: number[]): Measured => ({ rounds: p99s.map((p99Ms, i) => ({ round: i + 1, position: 1, result: result(1000, { p99Ms }) })) });
+const withP99 = (...p99s: number[]): Measured => ({
+  rounds: p99s.map((p99Ms, i) => ({ round: i + 1, position: 1, result: result(1000, { p99Ms }) })),
+});
 /** A key-sliced run whose key made `key` requests in the time the reference key made `reference` (1 s each). */
-const sliced = (key: number, reference: number): LoadResult => result(key, { keySlices: { key: { requests: key, ms: 1000 }, reference: { requests: reference, ms: 1000 } } });
+const sliced = (key: number, reference: number): LoadResult =>
+  result(key, { keySlices: { key: { requests: key, ms: 1000 }, reference: { requests: reference, ms: 1000 } } });
 
 describe("medianOf", () => {
   it("takes the middle value of an odd count, whatever the order", () => {
@@ -76,7 +81,17 @@ describe("upperMedian (cpu.ts)", () => {
 
 describe("summarize", () => {
   const rounds = (rates: number[]): RoundRun[] =>
-    rates.map((rate, i) => ({ round: i + 1, position: 1, result: result(rate, { p50Ms: rate / 100, p99Ms: rate / 10, total: rate * 2, non2xx: i, serverBusy: rate / 1000 }) }));
+    rates.map((rate, i) => ({
+      round: i + 1,
+      position: 1,
+      result: result(rate, {
+        p50Ms: rate / 100,
+        p99Ms: rate / 10,
+        total: rate * 2,
+        non2xx: i,
+        serverBusy: rate / 1000,
+      }),
+    }));
 
   it("of an odd count: the median round's req/s and latencies, the counts summed", () => {
     const { result: summary, latencyRound } = summarize(rounds([100, 300, 200]));
@@ -157,7 +172,13 @@ describe("the name-search p99 ratio", () => {
 describe("issued over configured", () => {
   it("is each key-sliced run's key rate over its reference's, the median over the rounds", () => {
     expect(inRunRatio(sliced(900, 1000))).toBeCloseTo(0.9);
-    const issued = { rounds: [sliced(900, 1000), sliced(1100, 1000), sliced(950, 1000)].map((r, i) => ({ round: i + 1, position: 1, result: r })) };
+    const issued = {
+      rounds: [sliced(900, 1000), sliced(1100, 1000), sliced(950, 1000)].map((r, i) => ({
+        round: i + 1,
+        position: 1,
+        result: r,
+      })),
+    };
     expect(issuedOverConfigured(issued)).toBeCloseTo(0.95);
   });
 
@@ -181,7 +202,13 @@ describe("the spread beside a median", () => {
   });
 
   it("inRunSpread ranges over a key-sliced target's in-run ratios, its median issuedOverConfigured's", () => {
-    const token = { rounds: [sliced(900, 1000), sliced(1100, 1000), sliced(950, 1000)].map((r, i) => ({ round: i + 1, position: 1, result: r })) };
+    const token = {
+      rounds: [sliced(900, 1000), sliced(1100, 1000), sliced(950, 1000)].map((r, i) => ({
+        round: i + 1,
+        position: 1,
+        result: r,
+      })),
+    };
     const spread = inRunSpread(token);
     expect(spread.median).toBe(issuedOverConfigured(token));
     expect([spread.min, spread.max]).toEqual([0.9, 1.1]);
@@ -190,8 +217,16 @@ describe("the spread beside a median", () => {
 
   it("chosenSpread takes the dataset whose median is chosen, with that dataset's range", () => {
     const datasets = [spreadOf([0.9, 0.95, 1]), spreadOf([0.8, 0.86, 1.2]), spreadOf([])];
-    expect(chosenSpread(datasets, (medians) => worstOf(medians, Math.min))).toEqual({ median: 0.86, min: 0.8, max: 1.2 });
-    expect(chosenSpread([spreadOf([1.02]), spreadOf([0.97])], furthestFromOne)).toEqual({ median: 0.97, min: 0.97, max: 0.97 });
+    expect(chosenSpread(datasets, (medians) => worstOf(medians, Math.min))).toEqual({
+      median: 0.86,
+      min: 0.8,
+      max: 1.2,
+    });
+    expect(chosenSpread([spreadOf([1.02]), spreadOf([0.97])], furthestFromOne)).toEqual({
+      median: 0.97,
+      min: 0.97,
+      max: 0.97,
+    });
     expect(chosenSpread([spreadOf([])], furthestFromOne)).toBeUndefined();
   });
 });

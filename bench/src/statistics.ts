@@ -66,7 +66,8 @@ export function summarize(rounds: RoundRun[]): { result: LoadResult; latencyRoun
 }
 
 /** Failed responses of a run; a run with no answer at all counts as one (wrk's 10 s timeout outlasts a 2 s run, so a stalled server shows no timeout). */
-export const failedResponses = (result: LoadResult): number => result.non2xx + result.errors + result.timeouts + (result.total === 0 ? 1 : 0);
+export const failedResponses = (result: LoadResult): number =>
+  result.non2xx + result.errors + result.timeouts + (result.total === 0 ? 1 : 0);
 
 /** `a`'s figure over `b`'s in each round, in round order (NaN for a round `b` has not run). */
 export function roundRatios(a: Measured, b: Measured, figure: Figure = requestsPerSecond): number[] {
@@ -77,7 +78,11 @@ export function roundRatios(a: Measured, b: Measured, figure: Figure = requestsP
  * `a`'s req/s (or another figure) over `b`'s, paired by round: the median over the rounds of the
  * two runs of one round (of an even number, the mean of the middle two); NaN when either is missing.
  */
-export function pairedRatio(a: Measured | undefined, b: Measured | undefined, figure: Figure = requestsPerSecond): number {
+export function pairedRatio(
+  a: Measured | undefined,
+  b: Measured | undefined,
+  figure: Figure = requestsPerSecond,
+): number {
   return a && b ? medianOf(roundRatios(a, b, figure)) : NaN;
 }
 
@@ -91,12 +96,17 @@ export interface Spread {
 /** The median (as medianOf), least and greatest of the finite values; all NaN when there are none. */
 export function spreadOf(values: number[]): Spread {
   const finite = values.filter(Number.isFinite);
-  return finite.length ? { median: medianOf(finite), min: Math.min(...finite), max: Math.max(...finite) } : { median: NaN, min: NaN, max: NaN };
+  return finite.length
+    ? { median: medianOf(finite), min: Math.min(...finite), max: Math.max(...finite) }
+    : { median: NaN, min: NaN, max: NaN };
 }
 
 /** pairedRatio with the range of the rounds' ratios it is the median of. */
-export const pairedSpread = (a: Measured | undefined, b: Measured | undefined, figure: Figure = requestsPerSecond): Spread =>
-  spreadOf(a && b ? roundRatios(a, b, figure) : []);
+export const pairedSpread = (
+  a: Measured | undefined,
+  b: Measured | undefined,
+  figure: Figure = requestsPerSecond,
+): Spread => spreadOf(a && b ? roundRatios(a, b, figure) : []);
 
 /**
  * Of several spreads (one per dataset), the one whose median `choose` picks from their medians (worstOf,
@@ -111,7 +121,8 @@ export function chosenSpread(spreads: readonly Spread[], choose: (medians: numbe
  * A name search's p99 over plain listPets', paired by round like every other ratio:
  * one round's outlier p99 (either side) does not decide it.
  */
-export const nameSearchP99Ratio = (search: Measured | undefined, plain: Measured | undefined): number => pairedRatio(search, plain, p99);
+export const nameSearchP99Ratio = (search: Measured | undefined, plain: Measured | undefined): number =>
+  pairedRatio(search, plain, p99);
 
 /** A key-sliced run's key rate over its reference key's (NaN for a plain run). */
 export function inRunRatio(result: LoadResult): number {
@@ -119,7 +130,8 @@ export function inRunRatio(result: LoadResult): number {
 }
 
 /** A key-sliced target's in-run ratios over its rounds: their median (issuedOverConfigured) and range. */
-export const inRunSpread = (sliced: Measured | undefined): Spread => spreadOf(sliced ? sliced.rounds.map(({ result }) => inRunRatio(result)) : []);
+export const inRunSpread = (sliced: Measured | undefined): Spread =>
+  spreadOf(sliced ? sliced.rounds.map(({ result }) => inRunRatio(result)) : []);
 
 /**
  * The issued key's req/s over the configured key's in each key-sliced run of api-issued, the
@@ -154,7 +166,8 @@ export function furthestFromOne(values: number[]): number {
  * createPet with webhook endpoints registered over createPet with none, paired by round like the
  * floor ratios (the median of the rounds' ratios): both are runs of the same API process, back to back.
  */
-export const webhooksOverNone = (webhooks: Measured | undefined, none: Measured | undefined): number => pairedRatio(webhooks, none);
+export const webhooksOverNone = (webhooks: Measured | undefined, none: Measured | undefined): number =>
+  pairedRatio(webhooks, none);
 
 /**
  * Deliveries per second: `delivered` events from `startMs` (the first create sent) to `lastMs` (the
@@ -170,4 +183,5 @@ export function deliveriesPerSecond(delivered: number, startMs: number, lastMs: 
  * ratios (the median of the rounds' ratios; the goal on SQLite is >= 0.8). Unlike a floor ratio, the two
  * are not back to back: round n of updatePet runs a scenario after round n of createPet, on the same process.
  */
-export const updateOverCreate = (update: Measured | undefined, create: Measured | undefined): number => pairedRatio(update, create);
+export const updateOverCreate = (update: Measured | undefined, create: Measured | undefined): number =>
+  pairedRatio(update, create);

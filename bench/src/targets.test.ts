@@ -39,18 +39,47 @@ describe("targetOrder", () => {
     expect(serverOrder(withWebhooks, 0)).toEqual(["production", "api", "api-keyed", "baseline"]);
     expect(serverOf("api-webhooks")).toBe("api");
     // Both floors keep their places beside the API; api-webhooks is one run away.
-    expect(targetOrder([...BOTH_FLOORS, "api-webhooks"], 0)).toEqual(["api-webhooks", "production", "api", "bare", "api-issued", "baseline"]);
-    expect(targetOrder([...BOTH_FLOORS, "api-webhooks"], 1)).toEqual(["api-issued", "baseline", "bare", "api", "production", "api-webhooks"]);
+    expect(targetOrder([...BOTH_FLOORS, "api-webhooks"], 0)).toEqual([
+      "api-webhooks",
+      "production",
+      "api",
+      "bare",
+      "api-issued",
+      "baseline",
+    ]);
+    expect(targetOrder([...BOTH_FLOORS, "api-webhooks"], 1)).toEqual([
+      "api-issued",
+      "baseline",
+      "bare",
+      "api",
+      "production",
+      "api-webhooks",
+    ]);
   });
 
   it("rotates api-token as a target of its own, on the second API process with api-issued, key-sliced like it", () => {
-    expect(targetOrder(["api", "api-issued", "api-token", "production"], 0)).toEqual(["production", "api", "api-issued", "api-token"]);
-    expect(targetOrder(["api", "api-issued", "api-token", "production"], 1)).toEqual(["api-issued", "api-token", "api", "production"]);
+    expect(targetOrder(["api", "api-issued", "api-token", "production"], 0)).toEqual([
+      "production",
+      "api",
+      "api-issued",
+      "api-token",
+    ]);
+    expect(targetOrder(["api", "api-issued", "api-token", "production"], 1)).toEqual([
+      "api-issued",
+      "api-token",
+      "api",
+      "production",
+    ]);
     expect(serverOf("api-token")).toBe("api-keyed");
     expect(serverOf("api-issued")).toBe("api-keyed");
     // The api process serves the api target's runs alone: the load each floor meets.
     expect(serverOrder(["api", "api-token"], 0)).toEqual(["api", "api-keyed"]);
-    expect((["api-issued", "api-token", "api", "production"] as const).map((target) => isKeySliced(target))).toEqual([true, true, false, false]);
+    expect((["api-issued", "api-token", "api", "production"] as const).map((target) => isKeySliced(target))).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 
   it("runs api-webhooks on createPet only", () => {

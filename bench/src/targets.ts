@@ -34,12 +34,14 @@ export const isKeySliced = (target: Target): boolean => target === "api-issued" 
 export type ServerKind = Exclude<Target, ApiVariant> | "api-keyed";
 /** In the order the report's tables read them (the API, its floors, the baseline), then the second API process. */
 export const SERVER_KINDS: readonly ServerKind[] = ["api", "production", "bare", "baseline", "api-keyed"];
-export const serverOf = (target: Target): ServerKind => (isKeySliced(target) ? "api-keyed" : isApiVariant(target) ? "api" : target);
+export const serverOf = (target: Target): ServerKind =>
+  isKeySliced(target) ? "api-keyed" : isApiVariant(target) ? "api" : target;
 /** Whether a process runs the API (rather than a floor or the baseline). */
 export const isApiServer = (kind: ServerKind): kind is "api" | "api-keyed" => kind === "api" || kind === "api-keyed";
 
 /** The scenarios api-webhooks runs: the one whose request path writes the outbox rows. */
-export const servesScenario = (target: Target, scenario: string): boolean => target !== "api-webhooks" || scenario === "createPet";
+export const servesScenario = (target: Target, scenario: string): boolean =>
+  target !== "api-webhooks" || scenario === "createPet";
 
 /** The databases the servers run on. */
 export type Provider = "sqlite" | "postgresql";
@@ -79,4 +81,6 @@ export function targetOrder(chosenTargets: readonly string[], n: number): Target
 }
 
 /** The server processes of the n-th turn's targets, in the order they first appear. */
-export const serverOrder = (chosenTargets: readonly string[], n: number): ServerKind[] => [...new Set(targetOrder(chosenTargets, n).map(serverOf))];
+export const serverOrder = (chosenTargets: readonly string[], n: number): ServerKind[] => [
+  ...new Set(targetOrder(chosenTargets, n).map(serverOf)),
+];

@@ -64,7 +64,18 @@ async function pacedLoad(wrk: string, url: string, seconds: number, dir: string)
   const script = path.join(dir, "paced.lua");
   writeFileSync(script, `wrk.headers["Authorization"] = "Bearer ${KEY}"\nfunction delay() return 4 end\n`);
   const started = process.hrtime.bigint();
-  const child = execFile("taskset", ["-c", String(GENERATOR_CPU), wrk, "-t1", "-c8", `-d${seconds}s`, "--latency", "-s", script, `${url}/v1/pets?limit=20`]);
+  const child = execFile("taskset", [
+    "-c",
+    String(GENERATOR_CPU),
+    wrk,
+    "-t1",
+    "-c8",
+    `-d${seconds}s`,
+    "--latency",
+    "-s",
+    script,
+    `${url}/v1/pets?limit=20`,
+  ]);
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const cpuBefore = processCpuNs(child.pid!);
@@ -102,7 +113,11 @@ const apiEnv = (databaseUrl: string, extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
-async function startApi(databaseUrl: string, logFile: string, extra: Record<string, string> = {}): Promise<RunningServer> {
+async function startApi(
+  databaseUrl: string,
+  logFile: string,
+  extra: Record<string, string> = {},
+): Promise<RunningServer> {
   const { script, nodeArgs, cwd } = productionApiCommand(API_ROOT);
   return startServer(script, apiEnv(databaseUrl, extra), { nodeArgs, cwd, logFile, cpu: SERVER_CPU });
 }
@@ -138,10 +153,21 @@ async function main(): Promise<void> {
       const loop = (async () => {
         while (backingUp) {
           const started = Date.now();
-          await run(process.execPath, [path.join(API_ROOT, "dist", "operations-command.js"), "backup", "--to", path.join(dir, "backups"), "--keep", "1"], {
-            cwd: API_ROOT,
-            env: { PATH: process.env["PATH"] ?? "", DATABASE_URL: `file:${database}` },
-          });
+          await run(
+            process.execPath,
+            [
+              path.join(API_ROOT, "dist", "operations-command.js"),
+              "backup",
+              "--to",
+              path.join(dir, "backups"),
+              "--keep",
+              "1",
+            ],
+            {
+              cwd: API_ROOT,
+              env: { PATH: process.env["PATH"] ?? "", DATABASE_URL: `file:${database}` },
+            },
+          );
           backups.push((Date.now() - started) / 1000);
         }
       })();
@@ -157,7 +183,10 @@ async function main(): Promise<void> {
       "",
       HEADER,
       row("listPets, paced", without),
-      row(`listPets, paced, ${backups.length} backups back to back (each ${Math.min(...backups).toFixed(1)}-${Math.max(...backups).toFixed(1)} s)`, during),
+      row(
+        `listPets, paced, ${backups.length} backups back to back (each ${Math.min(...backups).toFixed(1)}-${Math.max(...backups).toFixed(1)} s)`,
+        during,
+      ),
       "",
       `p99 during backups / without: ${(during.p99 / without.p99).toFixed(2)}x (goal: within 2x); p50 ${(during.p50 / without.p50).toFixed(2)}x`,
     ];
@@ -184,7 +213,10 @@ async function main(): Promise<void> {
     try {
       // Load in 5 s runs until the purge's log line appears: the worst run's p99 and max, the runs' median p50.
       const runs: Latency[] = [];
-      const purged = () => readFileSync(logFile, "utf8").split("\n").filter((line) => line.includes('"retention: purged'));
+      const purged = () =>
+        readFileSync(logFile, "utf8")
+          .split("\n")
+          .filter((line) => line.includes('"retention: purged'));
       while (purged().length === 0 && runs.length < 60) {
         const one = await pacedLoad(wrk, purging.url, 5, dir);
         log(`purge run ${runs.length + 1}: p50 ${one.p50} ms, p99 ${one.p99} ms, max ${one.max} ms, ${one.rate} req/s`);

@@ -84,13 +84,24 @@ export async function buildWebApp(distDir: string): Promise<void> {
   if (!existsSync(path.join(WEB_ROOT, "package.json"))) throw new Error("apps/web is missing");
   const vite = path.join(WEB_ROOT, "node_modules", "vite", "bin", "vite.js");
   const { VITE_API_URL: _unset, ...buildEnv } = process.env;
-  await promisify(execFile)(process.execPath, [vite, "build", "--outDir", distDir, "--emptyOutDir", "--logLevel", "error"], {
-    cwd: WEB_ROOT,
-    env: { ...buildEnv, NODE_ENV: "production" },
-  });
+  await promisify(execFile)(
+    process.execPath,
+    [vite, "build", "--outDir", distDir, "--emptyOutDir", "--logLevel", "error"],
+    {
+      cwd: WEB_ROOT,
+      env: { ...buildEnv, NODE_ENV: "production" },
+    },
+  );
 }
 
-export async function measureWeb<S extends Api>({ work, startApi, stopApi, apiKey, rows, log }: WebOptions<S>): Promise<WebResult> {
+export async function measureWeb<S extends Api>({
+  work,
+  startApi,
+  stopApi,
+  apiKey,
+  rows,
+  log,
+}: WebOptions<S>): Promise<WebResult> {
   const distDir = path.join(work, "web-dist");
   await buildWebApp(distDir);
   const { bytes, scripts } = initialJs(distDir);
@@ -102,7 +113,15 @@ export async function measureWeb<S extends Api>({ work, startApi, stopApi, apiKe
     const { chromium } = await import("@playwright/test");
     const browser = await chromium.launch({
       ...(existsSync(SYSTEM_CHROMIUM) ? { executablePath: SYSTEM_CHROMIUM } : {}),
-      args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+        "--disable-sync",
+      ],
     });
     const samplesMs: number[] = [];
     let exportSeconds = NaN;
@@ -134,7 +153,14 @@ export async function measureWeb<S extends Api>({ work, startApi, stopApi, apiKe
     }
     const sorted = [...samplesMs].sort((a, b) => a - b);
     log(`web: first table render ${samplesMs.map((ms) => ms.toFixed(0)).join(", ")} ms`);
-    return { initialJsGzipBytes: bytes, scripts, samplesMs, medianMs: sorted[Math.floor(sorted.length / 2)]!, exportedPets: rows, exportSeconds };
+    return {
+      initialJsGzipBytes: bytes,
+      scripts,
+      samplesMs,
+      medianMs: sorted[Math.floor(sorted.length / 2)]!,
+      exportedPets: rows,
+      exportSeconds,
+    };
   } finally {
     await stopApi(api);
   }
@@ -149,7 +175,10 @@ async function timeExport(browser: Browser, webUrl: string, apiKey: string, rows
     const downloading = page.waitForEvent("download", { timeout: 120_000 });
     const started = Date.now();
     await page.getByRole("button", { name: "Export CSV" }).click();
-    await page.getByRole("status").filter({ hasText: `Exported ${rows} pets` }).waitFor({ timeout: 120_000 });
+    await page
+      .getByRole("status")
+      .filter({ hasText: `Exported ${rows} pets` })
+      .waitFor({ timeout: 120_000 });
     const seconds = (Date.now() - started) / 1000;
     await downloading;
     return seconds;

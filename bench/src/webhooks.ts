@@ -92,17 +92,30 @@ function listenOnLoopback(server: Server): Promise<{ url: string; close: () => P
 const admin = (apiUrl: string, apiKey: string, method: string, path: string, body?: unknown) =>
   fetch(`${apiUrl}/admin/v1/webhooks${path}`, {
     method,
-    headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      authorization: `Bearer ${apiKey}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
 
 /** Registers `count` endpoints at `receiverUrl`, subscribed to pet.created; their ids. Throws on any answer but 201. */
-export async function registerEndpoints(apiUrl: string, apiKey: string, receiverUrl: string, count: number): Promise<number[]> {
+export async function registerEndpoints(
+  apiUrl: string,
+  apiKey: string,
+  receiverUrl: string,
+  count: number,
+): Promise<number[]> {
   const ids: number[] = [];
   for (let n = 1; n <= count; n++) {
-    const response = await admin(apiUrl, apiKey, "POST", "", { url: `${receiverUrl}/${n}`, description: `bench receiver ${n}`, eventTypes: ["pet.created"] });
+    const response = await admin(apiUrl, apiKey, "POST", "", {
+      url: `${receiverUrl}/${n}`,
+      description: `bench receiver ${n}`,
+      eventTypes: ["pet.created"],
+    });
     const text = await response.text();
-    if (response.status !== 201) throw new Error(`POST /admin/v1/webhooks answered ${response.status}: ${text.slice(0, 300)}`);
+    if (response.status !== 201)
+      throw new Error(`POST /admin/v1/webhooks answered ${response.status}: ${text.slice(0, 300)}`);
     ids.push((JSON.parse(text) as { webhook: { id: number } }).webhook.id);
   }
   return ids;
@@ -112,7 +125,10 @@ export async function registerEndpoints(apiUrl: string, apiKey: string, receiver
 export async function deleteEndpoints(apiUrl: string, apiKey: string, ids: readonly number[]): Promise<void> {
   for (const id of ids) {
     const response = await admin(apiUrl, apiKey, "DELETE", `/${id}`);
-    if (response.status !== 204) throw new Error(`DELETE /admin/v1/webhooks/${id} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+    if (response.status !== 204)
+      throw new Error(
+        `DELETE /admin/v1/webhooks/${id} answered ${response.status}: ${(await response.text()).slice(0, 300)}`,
+      );
   }
 }
 
@@ -138,7 +154,12 @@ const DRAIN_TIMEOUT_MS = 120_000;
  * webhookEnv("running")): `pets` pets created (autocannon, 10 connections, in this process), then waits
  * until the receiver has every event or DRAIN_TIMEOUT_MS passes. The endpoint is deleted after.
  */
-export async function measureDeliveries(provider: string, apiUrl: string, apiKey: string, pets: number): Promise<DeliveryThroughput> {
+export async function measureDeliveries(
+  provider: string,
+  apiUrl: string,
+  apiKey: string,
+  pets: number,
+): Promise<DeliveryThroughput> {
   const receiver = await startReceiver();
   try {
     const ids = await registerEndpoints(apiUrl, apiKey, receiver.url, 1);
@@ -149,14 +170,26 @@ export async function measureDeliveries(provider: string, apiUrl: string, apiKey
         connections: 10,
         amount: pets,
         headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
-        requests: [{ method: "POST", path: "/v1/pets", setupRequest: (req) => ({ ...req, body: JSON.stringify({ name: `delivery ${Math.random()}`, categoryId: 1, status: "available" }) }) }],
+        requests: [
+          {
+            method: "POST",
+            path: "/v1/pets",
+            setupRequest: (req) => ({
+              ...req,
+              body: JSON.stringify({ name: `delivery ${Math.random()}`, categoryId: 1, status: "available" }),
+            }),
+          },
+        ],
       });
       const createdAt = Date.now();
       if (created.non2xx > 0 || created.errors > 0 || created.requests.total !== pets) {
-        throw new Error(`creating ${pets} pets: ${created.requests.total} sent, ${created.non2xx} non-2xx, ${created.errors} errors`);
+        throw new Error(
+          `creating ${pets} pets: ${created.requests.total} sent, ${created.non2xx} non-2xx, ${created.errors} errors`,
+        );
       }
       const deadline = createdAt + DRAIN_TIMEOUT_MS;
-      while (receiver.distinct() < pets && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      while (receiver.distinct() < pets && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       // A moment more: a duplicate sent after the last distinct one would show in `received`.
       await new Promise((resolve) => setTimeout(resolve, 200));
       return {
@@ -283,10 +316,21 @@ export async function measureFairSending(provider: string, apiUrl: string, apiKe
   const fast = await startTimedReceiver(0);
   try {
     // The slow one first: its deliveries are the older at every look, as oldest-due-first sending would favour.
-    const ids = [...(await registerEndpoints(apiUrl, apiKey, slow.url, 1)), ...(await registerEndpoints(apiUrl, apiKey, fast.url, 1))];
+    const ids = [
+      ...(await registerEndpoints(apiUrl, apiKey, slow.url, 1)),
+      ...(await registerEndpoints(apiUrl, apiKey, fast.url, 1)),
+    ];
     try {
       const besideSlowLagSeconds = await worstLagSeconds(apiUrl, apiKey, pets, fast);
-      return { provider, pets, slowAnswerMs: SLOW_ANSWER_MS, aloneLagSeconds, besideSlowLagSeconds, fastReceived: fast.receivedAt.size, slowMostOpen: slow.mostOpen() };
+      return {
+        provider,
+        pets,
+        slowAnswerMs: SLOW_ANSWER_MS,
+        aloneLagSeconds,
+        besideSlowLagSeconds,
+        fastReceived: fast.receivedAt.size,
+        slowMostOpen: slow.mostOpen(),
+      };
     } finally {
       await deleteEndpoints(apiUrl, apiKey, ids);
     }

@@ -122,7 +122,10 @@ for (const [device, viewport] of [
   ["desktop", { width: 1280, height: 800 }],
   ["phone", { width: 390, height: 844 }],
 ] as const) {
-  test(`the pet-change states have no WCAG violations axe can find, on ${device}`, async ({ signedInPage: page, api }) => {
+  test(`the pet-change states have no WCAG violations axe can find, on ${device}`, async ({
+    signedInPage: page,
+    api,
+  }) => {
     test.setTimeout(210_000);
     await page.setViewportSize(viewport);
     const run = `Axe ${device} ${runSuffix()}`;
@@ -143,9 +146,12 @@ for (const [device, viewport] of [
     expect(await wcagViolations(page)).toEqual([]);
 
     await page.goto("/pets/deleted");
-    await expect(page.getByRole("table", { name: "Recently deleted" }).getByRole("rowheader", { name: first.name })).toBeVisible();
+    await expect(
+      page.getByRole("table", { name: "Recently deleted" }).getByRole("rowheader", { name: first.name }),
+    ).toBeVisible();
     expect(await wcagViolations(page)).toEqual([]);
-    for (const pet of [first, second]) expect((await api.post(`/v1/deleted-pets/${pet.id}/restore`)).status()).toBe(200);
+    for (const pet of [first, second])
+      expect((await api.post(`/v1/deleted-pets/${pet.id}/restore`)).status()).toBe(200);
 
     await page.goto(`/pets/${first.id}`);
     await expect(page.getByRole("region", { name: "History" }).getByRole("listitem").first()).toBeVisible();
@@ -159,7 +165,9 @@ for (const [device, viewport] of [
     expect(await wcagViolations(page)).toEqual([]);
 
     // Someone else sells the pet: the form's save meets a conflict.
-    expect((await api.patch(`/v1/pets/${first.id}`, { data: [{ op: "replace", path: "/status", value: "sold" }] })).status()).toBe(200);
+    expect(
+      (await api.patch(`/v1/pets/${first.id}`, { data: [{ op: "replace", path: "/status", value: "sold" }] })).status(),
+    ).toBe(200);
     await page.getByLabel("Category ID").fill("2");
     await page.getByRole("button", { name: "Save changes" }).click();
     await expect(page.getByRole("alert").getByRole("button", { name: "Reload" })).toBeVisible();

@@ -11,7 +11,10 @@ const isDark = (rgb: string) => {
 test.describe("dark mode, as the system asks", () => {
   test.use({ colorScheme: "dark" });
 
-  test("every kind of page is dark and has no WCAG violations axe can find (contrast included)", async ({ page, signedInPage }) => {
+  test("every kind of page is dark and has no WCAG violations axe can find (contrast included)", async ({
+    page,
+    signedInPage,
+  }) => {
     test.setTimeout(150_000);
     void page;
     const pageOf = signedInPage;
@@ -61,7 +64,9 @@ test.describe("dark mode, as the system asks", () => {
 test.describe("the header's Dark mode switch", () => {
   test.use({ colorScheme: "light" });
 
-  test("turns a light system's app dark, is remembered across a reload, and turns it back", async ({ signedInPage: page }) => {
+  test("turns a light system's app dark, is remembered across a reload, and turns it back", async ({
+    signedInPage: page,
+  }) => {
     const toggle = page.getByRole("button", { name: "Dark mode" });
     await expect(toggle).toHaveAttribute("aria-pressed", "false");
     expect(isDark(await background(page))).toBe(false);

@@ -16,15 +16,23 @@ export interface Route {
  * Arranges what the routes show (a pet with a history, a deleted pet, a webhook endpoint) through the API and answers
  * the routes (and the page of the deleted pet); `cleanUp` removes the endpoint again.
  */
-export async function arrangeEveryRoute(api: APIRequestContext): Promise<{ routes: Route[]; deletedPetPath: string; cleanUp: () => Promise<void> }> {
+export async function arrangeEveryRoute(
+  api: APIRequestContext,
+): Promise<{ routes: Route[]; deletedPetPath: string; cleanUp: () => Promise<void> }> {
   const pet = await createPet(api, { name: `Every route ${runSuffix()}`, categoryId: 1, status: "available" });
   // A history entry beyond its creation, for the pet's page to show.
-  expect((await api.patch(`/v1/pets/${pet.id}`, { data: [{ op: "replace", path: "/status", value: "pending" }] })).status()).toBe(200);
+  expect(
+    (await api.patch(`/v1/pets/${pet.id}`, { data: [{ op: "replace", path: "/status", value: "pending" }] })).status(),
+  ).toBe(200);
   // A deleted pet, for Recently deleted to list.
   const gone = await createPet(api, { name: `Every route gone ${runSuffix()}`, categoryId: 2 });
   expect((await api.delete(`/v1/pets/${gone.id}`)).status()).toBe(204);
   const created = await api.post("/admin/v1/webhooks", {
-    data: { url: `http://127.0.0.1:9/every-route-${runSuffix()}`, description: "Every route", eventTypes: ["pet.created"] },
+    data: {
+      url: `http://127.0.0.1:9/every-route-${runSuffix()}`,
+      description: "Every route",
+      eventTypes: ["pet.created"],
+    },
   });
   expect(created.status()).toBe(201);
   const { webhook } = (await created.json()) as { webhook: { id: number } };

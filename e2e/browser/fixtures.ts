@@ -70,7 +70,7 @@ export async function expectPetRow(
 /** Every pet the API holds, page by page, to check what the UI claims it saved. */
 export async function allPets(api: APIRequestContext): Promise<Pet[]> {
   const pets: Pet[] = [];
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const response = await api.get(`/v1/pets?limit=${LIMIT_MAX}&after=${after}`);
     expect(response.status()).toBe(200);
     const page = Pets.parse(await response.json());
@@ -90,7 +90,8 @@ export function runSuffix(): string {
 export async function wcagViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return results.violations.map(
-    (violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
+    (violation) =>
+      `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
   );
 }
 
@@ -125,7 +126,10 @@ export async function issueKey(api: APIRequestContext, scope: Scope): Promise<Cr
  * A page in a browser context of its own (its own cookies: a separate session), signed in with `apiKey`
  * and showing the Overview. Closed with its context when the test ends (`close`).
  */
-export async function signedInPageInNewContext(browser: Browser, apiKey: string): Promise<{ page: Page; close: () => Promise<void> }> {
+export async function signedInPageInNewContext(
+  browser: Browser,
+  apiKey: string,
+): Promise<{ page: Page; close: () => Promise<void> }> {
   const context = await browser.newContext({ baseURL: API_URL, viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await page.goto("/sign-in");

@@ -47,8 +47,16 @@ test("bulk import: Check flags bad rows, Import survives a flaky network, Retry 
   // Every row is shown; the bad ones with the contract's error beside them. Nothing was sent.
   const table = page.getByRole("table", { name: "Checked rows" });
   await expect(table.getByRole("row")).toHaveCount(1 + 12);
-  await expect(table.getByRole("row").filter({ hasText: `Zero ${run}` })).toContainText("Category ID must be at least 1");
-  await expect(table.getByRole("row").filter({ hasText: `Adopted ${run}` }).getByRole("cell").last()).not.toHaveText("OK");
+  await expect(table.getByRole("row").filter({ hasText: `Zero ${run}` })).toContainText(
+    "Category ID must be at least 1",
+  );
+  await expect(
+    table
+      .getByRole("row")
+      .filter({ hasText: `Adopted ${run}` })
+      .getByRole("cell")
+      .last(),
+  ).not.toHaveText("OK");
   await expect(table.getByRole("row").filter({ hasText: unlucky })).toContainText("OK");
   expect(attempts.size).toBe(0);
 

@@ -1,6 +1,8 @@
 import { expect, test } from "./fixtures.js";
 
-test("keyboard shortcuts: / searches, n opens New pet, ? lists them; none fires while typing; turned off, remembered", async ({ signedInPage: page }) => {
+test("keyboard shortcuts: / searches, n opens New pet, ? lists them; none fires while typing; turned off, remembered", async ({
+  signedInPage: page,
+}) => {
   // From the Overview, "/" opens the list with its search focused.
   await page.keyboard.press("/");
   await expect(page).toHaveURL(/\/pets$/);
@@ -30,7 +32,10 @@ test("keyboard shortcuts: / searches, n opens New pet, ? lists them; none fires 
   await page.keyboard.press("n");
   await expect(page).toHaveURL(/\/pets$/);
   await page.getByRole("button", { name: "Keyboard shortcuts" }).click();
-  await page.getByRole("dialog", { name: "Keyboard shortcuts" }).getByRole("checkbox", { name: "Use single-key shortcuts" }).check();
+  await page
+    .getByRole("dialog", { name: "Keyboard shortcuts" })
+    .getByRole("checkbox", { name: "Use single-key shortcuts" })
+    .check();
   await page.getByRole("button", { name: "Close" }).click();
   await page.keyboard.press("n");
   await expect(page.getByRole("heading", { name: "New pet", level: 1 })).toBeVisible();

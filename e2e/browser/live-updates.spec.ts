@@ -34,7 +34,10 @@ test("two people: one marks a pet sold, renames it, adds one; the other's list, 
     await expect(select).toBeFocused();
 
     await changer.page.goto(`/pets/${pet.id}`);
-    await changer.page.getByRole("group", { name: `Change ${pet.name}` }).getByRole("button", { name: "Mark sold" }).click();
+    await changer.page
+      .getByRole("group", { name: `Change ${pet.name}` })
+      .getByRole("button", { name: "Mark sold" })
+      .click();
     await expect(changer.page.getByRole("status")).toContainText(`Marked ${pet.name} sold.`);
     await expect(liveUpdate(watcher)).toHaveText(`${pet.name} was marked sold by ${BY}.`, { timeout: LIVE_MS * 2 });
     await expect(petCells(petRows(watcher).first())).toHaveText([String(pet.id), "Dogs", "sold"], { timeout: LIVE_MS });
@@ -45,7 +48,9 @@ test("two people: one marks a pet sold, renames it, adds one; the other's list, 
     await watcher.goto(`/pets/${pet.id}`);
     await expect(watcher.getByRole("heading", { name: pet.name, level: 1 })).toBeVisible();
     const renamed = `Max ${suffix}`;
-    expect((await api.patch(`/v1/pets/${pet.id}`, { data: [{ op: "replace", path: "/name", value: renamed }] })).status()).toBe(200);
+    expect(
+      (await api.patch(`/v1/pets/${pet.id}`, { data: [{ op: "replace", path: "/name", value: renamed }] })).status(),
+    ).toBe(200);
     await expect(watcher.getByRole("heading", { name: renamed, level: 1 })).toBeVisible({ timeout: LIVE_MS });
     await expect(liveUpdate(watcher)).toHaveText(`${pet.name} was renamed ${renamed} by ${BY}.`);
 
@@ -55,7 +60,9 @@ test("two people: one marks a pet sold, renames it, adds one; the other's list, 
     const total = async () => Inventory.parse(await (await api.get("/v1/store/inventory")).json()).total;
     await expect(tableRow(statusTable, "All").getByRole("cell")).toHaveText([(await total()).toLocaleString("en")]);
     await createPet(api, { name: `Ada ${suffix}`, categoryId: 2, status: "available" });
-    await expect(tableRow(statusTable, "All").getByRole("cell")).toHaveText([(await total()).toLocaleString("en")], { timeout: LIVE_MS });
+    await expect(tableRow(statusTable, "All").getByRole("cell")).toHaveText([(await total()).toLocaleString("en")], {
+      timeout: LIVE_MS,
+    });
     await expect(liveUpdate(watcher)).toHaveText(`Ada ${suffix} was added by ${BY}.`);
   } finally {
     await changer.close();

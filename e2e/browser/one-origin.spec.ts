@@ -13,7 +13,10 @@ function watch(page: Page) {
   return { requests, cspViolations };
 }
 
-test("deep links load the app on a reload, served by the API on its own origin", async ({ signedInPage: page, api }) => {
+test("deep links load the app on a reload, served by the API on its own origin", async ({
+  signedInPage: page,
+  api,
+}) => {
   const created = await api.post("/v1/pets", { data: { name: "Reloaded Rex", categoryId: 3 } });
   expect(created.status()).toBe(201);
   const { id } = (await created.json()) as { id: number };
@@ -69,7 +72,10 @@ test("/sign-in survives a reload", async ({ page }) => {
 async function servedDocument(page: Page): Promise<{ operations: string[]; schemas: string[] }> {
   const response = await page.request.get("/v1/openapi.json");
   expect(response.status()).toBe(200);
-  const document = (await response.json()) as { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } };
+  const document = (await response.json()) as {
+    paths: Record<string, Record<string, unknown>>;
+    components: { schemas: Record<string, unknown> };
+  };
   const operations = Object.entries(document.paths).flatMap(([path, item]) =>
     Object.keys(item)
       .filter((method) => ["get", "put", "post", "delete", "patch"].includes(method))
@@ -103,12 +109,15 @@ test("/docs shows the spec's named schemas", async ({ page }) => {
   await expect(page.locator(".opblock")).toHaveCount(served.operations.length);
   const schemas = page.locator("section.models .model-container[data-name]");
   await expect(schemas).toHaveCount(served.schemas.length);
-  const names = await schemas.evaluateAll((containers) => containers.map((container) => container.getAttribute("data-name")));
+  const names = await schemas.evaluateAll((containers) =>
+    containers.map((container) => container.getAttribute("data-name")),
+  );
   expect(names.sort()).toEqual(served.schemas);
 });
 
 test("the app's JavaScript and CSS come precompressed, the best encoding the browser accepts", async ({ page }) => {
-  const compressed: Array<{ url: string; accepts: string; encoding: string | undefined; vary: string | undefined }> = [];
+  const compressed: Array<{ url: string; accepts: string; encoding: string | undefined; vary: string | undefined }> =
+    [];
   page.on("response", async (response) => {
     if (!/\/assets\/.+\.(js|css)$/.test(response.url())) return;
     const headers = await response.allHeaders();
@@ -120,7 +129,9 @@ test("the app's JavaScript and CSS come precompressed, the best encoding the bro
   expect(compressed.length).toBeGreaterThan(0);
   for (const asset of compressed) {
     // Chromium offers Brotli on secure origins only (https, and some versions localhost): gzip otherwise.
-    expect(asset.encoding, `${asset.url} (Accept-Encoding: ${asset.accepts})`).toBe(/\bbr\b/.test(asset.accepts) ? "br" : "gzip");
+    expect(asset.encoding, `${asset.url} (Accept-Encoding: ${asset.accepts})`).toBe(
+      /\bbr\b/.test(asset.accepts) ? "br" : "gzip",
+    );
     expect(asset.vary, asset.url).toMatch(/Accept-Encoding/);
   }
 });

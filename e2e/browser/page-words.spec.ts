@@ -45,7 +45,10 @@ test("no route shows a code, an operation id or a validator's message", async ({
   await cleanUp();
 });
 
-test("what went wrong is said in words: a refused key, what is not found, an import's bad rows", async ({ page, api }) => {
+test("what went wrong is said in words: a refused key, what is not found, an import's bad rows", async ({
+  page,
+  api,
+}) => {
   test.setTimeout(90_000);
   const { found, scan } = scanner(page);
   await page.goto("/sign-in");
@@ -75,7 +78,17 @@ test("what went wrong is said in words: a refused key, what is not found, an imp
   await page.goto("/pets/import");
   await page
     .getByLabel("Pets as CSV", { exact: true })
-    .fill(["name,categoryId,status", ",1,available", "Rex,abc,available", "Tom,1,adopted", "Kit,-4,", `${"y".repeat(200)},2,sold`, "Odd,1,sold,extra"].join("\n"));
+    .fill(
+      [
+        "name,categoryId,status",
+        ",1,available",
+        "Rex,abc,available",
+        "Tom,1,adopted",
+        "Kit,-4,",
+        `${"y".repeat(200)},2,sold`,
+        "Odd,1,sold,extra",
+      ].join("\n"),
+    );
   await page.getByRole("button", { name: "Check", exact: true }).click();
   await expect(page.getByRole("table")).toBeVisible();
   await scan("/pets/import, checked with bad rows");

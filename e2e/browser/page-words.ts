@@ -1,4 +1,11 @@
-import { adminContract, AUDIT_ACTIONS, ERROR_CODES, operationsOf, v1Contract, WEBHOOK_EVENT_TYPES } from "@petstore/contract";
+import {
+  adminContract,
+  AUDIT_ACTIONS,
+  ERROR_CODES,
+  operationsOf,
+  v1Contract,
+  WEBHOOK_EVENT_TYPES,
+} from "@petstore/contract";
 import type { Page } from "@playwright/test";
 
 /**
@@ -33,7 +40,9 @@ interface Pattern {
 function patternsFor(path: string): Pattern[] {
   // The Webhooks pages name the event types an endpoint subscribes to: integrators need them.
   const onWebhooks = /^\/webhooks(?:[/?]|$)/.test(path);
-  const actions = AUDIT_ACTIONS.filter((action) => !(onWebhooks && (WEBHOOK_EVENT_TYPES as readonly string[]).includes(action)));
+  const actions = AUDIT_ACTIONS.filter(
+    (action) => !(onWebhooks && (WEBHOOK_EVENT_TYPES as readonly string[]).includes(action)),
+  );
   return [
     ...OPERATION_IDS.map((id) => ({ what: `operation id ${id}`, pattern: asWord(id) })),
     ...ERROR_CODES.map((code) => ({ what: `error code ${code}`, pattern: asWord(code) })),

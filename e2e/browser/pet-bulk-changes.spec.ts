@@ -1,6 +1,16 @@
 import type { Pet } from "@petstore/contract";
 import type { Page, Request } from "@playwright/test";
-import { createPet, expect, issueKey, petNow, petRows, runSuffix, signedInPageInNewContext, statusMessage, test as base } from "./fixtures.js";
+import {
+  createPet,
+  expect,
+  issueKey,
+  petNow,
+  petRows,
+  runSuffix,
+  signedInPageInNewContext,
+  statusMessage,
+  test as base,
+} from "./fixtures.js";
 
 /**
  * `pets`: three available pets of this test alone (named `Bulk <run> A..C`), and `run`, the name they
@@ -13,7 +23,8 @@ const test = base.extend<{ run: string; pets: Pet[] }>({
   },
   pets: async ({ api, run }, use) => {
     const pets: Pet[] = [];
-    for (const letter of ["A", "B", "C"]) pets.push(await createPet(api, { name: `${run} ${letter}`, categoryId: 2, status: "available" }));
+    for (const letter of ["A", "B", "C"])
+      pets.push(await createPet(api, { name: `${run} ${letter}`, categoryId: 2, status: "available" }));
     await use(pets);
   },
 });
@@ -29,7 +40,12 @@ function recordChanges(page: Page): Array<{ method: string; url: string; key: st
   page.on("request", (request: Request) => {
     const url = new URL(request.url());
     if (request.method() === "GET" || !/^\/v1\/(pets|deleted-pets)\//.test(url.pathname)) return;
-    sent.push({ method: request.method(), url: url.pathname, key: request.headers()["idempotency-key"] ?? null, body: request.postDataJSON() });
+    sent.push({
+      method: request.method(),
+      url: url.pathname,
+      key: request.headers()["idempotency-key"] ?? null,
+      body: request.postDataJSON(),
+    });
   });
   return sent;
 }
@@ -63,7 +79,9 @@ test("Reserve from the list: one request per pet, each with its own key; a pet c
   expect((await petNow(api, b.id))?.status).toBe("pending");
   expect((await petNow(api, c.id))?.status).toBe("sold");
 
-  expect(sent.map((request) => `${request.method} ${request.url}`).sort()).toEqual(pets.map((pet) => `PATCH /v1/pets/${pet.id}`).sort());
+  expect(sent.map((request) => `${request.method} ${request.url}`).sort()).toEqual(
+    pets.map((pet) => `PATCH /v1/pets/${pet.id}`).sort(),
+  );
   expect(new Set(sent.map((request) => request.key)).size).toBe(3);
   for (const request of sent) {
     expect(request.key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
@@ -109,7 +127,12 @@ test("Mark sold asks first; after a sale by a write session the message says onl
   }
 });
 
-test("Delete from the list, from the keyboard alone: asks first, deletes each pet, and Undo restores them", async ({ signedInPage: page, api, run, pets }) => {
+test("Delete from the list, from the keyboard alone: asks first, deletes each pet, and Undo restores them", async ({
+  signedInPage: page,
+  api,
+  run,
+  pets,
+}) => {
   const [a, b, c] = pets as [Pet, Pet, Pet];
   await showOnly(page, run, 3);
   const sent = recordChanges(page);
@@ -155,7 +178,12 @@ test("Delete from the list, from the keyboard alone: asks first, deletes each pe
   expect(await petNow(api, c.id)).toEqual(c);
 
   expect(sent.map((request) => `${request.method} ${request.url}`).sort()).toEqual(
-    [`DELETE /v1/pets/${a.id}`, `DELETE /v1/pets/${c.id}`, `POST /v1/deleted-pets/${a.id}/restore`, `POST /v1/deleted-pets/${c.id}/restore`].sort(),
+    [
+      `DELETE /v1/pets/${a.id}`,
+      `DELETE /v1/pets/${c.id}`,
+      `POST /v1/deleted-pets/${a.id}/restore`,
+      `POST /v1/deleted-pets/${c.id}/restore`,
+    ].sort(),
   );
   expect(new Set(sent.map((request) => request.key)).size).toBe(4);
 });

@@ -1,7 +1,16 @@
 import type { Pet } from "@petstore/contract";
 import type { Locator, Page } from "@playwright/test";
 import { E2E_API_KEY } from "../playwright.config.js";
-import { createPet, expect, issueKey, petNow, runSuffix, signedInPageInNewContext, statusMessage, test as base } from "./fixtures.js";
+import {
+  createPet,
+  expect,
+  issueKey,
+  petNow,
+  runSuffix,
+  signedInPageInNewContext,
+  statusMessage,
+  test as base,
+} from "./fixtures.js";
 
 /** The configured e2e key (admin), as the API names whoever uses it. */
 const E2E_KEY_NAME = "Configured key 1";
@@ -26,10 +35,15 @@ async function openPet(page: Page, pet: Pet): Promise<void> {
   await expect(page.getByRole("heading", { name: pet.name, level: 1 })).toBeVisible();
 }
 
-test("Reserve, then Mark sold, from the pet's page; each tests the status shown, and the history says so", async ({ signedInPage: page, api, pet }) => {
+test("Reserve, then Mark sold, from the pet's page; each tests the status shown, and the history says so", async ({
+  signedInPage: page,
+  api,
+  pet,
+}) => {
   const patches: Array<{ key: string | null; body: unknown }> = [];
   page.on("request", (request) => {
-    if (request.method() === "PATCH") patches.push({ key: request.headers()["idempotency-key"] ?? null, body: request.postDataJSON() });
+    if (request.method() === "PATCH")
+      patches.push({ key: request.headers()["idempotency-key"] ?? null, body: request.postDataJSON() });
   });
   await openPet(page, pet);
   const group = changeGroup(page, pet.name);
@@ -81,7 +95,11 @@ test("a write session sells a pet, and then has no way to return it", async ({ b
   }
 });
 
-test("Edit corrects the name, category and status in one change, testing every field it showed", async ({ signedInPage: page, api, pet }) => {
+test("Edit corrects the name, category and status in one change, testing every field it showed", async ({
+  signedInPage: page,
+  api,
+  pet,
+}) => {
   await openPet(page, pet);
   await changeGroup(page, pet.name).getByRole("button", { name: "Edit" }).click();
   const form = page.getByRole("form", { name: `Edit ${pet.name}` });
@@ -145,7 +163,12 @@ test("a change from a second browser meets the first one's as a conflict: the va
     await alert.getByRole("button", { name: "Reload" }).click();
     await expect(alert).toHaveCount(0);
     await expect(second.page.getByRole("definition").nth(3)).toHaveText("sold");
-    await expect(changeGroup(second.page, pet.name).getByRole("button")).toHaveText(["Reserve", "Mark available", "Edit", "Delete"]);
+    await expect(changeGroup(second.page, pet.name).getByRole("button")).toHaveText([
+      "Reserve",
+      "Mark available",
+      "Edit",
+      "Delete",
+    ]);
   } finally {
     await second.close();
   }
@@ -186,7 +209,11 @@ test("an edit from a second browser that meets a rename keeps its form, and Relo
   }
 });
 
-test("Delete asks first; the list then says Deleted with Undo, which restores the pet", async ({ signedInPage: page, api, pet }) => {
+test("Delete asks first; the list then says Deleted with Undo, which restores the pet", async ({
+  signedInPage: page,
+  api,
+  pet,
+}) => {
   await openPet(page, pet);
   await changeGroup(page, pet.name).getByRole("button", { name: "Delete" }).click();
   const dialog = page.getByRole("alertdialog", { name: "Delete pet" });
@@ -209,7 +236,11 @@ test("Delete asks first; the list then says Deleted with Undo, which restores th
   await expect(historyEntries(page).nth(1)).toContainText(`Deleted by ${E2E_KEY_NAME}`);
 });
 
-test("Cancel and Escape leave the pet as it was, the focus back on Delete", async ({ signedInPage: page, api, pet }) => {
+test("Cancel and Escape leave the pet as it was, the focus back on Delete", async ({
+  signedInPage: page,
+  api,
+  pet,
+}) => {
   await openPet(page, pet);
   const deleteButton = changeGroup(page, pet.name).getByRole("button", { name: "Delete" });
   await deleteButton.focus();

@@ -1,5 +1,15 @@
 import type { Locator, Page } from "@playwright/test";
-import { createPet, expect, issueKey, petNow, petRows, runSuffix, signedInPageInNewContext, statusMessage, test } from "./fixtures.js";
+import {
+  createPet,
+  expect,
+  issueKey,
+  petNow,
+  petRows,
+  runSuffix,
+  signedInPageInNewContext,
+  statusMessage,
+  test,
+} from "./fixtures.js";
 
 function deletedRow(page: Page, name: string): Locator {
   return page
@@ -8,7 +18,10 @@ function deletedRow(page: Page, name: string): Locator {
     .filter({ has: page.getByRole("rowheader", { name, exact: true }) });
 }
 
-test("Recently deleted lists a deleted pet (when, by whom, when it is purged), and Restore brings it back", async ({ signedInPage: page, api }) => {
+test("Recently deleted lists a deleted pet (when, by whom, when it is purged), and Restore brings it back", async ({
+  signedInPage: page,
+  api,
+}) => {
   const pet = await createPet(api, { name: `Gone ${runSuffix()}`, categoryId: 6, status: "pending" });
   const deleted = await api.delete(`/v1/pets/${pet.id}`);
   expect(deleted.status()).toBe(204);
@@ -34,7 +47,9 @@ test("Recently deleted lists a deleted pet (when, by whom, when it is purged), a
 
   await page.goto(`/pets/${pet.id}`);
   await expect(page.getByRole("heading", { name: pet.name, level: 1 })).toBeVisible();
-  await expect(page.getByRole("region", { name: "History" }).getByRole("listitem").first()).toContainText("Restored by Configured key 1");
+  await expect(page.getByRole("region", { name: "History" }).getByRole("listitem").first()).toContainText(
+    "Restored by Configured key 1",
+  );
 });
 
 test("a read session sees none of the change controls", async ({ browser, api }) => {
@@ -55,7 +70,9 @@ test("a read session sees none of the change controls", async ({ browser, api })
       await expect(page.getByRole("button", { name, exact: true })).toHaveCount(0);
     }
     // The history is there, without names: the API gives them to sessions that may change pets only.
-    await expect(page.getByRole("region", { name: "History" }).getByRole("listitem").first()).toContainText("Created by someone");
+    await expect(page.getByRole("region", { name: "History" }).getByRole("listitem").first()).toContainText(
+      "Created by someone",
+    );
 
     await page.goto("/pets/deleted");
     await expect(page.getByRole("heading", { name: "Recently deleted", level: 1 })).toBeVisible();

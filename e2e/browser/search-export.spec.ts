@@ -97,7 +97,9 @@ test("Export CSV: every page of the search, past a 429, as the exact file; impor
     { name: `${prefix} "Rex", Jr`, categoryId: 9007199254740991 },
     { name: `${prefix} Émile 🐕`, categoryId: 3, status: "sold" },
   ]);
-  const filler = await addPets(Array.from({ length: 99 }, (_, i) => ({ name: `${prefix} ${i}`, categoryId: 2, status: "pending" as const })));
+  const filler = await addPets(
+    Array.from({ length: 99 }, (_, i) => ({ name: `${prefix} ${i}`, categoryId: 2, status: "pending" as const })),
+  );
   const exported = [...special, ...filler];
 
   // The first export page is refused once with a 429: the export waits its Retry-After and asks again.
@@ -153,7 +155,8 @@ test("Export CSV: every page of the search, past a 429, as the exact file; impor
   await expect(page.getByRole("status")).toContainText("Imported 102 pets.", { timeout: 60_000 });
   const stored = (await allPets(api)).filter((pet) => pet.name.startsWith(prefix));
   // The import sends several rows at once, so the new ids need not follow the file's order.
-  const withoutIds = (pets: Pet[]) => pets.map(({ id: _id, ...pet }) => pet).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const withoutIds = (pets: Pet[]) =>
+    pets.map(({ id: _id, ...pet }) => pet).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const originalIds = new Set(exported.map((pet) => pet.id));
   const imported = stored.filter((pet) => !originalIds.has(pet.id));
   expect(withoutIds(imported)).toEqual(withoutIds(exported));
@@ -171,7 +174,10 @@ test("Cancel export stops the paging and saves no file", async ({ signedInPage: 
     exportPages.push(url.search);
     if (!url.searchParams.has("after")) {
       const response = await route.fetch();
-      return route.fulfill({ response, headers: { ...response.headers(), link: `</v1/pets?limit=100&after=1>; rel="next"` } });
+      return route.fulfill({
+        response,
+        headers: { ...response.headers(), link: `</v1/pets?limit=100&after=1>; rel="next"` },
+      });
     }
     await held;
     return route.abort("failed").catch(() => {});
@@ -184,7 +190,9 @@ test("Cancel export stops the paging and saves no file", async ({ signedInPage: 
   await expect(page.getByRole("progressbar", { name: "Export progress" })).toBeVisible();
   await expect.poll(() => exportPages.length).toBe(2);
   await page.getByRole("button", { name: "Cancel export" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Export cancelled" })).toHaveText("Export cancelled; no file was saved.");
+  await expect(page.getByRole("status").filter({ hasText: "Export cancelled" })).toHaveText(
+    "Export cancelled; no file was saved.",
+  );
   await expect(page.getByRole("progressbar", { name: "Export progress" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Export CSV" })).toBeVisible();
   release();

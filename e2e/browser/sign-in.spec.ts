@@ -18,7 +18,10 @@ test("the right key is accepted and leads back to the page asked for", async ({ 
   await expect(petRows(page).first()).toBeVisible();
 });
 
-test("signing in with a key keeps nothing in storage, and survives a reload and a new tab", async ({ signedInPage: page, context }) => {
+test("signing in with a key keeps nothing in storage, and survives a reload and a new tab", async ({
+  signedInPage: page,
+  context,
+}) => {
   const stored = () => page.evaluate(() => ({ session: sessionStorage.length, local: localStorage.length }));
   expect(await stored()).toEqual({ session: 0, local: 0 });
   // The session is an HttpOnly cookie the page cannot read; beside it, "signed in" and nothing more.
@@ -41,7 +44,10 @@ test("signing in with a key keeps nothing in storage, and survives a reload and 
   await tab.close();
 });
 
-test("a key revoked while its browser session is open returns to sign-in, with a reason, at the next action", async ({ page, api }) => {
+test("a key revoked while its browser session is open returns to sign-in, with a reason, at the next action", async ({
+  page,
+  api,
+}) => {
   const created = await api.post("/admin/v1/keys", { data: { name: `Revoked ${Date.now()}`, scope: "read" } });
   expect(created.status()).toBe(201);
   const { key, secret } = (await created.json()) as { key: { id: number }; secret: string };
@@ -66,7 +72,9 @@ test("signing out ends the session on the server, in every tab", async ({ signed
   await expect(petRows(other).first()).toBeVisible();
 
   // The app leaves at once and tells the server beside it: the cookie goes when the server answers.
-  const signedOut = page.waitForResponse((response) => new URL(response.url()).pathname === "/admin/v1/session/sign-out");
+  const signedOut = page.waitForResponse(
+    (response) => new URL(response.url()).pathname === "/admin/v1/session/sign-out",
+  );
   await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Sign in", exact: true })).toBeVisible();
   await expect(page.getByRole("status").filter({ hasText: "You have signed out." })).toBeVisible();
@@ -92,7 +100,9 @@ test("every signed-in page offers Sign out", async ({ signedInPage: page }) => {
   }
 });
 
-test("the app asks for a token once, not per request: every API call carries the same pst_ token", async ({ signedInPage: page }) => {
+test("the app asks for a token once, not per request: every API call carries the same pst_ token", async ({
+  signedInPage: page,
+}) => {
   const tokenRequests: string[] = [];
   const bearers = new Set<string>();
   let apiCalls = 0;

@@ -11,7 +11,10 @@ const FLOW_COOKIE_NAME = "__Host-petstore-sso";
 
 async function cookiesOf(page: Page, servers: SsoServers) {
   const cookies = await page.context().cookies(servers.appOrigin);
-  return { session: cookies.find((cookie) => cookie.name === SESSION_COOKIE_NAME), flow: cookies.find((cookie) => cookie.name === FLOW_COOKIE_NAME) };
+  return {
+    session: cookies.find((cookie) => cookie.name === SESSION_COOKIE_NAME),
+    flow: cookies.find((cookie) => cookie.name === FLOW_COOKIE_NAME),
+  };
 }
 
 /** Who the browser's session is, asked as the app asks: a token with the cookie (same origin), then the session. */
@@ -25,7 +28,10 @@ async function whoIsSignedIn(page: Page): Promise<unknown> {
 }
 
 test.describe("single sign-on through the OpenID provider, in the browser", () => {
-  test("the round trip signs a mapped person in: a Strict session cookie, the flow cookie gone, their role", async ({ ssoPage: page, ssoServers }) => {
+  test("the round trip signs a mapped person in: a Strict session cookie, the flow cookie gone, their role", async ({
+    ssoPage: page,
+    ssoServers,
+  }) => {
     await page.goto("/admin/v1/sso/start");
     await signInAtProvider(page, ssoServers, "alice@example.test");
     await page.waitForURL((url) => url.origin === ssoServers.appOrigin && !url.pathname.startsWith("/admin/"));
@@ -39,7 +45,10 @@ test.describe("single sign-on through the OpenID provider, in the browser", () =
     expect(SessionToken.parse(token).token).toMatch(/^pst_/);
   });
 
-  test("a person whose groups map to no role comes back to the sign-in page with the no-role code, not signed in", async ({ ssoPage: page, ssoServers }) => {
+  test("a person whose groups map to no role comes back to the sign-in page with the no-role code, not signed in", async ({
+    ssoPage: page,
+    ssoServers,
+  }) => {
     await page.goto("/admin/v1/sso/start");
     await signInAtProvider(page, ssoServers, "carol@example.test");
     await page.waitForURL(`${ssoServers.appOrigin}/sign-in?error=no-role`);
@@ -51,7 +60,10 @@ test.describe("single sign-on through the OpenID provider, in the browser", () =
 
   // The sign-in page offers `Sign in with <OIDC_DISPLAY_NAME>` when GET /admin/v1/sign-in-options says
   // so, and shows the sentence of `?error=` (SIGN_IN_ERRORS).
-  test("from the sign-in page, with a mapped role: lands signed in, the header names them", async ({ ssoPage: page, ssoServers }) => {
+  test("from the sign-in page, with a mapped role: lands signed in, the header names them", async ({
+    ssoPage: page,
+    ssoServers,
+  }) => {
     await page.goto("/sign-in");
     await page.getByRole("link", { name: `Sign in with ${SSO_DISPLAY_NAME}`, exact: true }).click();
     await signInAtProvider(page, ssoServers, "bob@example.test");
@@ -59,7 +71,10 @@ test.describe("single sign-on through the OpenID provider, in the browser", () =
     await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
   });
 
-  test("from the sign-in page, with a refused one: the page says the account has no role", async ({ ssoPage: page, ssoServers }) => {
+  test("from the sign-in page, with a refused one: the page says the account has no role", async ({
+    ssoPage: page,
+    ssoServers,
+  }) => {
     await page.goto("/sign-in");
     await page.getByRole("link", { name: `Sign in with ${SSO_DISPLAY_NAME}`, exact: true }).click();
     await signInAtProvider(page, ssoServers, "carol@example.test");

@@ -49,8 +49,14 @@ async function stop(child: ChildProcess | undefined): Promise<void> {
 }
 
 /** Starts the provider in standalone mode; resolves with its first line, `{ issuer, clientId, caFile }`. */
-async function startProvider(env: Record<string, string>): Promise<{ child: ChildProcess; issuer: string; clientId: string; caFile: string }> {
-  const child = spawn(TSX, [PROVIDER], { cwd: API_ROOT, env: { PATH: process.env["PATH"] ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+async function startProvider(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; issuer: string; clientId: string; caFile: string }> {
+  const child = spawn(TSX, [PROVIDER], {
+    cwd: API_ROOT,
+    env: { PATH: process.env["PATH"] ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const output = collect(child);
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
@@ -140,7 +146,11 @@ export const test = base.extend<{ ssoPage: Page }, { ssoServers: SsoServers }>({
     { scope: "worker", timeout: 120_000 },
   ],
   ssoPage: async ({ browser, ssoServers }, use) => {
-    const context = await browser.newContext({ baseURL: ssoServers.appOrigin, ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({
+      baseURL: ssoServers.appOrigin,
+      ignoreHTTPSErrors: true,
+      viewport: { width: 1280, height: 800 },
+    });
     const page = await context.newPage();
     await use(page);
     await context.close();

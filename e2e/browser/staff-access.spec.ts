@@ -77,7 +77,9 @@ test("an admin issues a read key, which signs in read-only; once revoked it is r
   await signIn(page, E2E_API_KEY);
   await expect(page.getByText(ADMIN_HEADER)).toBeVisible();
   await page.goto("/keys");
-  await keyRow(page, keyName).getByRole("button", { name: `Revoke ${keyName}` }).click();
+  await keyRow(page, keyName)
+    .getByRole("button", { name: `Revoke ${keyName}` })
+    .click();
   const dialog = page.getByRole("alertdialog", { name: `Revoke ${keyName}?` });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
@@ -111,8 +113,13 @@ test("the Activity page shows who created and who revoked a key", async ({ signe
   // The filter's options are words; their values the API's codes, kept in the URL.
   await page.getByLabel("Action").selectOption({ label: "Key revoked" });
   await expect(page).toHaveURL(/\/activity\?action=key\.revoked$/);
-  await expect(rows.filter({ hasText: `the key ${issuedKey.key.name}` }).getByRole("cell")).toHaveText([/.+/, revokedSentence]);
-  await expect(page.getByRole("table", { name: "Activity" }).getByRole("cell", { name: / created the key / })).toHaveCount(0);
+  await expect(rows.filter({ hasText: `the key ${issuedKey.key.name}` }).getByRole("cell")).toHaveText([
+    /.+/,
+    revokedSentence,
+  ]);
+  await expect(
+    page.getByRole("table", { name: "Activity" }).getByRole("cell", { name: / created the key / }),
+  ).toHaveCount(0);
 });
 
 test("a key that is not admin sees neither Keys nor Activity", async ({ page, api, keyName }) => {
@@ -123,5 +130,11 @@ test("a key that is not admin sees neither Keys nor Activity", async ({ page, ap
   await expect(page.getByRole("heading", { name: "Activity", level: 1 })).toBeVisible();
   await expect(page.getByText(/You need an admin key/)).toBeVisible();
   await expect(page.getByText(`Signed in as ${keyName} (write)`)).toBeVisible();
-  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText(["Overview", "Pets", "New pet", "Import pets", "Recently deleted"]);
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText([
+    "Overview",
+    "Pets",
+    "New pet",
+    "Import pets",
+    "Recently deleted",
+  ]);
 });

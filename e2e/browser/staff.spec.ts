@@ -27,7 +27,11 @@ function personRow(page: Page, name: string): Locator {
     .filter({ has: page.getByRole("rowheader", { name, exact: true }) });
 }
 
-test("an admin invites someone: the link is shown once, and opens their Welcome page", async ({ signedInPage: page, browser, person }) => {
+test("an admin invites someone: the link is shown once, and opens their Welcome page", async ({
+  signedInPage: page,
+  browser,
+  person,
+}) => {
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Staff", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Staff", level: 1 })).toBeVisible();
 
@@ -43,7 +47,13 @@ test("an admin invites someone: the link is shown once, and opens their Welcome 
   await expect(link).toHaveAttribute("readonly", "");
   const invitationUrl = await link.inputValue();
   await expect(page.getByRole("button", { name: "Copy", exact: true })).toBeVisible();
-  await expect(personRow(page, person.name).getByRole("cell")).toHaveText([person.email, "write", "Never", "invited", /Change role/]);
+  await expect(personRow(page, person.name).getByRole("cell")).toHaveText([
+    person.email,
+    "write",
+    "Never",
+    "invited",
+    /Change role/,
+  ]);
 
   // Once: after a reload the link is gone from the page (the API keeps only its digest).
   await page.reload();
@@ -62,7 +72,11 @@ test("an admin invites someone: the link is shown once, and opens their Welcome 
   await theirs.close();
 });
 
-test("a lost link: New invitation link shows a new one, and the earlier one says it has expired", async ({ signedInPage: page, browser, invited }) => {
+test("a lost link: New invitation link shows a new one, and the earlier one says it has expired", async ({
+  signedInPage: page,
+  browser,
+  invited,
+}) => {
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Staff", exact: true }).click();
   const row = personRow(page, invited.staff.name);
   await row.getByRole("button", { name: `New invitation link for ${invited.staff.name}`, exact: true }).click();
@@ -123,8 +137,22 @@ async function actAsPerson(page: Page): Promise<void> {
       { id: 2, name: "Phone", createdAt: "2026-11-22T09:00:00.000Z", lastUsedAt: null },
     ],
     sessions: [
-      { id: 7, browser: "Chrome on Linux", signedInAt: "2026-11-25T08:00:00.000Z", lastActiveAt: "2026-11-25T09:00:00.000Z", expiresAt: "2026-12-02T08:00:00.000Z", current: true },
-      { id: 6, browser: "Safari on iPhone", signedInAt: "2026-11-24T08:00:00.000Z", lastActiveAt: "2026-11-24T09:00:00.000Z", expiresAt: "2026-12-01T08:00:00.000Z", current: false },
+      {
+        id: 7,
+        browser: "Chrome on Linux",
+        signedInAt: "2026-11-25T08:00:00.000Z",
+        lastActiveAt: "2026-11-25T09:00:00.000Z",
+        expiresAt: "2026-12-02T08:00:00.000Z",
+        current: true,
+      },
+      {
+        id: 6,
+        browser: "Safari on iPhone",
+        signedInAt: "2026-11-24T08:00:00.000Z",
+        lastActiveAt: "2026-11-24T09:00:00.000Z",
+        expiresAt: "2026-12-01T08:00:00.000Z",
+        current: false,
+      },
     ],
   };
   await page.route("**/admin/v1/session", (route) => route.fulfill({ json: session }));
@@ -132,7 +160,11 @@ async function actAsPerson(page: Page): Promise<void> {
 }
 
 for (const [device, viewport] of VIEWPORTS) {
-  test(`sign-in, Welcome, Staff and Account have no WCAG violations axe can find, on ${device}`, async ({ page, browser, invited }) => {
+  test(`sign-in, Welcome, Staff and Account have no WCAG violations axe can find, on ${device}`, async ({
+    page,
+    browser,
+    invited,
+  }) => {
     test.setTimeout(180_000);
     await page.setViewportSize(viewport);
 
@@ -167,7 +199,9 @@ for (const [device, viewport] of VIEWPORTS) {
     await expect(page.getByRole("alertdialog", { name: `Change the role of ${name}?` })).toBeVisible();
     expect(await wcagViolations(page)).toEqual([]);
     await page.keyboard.press("Escape");
-    await personRow(page, name).getByRole("button", { name: `Disable ${name}`, exact: true }).click();
+    await personRow(page, name)
+      .getByRole("button", { name: `Disable ${name}`, exact: true })
+      .click();
     await expect(page.getByRole("alertdialog", { name: `Disable ${name}?` })).toBeVisible();
     expect(await wcagViolations(page)).toEqual([]);
     await page.keyboard.press("Escape");

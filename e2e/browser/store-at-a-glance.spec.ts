@@ -51,11 +51,19 @@ const test = base.extend<{ category: Category }>({
 });
 
 /** Pets of `category`: `counts` of each status (`none`: without one), named after it. */
-async function addPets(api: APIRequestContext, category: Category, counts: Partial<Record<PetStatus | "none", number>>): Promise<Pet[]> {
+async function addPets(
+  api: APIRequestContext,
+  category: Category,
+  counts: Partial<Record<PetStatus | "none", number>>,
+): Promise<Pet[]> {
   const pets: Pet[] = [];
   for (const [status, count] of Object.entries(counts) as Array<[PetStatus | "none", number]>) {
     for (let index = 0; index < count; index++) {
-      const pet: NewPet = { name: `${category.name} ${status} ${index + 1}`, categoryId: category.id, ...(status === "none" ? {} : { status }) };
+      const pet: NewPet = {
+        name: `${category.name} ${status} ${index + 1}`,
+        categoryId: category.id,
+        ...(status === "none" ? {} : { status }),
+      };
       pets.push(await createPet(api, pet));
     }
   }
@@ -68,7 +76,9 @@ function tableRow(table: Locator, header: string): Locator {
 
 /** The page is no wider than the window: tables may scroll inside their own boxes, never the page. */
 async function expectNoPageOverflow(page: Page): Promise<void> {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBeLessThanOrEqual(0);
 }
 
 test("the Overview opens after sign-in: pets by status as labelled bars and in a table, and by category", async ({
@@ -77,17 +87,19 @@ test("the Overview opens after sign-in: pets by status as labelled bars and in a
   category,
 }) => {
   await expect(page).toHaveURL(/:\d+\/$/);
-  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Overview", exact: true })).toHaveAttribute(
-    "aria-current",
-    "page",
-  );
+  await expect(
+    page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Overview", exact: true }),
+  ).toHaveAttribute("aria-current", "page");
   await addPets(api, category, { available: 3, pending: 2, sold: 1, none: 1 });
   // Read again after the pets above: the figures are exact when read, and no other spec runs meanwhile.
   await page.reload();
   const inventory = await inventoryNow(api);
-  const figures = [inventory.byStatus.available, inventory.byStatus.pending, inventory.byStatus.sold, inventory.byStatus.none].map((count) =>
-    count.toLocaleString("en"),
-  );
+  const figures = [
+    inventory.byStatus.available,
+    inventory.byStatus.pending,
+    inventory.byStatus.sold,
+    inventory.byStatus.none,
+  ].map((count) => count.toLocaleString("en"));
 
   // Every bar is labelled with its number and its status.
   const byStatus = page.getByRole("region", { name: "Pets by status" });
@@ -103,18 +115,31 @@ test("the Overview opens after sign-in: pets by status as labelled bars and in a
     await expect(tableRow(statusTable, label).getByRole("cell")).toHaveText([figures[index]!]);
   }
   await expect(tableRow(statusTable, "All").getByRole("cell")).toHaveText([inventory.total.toLocaleString("en")]);
-  await expect(statusTable.getByRole("link", { name: `${figures[2]} sold`, exact: true })).toHaveAttribute("href", "/pets?status=sold");
+  await expect(statusTable.getByRole("link", { name: `${figures[2]} sold`, exact: true })).toHaveAttribute(
+    "href",
+    "/pets?status=sold",
+  );
 
   // This test's category: its own row, its counts exact.
   const categoryTable = page.getByRole("table", { name: "Pets by category" });
-  await expect(categoryTable.getByRole("columnheader")).toHaveText(["Category", "Available", "Pending", "Sold", "No status", "Total"]);
+  await expect(categoryTable.getByRole("columnheader")).toHaveText([
+    "Category",
+    "Available",
+    "Pending",
+    "Sold",
+    "No status",
+    "Total",
+  ]);
   const row = tableRow(categoryTable, category.name);
   await expect(row.getByRole("cell")).toHaveText(["3", "2", "1", "1", "7"]);
   await expect(row.getByRole("link", { name: `3 available in ${category.name}` })).toHaveAttribute(
     "href",
     `/pets?categoryId=${category.id}&status=available`,
   );
-  await expect(row.getByRole("link", { name: `7 pets in ${category.name}` })).toHaveAttribute("href", `/pets?categoryId=${category.id}`);
+  await expect(row.getByRole("link", { name: `7 pets in ${category.name}` })).toHaveAttribute(
+    "href",
+    `/pets?categoryId=${category.id}`,
+  );
   // The list has no filter for pets without a status: that count is text, not a link.
   await expect(row.getByRole("link")).toHaveCount(4);
   // The seed's categories by name.
@@ -128,7 +153,10 @@ test("a count on the Overview opens the list filtered by it: categories by name,
 }) => {
   const pets = await addPets(api, category, { available: 22, sold: 3 });
   await page.reload();
-  await page.getByRole("table", { name: "Pets by category" }).getByRole("link", { name: `22 available in ${category.name}` }).click();
+  await page
+    .getByRole("table", { name: "Pets by category" })
+    .getByRole("link", { name: `22 available in ${category.name}` })
+    .click();
   await expect(page).toHaveURL(new RegExp(`/pets\\?categoryId=${category.id}&status=available$`));
   await expect(page.getByRole("heading", { name: "Pets", level: 1 })).toBeVisible();
   await expect(page.getByLabel("Category", { exact: true })).toHaveValue(String(category.id));
@@ -177,7 +205,14 @@ test("New pet and Edit pick the category by name; Other id… reveals Category I
 
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "New pet" }).click();
   const categorySelect = page.getByLabel("Category", { exact: true });
-  await expect(categorySelect.getByRole("option")).toContainText(["Choose a category", "Birds", "Cats", "Dogs", "Fish", "Rabbits"]);
+  await expect(categorySelect.getByRole("option")).toContainText([
+    "Choose a category",
+    "Birds",
+    "Cats",
+    "Dogs",
+    "Fish",
+    "Rabbits",
+  ]);
   await expect(categorySelect.getByRole("option").last()).toHaveText("Other id…");
   await expect(page.getByLabel("Category ID")).toHaveCount(0);
 
@@ -187,7 +222,9 @@ test("New pet and Edit pick the category by name; Other id… reveals Category I
   await categorySelect.selectOption("Other id…");
   await expect(page.getByLabel("Category ID")).toBeVisible();
   await page.getByLabel("Category ID").fill(String(strayId));
-  const created = page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname === "/v1/pets");
+  const created = page.waitForResponse(
+    (response) => response.request().method() === "POST" && new URL(response.url()).pathname === "/v1/pets",
+  );
   await page.getByRole("button", { name: "Add pet" }).click();
   const stray = (await (await created).json()) as Pet;
   expect(stray.categoryId).toBe(strayId);
@@ -236,7 +273,10 @@ test("New pet and Edit pick the category by name; Other id… reveals Category I
   );
 });
 
-test("Categories: an admin adds one, renames it, and a name taken is refused with the API's message", async ({ signedInPage: page, api }) => {
+test("Categories: an admin adds one, renames it, and a name taken is refused with the API's message", async ({
+  signedInPage: page,
+  api,
+}) => {
   const run = runSuffix();
   const name = `Reptiles ${run}`;
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Categories", exact: true }).click();
@@ -263,7 +303,10 @@ test("Categories: an admin adds one, renames it, and a name taken is refused wit
   // Pets counted per category (getInventory).
   await createPet(api, { name: `${name} pet`, categoryId: category.id, status: "available" });
   await page.reload();
-  await expect(row.getByRole("link", { name: `1 pet in ${name}` })).toHaveAttribute("href", `/pets?categoryId=${category.id}`);
+  await expect(row.getByRole("link", { name: `1 pet in ${name}` })).toHaveAttribute(
+    "href",
+    `/pets?categoryId=${category.id}`,
+  );
 
   // The same name again, in another case: the API's 409, in an alert.
   await form.getByLabel("Name", { exact: true }).fill(name.toUpperCase());
@@ -297,12 +340,21 @@ test("Categories: an admin adds one, renames it, and a name taken is refused wit
   await expect(petRows(page).first().getByRole("cell", { name: renamed, exact: true })).toBeVisible();
 });
 
-test("a key that is not admin has no Categories: not in the navigation, and the page says why", async ({ browser, api }) => {
+test("a key that is not admin has no Categories: not in the navigation, and the page says why", async ({
+  browser,
+  api,
+}) => {
   const writeKey = await issueKey(api, "write");
   const { page, close } = await signedInPageInNewContext(browser, writeKey.secret);
   try {
     const navigation = page.getByRole("navigation", { name: "Main" });
-    await expect(navigation.getByRole("link")).toHaveText(["Overview", "Pets", "New pet", "Import pets", "Recently deleted"]);
+    await expect(navigation.getByRole("link")).toHaveText([
+      "Overview",
+      "Pets",
+      "New pet",
+      "Import pets",
+      "Recently deleted",
+    ]);
     await page.goto("/categories");
     await expect(page.getByRole("heading", { name: "Categories", level: 1 })).toBeVisible();
     await expect(page.getByText(/You need an admin key/)).toBeVisible();

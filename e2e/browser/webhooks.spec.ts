@@ -39,7 +39,9 @@ const test = base.extend<{ receiver: Receiver }>({
 /** Whether `secret` made one of the `webhook-signature` header's signatures (Standard Webhooks: HMAC-SHA256 of id.timestamp.body). */
 function signedWith(secret: string, { headers, body }: Received): boolean {
   const key = Buffer.from(secret.slice("whsec_".length), "base64");
-  const expected = createHmac("sha256", key).update(`${String(headers["webhook-id"])}.${String(headers["webhook-timestamp"])}.${body}`).digest("base64");
+  const expected = createHmac("sha256", key)
+    .update(`${String(headers["webhook-id"])}.${String(headers["webhook-timestamp"])}.${body}`)
+    .digest("base64");
   return String(headers["webhook-signature"]).split(" ").includes(`v1,${expected}`);
 }
 
@@ -94,7 +96,9 @@ test("an admin adds an endpoint, sees its secret once, tests it, rotates the sec
   const testDelivery = deliveryRows(page).first();
   await expect(testDelivery.getByRole("rowheader")).toContainText("webhook.test");
   // Pending at first, then read again until the sender's attempt is recorded.
-  await expect(testDelivery.getByRole("cell")).toHaveText(["succeeded", "1", /.+/, /^HTTP 200got it$/, "Resend"], { timeout: 15_000 });
+  await expect(testDelivery.getByRole("cell")).toHaveText(["succeeded", "1", /.+/, /^HTTP 200got it$/, "Resend"], {
+    timeout: 15_000,
+  });
 
   // The receiver got it, signed with the secret shown once.
   expect(receiver.received).toHaveLength(1);
@@ -179,9 +183,15 @@ test("the webhook pages work from the keyboard alone", async ({ signedInPage: pa
   await expect(page.getByRole("link", { name: receiver.url, exact: true })).toHaveCount(0);
 });
 
-test("Recover events sends what an endpoint missed while it was disabled, and says how many were queued", async ({ signedInPage: page, receiver, api }) => {
+test("Recover events sends what an endpoint missed while it was disabled, and says how many were queued", async ({
+  signedInPage: page,
+  receiver,
+  api,
+}) => {
   test.setTimeout(60_000);
-  const created = await api.post("/admin/v1/webhooks", { data: { url: receiver.url, description: "e2e recovery", eventTypes: ["pet.created"] } });
+  const created = await api.post("/admin/v1/webhooks", {
+    data: { url: receiver.url, description: "e2e recovery", eventTypes: ["pet.created"] },
+  });
   expect(created.status()).toBe(201);
   const { webhook } = (await created.json()) as { webhook: { id: number } };
   expect((await api.patch(`/admin/v1/webhooks/${webhook.id}`, { data: { enabled: false } })).status()).toBe(200);

@@ -8,7 +8,11 @@ import { addVirtualAuthenticator, asOperator, PASSKEY_API_URL, runSuffix } from 
  * admin disables them from the Staff page, whose `Disable <name>` dialog lists that key with `Also revoke
  * their keys` checked. The key stops working, and the Keys table marks it as its creator's, who is disabled.
  */
-test("disabling a person lists their keys with Also revoke their keys checked; the keys stop working and are marked", async ({ page, browser, request }) => {
+test("disabling a person lists their keys with Also revoke their keys checked; the keys stop working and are marked", async ({
+  page,
+  browser,
+  request,
+}) => {
   await addVirtualAuthenticator(page);
   const name = `Dana ${runSuffix()}`;
   const invited = await request.post(`${PASSKEY_API_URL}/admin/v1/staff`, {
@@ -27,7 +31,9 @@ test("disabling a person lists their keys with Also revoke their keys checked; t
   await page.getByRole("button", { name: "Create key", exact: true }).click();
   const secret = await page.getByLabel("New key", { exact: true }).inputValue();
   expect(secret).toMatch(/^psk_/);
-  expect((await request.get(`${PASSKEY_API_URL}/v1/pets`, { headers: { Authorization: `Bearer ${secret}` } })).status()).toBe(200);
+  expect(
+    (await request.get(`${PASSKEY_API_URL}/v1/pets`, { headers: { Authorization: `Bearer ${secret}` } })).status(),
+  ).toBe(200);
 
   // Another admin, in a browser of their own, with the operator's key.
   const theirs = await browser.newContext();
@@ -49,7 +55,9 @@ test("disabling a person lists their keys with Also revoke their keys checked; t
   await expect(admin.getByRole("status")).toContainText(`Disabled ${name} and revoked their keys.`);
 
   // The key is refused, and the Keys table says whose it was.
-  expect((await request.get(`${PASSKEY_API_URL}/v1/pets`, { headers: { Authorization: `Bearer ${secret}` } })).status()).toBe(401);
+  expect(
+    (await request.get(`${PASSKEY_API_URL}/v1/pets`, { headers: { Authorization: `Bearer ${secret}` } })).status(),
+  ).toBe(401);
   await admin.goto("/keys");
   const row = admin
     .getByRole("table", { name: "Keys" })

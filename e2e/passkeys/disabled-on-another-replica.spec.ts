@@ -46,7 +46,9 @@ async function startReplica(port: number, databaseUrl: string): Promise<ChildPro
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`replica on ${port} exited: ${stderr}`);
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((response) => response.ok).catch(() => false);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`)
+      .then((response) => response.ok)
+      .catch(() => false);
     if (ready) return child;
     if (Date.now() > deadline) throw new Error(`replica on ${port} not ready in 60 s: ${stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -69,7 +71,11 @@ const test = base.extend<{ replicas: Replicas }>({
       await use({ adminUrl: `http://127.0.0.1:${REPLICA_A_PORT}` });
     } finally {
       for (const child of [a, b]) child.kill("SIGTERM");
-      await Promise.all([a, b].map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)))));
+      await Promise.all(
+        [a, b].map(
+          (child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve))),
+        ),
+      );
       psql(`DROP DATABASE IF EXISTS ${database}`);
     }
   },
@@ -86,7 +92,11 @@ async function adminCall(adminUrl: string, path: string, body?: unknown): Promis
 }
 
 async function signedInPerson(page: Page, adminUrl: string): Promise<{ staffId: number }> {
-  const invited = (await adminCall(adminUrl, "/admin/v1/staff", { email: "rosa@example.test", name: "Rosa Diaz", role: "write" })) as {
+  const invited = (await adminCall(adminUrl, "/admin/v1/staff", {
+    email: "rosa@example.test",
+    name: "Rosa Diaz",
+    role: "write",
+  })) as {
     staff: { id: number };
     invitationUrl: string;
   };
@@ -102,7 +112,10 @@ async function signedInPerson(page: Page, adminUrl: string): Promise<{ staffId: 
 // Two API processes to start (the first migrates a new database) and to drain at the end.
 test.setTimeout(120_000);
 
-test("a person disabled on replica A is sent back to sign-in on replica B by itself, with the reason, before their next action", async ({ page, replicas }) => {
+test("a person disabled on replica A is sent back to sign-in on replica B by itself, with the reason, before their next action", async ({
+  page,
+  replicas,
+}) => {
   const { staffId } = await signedInPerson(page, replicas.adminUrl);
   await page.getByRole("link", { name: "New pet", exact: true }).click();
   await page.getByLabel("Name", { exact: true }).fill("Biscuit");
@@ -112,10 +125,16 @@ test("a person disabled on replica A is sent back to sign-in on replica B by its
   const disabledAt = Date.now();
   // Replica B learns of it from the database within 2 s (its key set); the page's event stream ends with its
   // credential then, and reconnecting after the stream's retry hint finds the session ended.
-  await expect(page.getByRole("button", { name: "Sign in with a passkey", exact: true })).toBeVisible({ timeout: 5_000 });
-  console.log(`[replicas] disabled on A; replica B's page back at sign-in by itself after ${Date.now() - disabledAt} ms`);
+  await expect(page.getByRole("button", { name: "Sign in with a passkey", exact: true })).toBeVisible({
+    timeout: 5_000,
+  });
+  console.log(
+    `[replicas] disabled on A; replica B's page back at sign-in by itself after ${Date.now() - disabledAt} ms`,
+  );
   await expect(page.getByRole("alert")).toContainText(/disabled|ended|sign in again/i);
   // Refused, not stored: the pet was never created.
-  const pets = (await (await fetch(`${replicas.adminUrl}/v1/pets?limit=100`, { headers: { authorization: `Bearer ${E2E_API_KEY}` } })).json()) as Array<{ name: string }>;
+  const pets = (await (
+    await fetch(`${replicas.adminUrl}/v1/pets?limit=100`, { headers: { authorization: `Bearer ${E2E_API_KEY}` } })
+  ).json()) as Array<{ name: string }>;
   expect(pets.map((pet) => pet.name)).not.toContain("Biscuit");
 });

@@ -61,14 +61,16 @@ test("Account: add a passkey on another device, remove the first; the new one si
   await expect(passkeys.getByRole("listitem")).toHaveCount(1);
   await page.getByRole("button", { name: "Add a passkey", exact: true }).click();
   await expect(passkeys.getByRole("listitem")).toHaveCount(2);
-  expect((await second.cdp.send("WebAuthn.getCredentials", { authenticatorId: second.authenticatorId })).credentials).toHaveLength(1);
+  expect(
+    (await second.cdp.send("WebAuthn.getCredentials", { authenticatorId: second.authenticatorId })).credentials,
+  ).toHaveLength(1);
 
   // Both were named after the browser; the second got "(2)", so each Remove button is told apart.
   const removeButtons = passkeys.getByRole("button", { name: /^Remove / });
   await expect(removeButtons).toHaveCount(2);
-  const [firstName, secondName] = (await removeButtons.evaluateAll((buttons) => buttons.map((b) => b.getAttribute("aria-label") ?? ""))).map((label) =>
-    label.slice("Remove ".length),
-  );
+  const [firstName, secondName] = (
+    await removeButtons.evaluateAll((buttons) => buttons.map((b) => b.getAttribute("aria-label") ?? ""))
+  ).map((label) => label.slice("Remove ".length));
   expect(secondName).toBe(`${firstName} (2)`);
   await page.getByRole("button", { name: `Remove ${firstName}`, exact: true }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Remove passkey", exact: true }).click();

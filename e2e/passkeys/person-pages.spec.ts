@@ -40,8 +40,16 @@ test("the invitation page and Account fit a phone and speak in words", async ({ 
 
   // What the person did, in the Activity page's sentences (apps/web/src/access/activity-words.ts).
   await page.goto("/activity");
-  const sentences = page.getByRole("table", { name: "Activity" }).getByRole("row").filter({ hasText: name }).locator("td:nth-child(2)");
-  await expect(sentences).toHaveText([`${name} signed in with a passkey`, `${name} added a passkey`, `Configured key 1 invited ${name} with the role admin`]);
+  const sentences = page
+    .getByRole("table", { name: "Activity" })
+    .getByRole("row")
+    .filter({ hasText: name })
+    .locator("td:nth-child(2)");
+  await expect(sentences).toHaveText([
+    `${name} signed in with a passkey`,
+    `${name} added a passkey`,
+    `Configured key 1 invited ${name} with the role admin`,
+  ]);
   await check("/activity, a person's events");
 
   // The same link again: used.

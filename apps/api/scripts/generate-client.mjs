@@ -28,7 +28,11 @@ const inputs = [
   path.join(root, "node_modules", "@prisma", "client", "package.json"),
 ];
 const hash = createHash("sha256");
-for (const file of inputs) hash.update(`${path.relative(root, file)}\0`).update(readFileSync(file)).update("\0");
+for (const file of inputs)
+  hash
+    .update(`${path.relative(root, file)}\0`)
+    .update(readFileSync(file))
+    .update("\0");
 const digest = hash.digest("hex");
 
 if (existsSync(stamp) && readFileSync(stamp, "utf8").trim() === digest) process.exit(0);

@@ -59,11 +59,16 @@ async function one(): Promise<void> {
     response = await fetch(`${api.url}/v1/pets`, {
       method: "POST",
       headers: { ...auth, "Content-Type": "application/json" },
-      body: JSON.stringify({ name: `soak ${requests}`, categoryId: 1 + Math.floor(Math.random() * 50), status: pick(PET_STATUSES) }),
+      body: JSON.stringify({
+        name: `soak ${requests}`,
+        categoryId: 1 + Math.floor(Math.random() * 50),
+        status: pick(PET_STATUSES),
+      }),
     });
   } else if (roll < 0.9) {
     label = "getPet";
-    const id = knownIds.length > 0 && Math.random() < 0.9 ? pick(knownIds) : 9_000_000_000 + Math.floor(Math.random() * 1000);
+    const id =
+      knownIds.length > 0 && Math.random() < 0.9 ? pick(knownIds) : 9_000_000_000 + Math.floor(Math.random() * 1000);
     expected = knownIds.includes(id) ? 200 : 404;
     response = await fetch(`${api.url}/v1/pets/${id}`, { headers: auth });
   } else if (roll < 0.95) {
@@ -82,7 +87,8 @@ async function one(): Promise<void> {
   const text = await response.text();
   requests++;
   counts.set(`${label} ${response.status}`, (counts.get(`${label} ${response.status}`) ?? 0) + 1);
-  if (response.status !== expected) throw new Error(`${label}: expected ${expected}, got ${response.status} ${text.slice(0, 200)}`);
+  if (response.status !== expected)
+    throw new Error(`${label}: expected ${expected}, got ${response.status} ${text.slice(0, 200)}`);
   const json: unknown = JSON.parse(text);
   if (expected >= 400) ErrorBody.parse(json);
   else if (label === "listPets") Pets.parse(json);
@@ -121,7 +127,9 @@ rmSync(folder, { recursive: true, force: true });
 
 const elapsed = (Date.now() - startedAt) / 1000;
 const growth = (rssEnd - rssStart) / rssStart;
-console.log(`soak: ${SECONDS} s, ${CONCURRENCY} concurrent clients, ${requests} requests (${(requests / elapsed).toFixed(0)}/s)`);
+console.log(
+  `soak: ${SECONDS} s, ${CONCURRENCY} concurrent clients, ${requests} requests (${(requests / elapsed).toFixed(0)}/s)`,
+);
 for (const [key, n] of [...counts].sort()) console.log(`  ${key}: ${n}`);
 console.log(`  errors: ${failures.length}${failures.length ? `\n    ${failures.slice(0, 10).join("\n    ")}` : ""}`);
 console.log(

@@ -49,7 +49,9 @@ describe("errors outside the operations are the Error JSON, never an HTML page",
     expect(JSON.stringify(response.body)).not.toMatch(/at .*\.(ts|js)|SELECT|prisma/i);
     expect(logs.some((line) => line.includes('"level":50') && line.includes(requestId))).toBe(true);
     // req.log (the fault's own line) carries the request, as req.id names it in the body.
-    const fault = logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line["msg"] === "unhandled error");
+    const fault = logs
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line["msg"] === "unhandled error");
     expect(fault).toMatchObject({ level: 50, req: { id: requestId, method: "GET", url: "/v1/pets" } });
   });
 });
@@ -65,13 +67,16 @@ describe("documentation and probes", () => {
 
   it("the documents' servers: in development this API, relative (so /docs calls the origin it is on), in production the configured ones in order", async () => {
     const development = await start();
-    const servers = async (path: string) => (await request(t!.app).get(path).expect(200)).body.servers as Array<{ url: string; description: string }>;
+    const servers = async (path: string) =>
+      (await request(t!.app).get(path).expect(200)).body.servers as Array<{ url: string; description: string }>;
     const urls = async (path: string) => (await servers(path)).map(({ url, description }) => `${description} ${url}`);
     expect(development.config.nodeEnv).toBe("test");
     expect(await urls("/v1/openapi.json")).toEqual(["development /v1"]);
     expect(await urls("/admin/v1/openapi.json")).toEqual(["development /admin/v1"]);
     // Swagger UI's "Try it out" calls the page's own origin: the /docs page's CSP connects there and nowhere else.
-    expect((await request(t!.app).get("/docs/").expect(200)).headers["content-security-policy"]).toContain("connect-src 'self';");
+    expect((await request(t!.app).get("/docs/").expect(200)).headers["content-security-policy"]).toContain(
+      "connect-src 'self';",
+    );
     await t!.close();
     t = undefined;
     t = await createTestApp({
@@ -81,7 +86,10 @@ describe("documentation and probes", () => {
       PUBLIC_URL_PRODUCTION: "https://api.example-store.com/v1",
       PUBLIC_URL_STAGING: "https://staging.example-store.com/api/v1",
     });
-    expect(await urls("/v1/openapi.json")).toEqual(["production https://api.example-store.com/v1", "staging https://staging.example-store.com/api/v1"]);
+    expect(await urls("/v1/openapi.json")).toEqual([
+      "production https://api.example-store.com/v1",
+      "staging https://staging.example-store.com/api/v1",
+    ]);
     expect(await urls("/admin/v1/openapi.json")).toEqual([
       "production https://api.example-store.com/admin/v1",
       "staging https://staging.example-store.com/api/admin/v1",
@@ -132,10 +140,18 @@ describe("HTTP hardening", () => {
     expect(preflight.headers["access-control-allow-origin"]).toBe("http://127.0.0.1:5173");
     // Every method of both contracts: the access contract's webhook routes add DELETE and PATCH.
     expect(preflight.headers["access-control-allow-methods"]).toBe("DELETE,GET,PATCH,POST");
-    expect(preflight.headers["access-control-allow-headers"]).toBe("Authorization,Content-Type,Idempotency-Key,Last-Event-ID");
-    const get = await request(app).get("/v1/pets").set("Origin", "http://127.0.0.1:5173").set("Authorization", bearer());
+    expect(preflight.headers["access-control-allow-headers"]).toBe(
+      "Authorization,Content-Type,Idempotency-Key,Last-Event-ID",
+    );
+    const get = await request(app)
+      .get("/v1/pets")
+      .set("Origin", "http://127.0.0.1:5173")
+      .set("Authorization", bearer());
     expect(get.headers["access-control-expose-headers"]).toContain("Link");
-    const foreign = await request(app).get("/v1/pets").set("Origin", "http://evil.example").set("Authorization", bearer());
+    const foreign = await request(app)
+      .get("/v1/pets")
+      .set("Origin", "http://evil.example")
+      .set("Authorization", bearer());
     expect(foreign.headers["access-control-allow-origin"]).toBeUndefined();
     // No Origin: not a cross-origin request, so no CORS header; the answer still varies by Origin.
     const sameOrigin = await request(app).get("/v1/pets").set("Authorization", bearer());
@@ -157,7 +173,11 @@ describe("HTTP hardening", () => {
       responseTime: expect.any(Number),
       msg: "request completed",
     });
-    expect(lines[1]).toMatchObject({ level: 40, req: { id: denied.headers["x-request-id"] }, res: { statusCode: 401 } });
+    expect(lines[1]).toMatchObject({
+      level: 40,
+      req: { id: denied.headers["x-request-id"] },
+      res: { statusCode: 401 },
+    });
   });
 
   it("never writes the API key or the Authorization header to the log", async () => {
@@ -184,7 +204,8 @@ describe("abuse limits", () => {
 
   it("429 for an address's missing or invalid keys after AUTH_FAILURES_PER_MIN 401s; its valid key is still served", async () => {
     const { app } = await start({ AUTH_FAILURES_PER_MIN: "2" });
-    for (let i = 0; i < 2; i++) expectError(await request(app).get("/v1/pets").set("Authorization", "Bearer guess"), 401, "UNAUTHORIZED");
+    for (let i = 0; i < 2; i++)
+      expectError(await request(app).get("/v1/pets").set("Authorization", "Bearer guess"), 401, "UNAUTHORIZED");
     for (const blocked of [
       await request(app).get("/v1/pets").set("Authorization", "Bearer guess"),
       await request(app).get("/v1/pets"),

@@ -80,8 +80,16 @@ export function createApp({
 }: AppDeps): express.Express {
   const eventStreams = givenStreams ?? createAppEventStreams(config, database, logger);
   const metrics =
-    givenMetrics ?? createMetrics({ database, stopState, enabled: config.metricsToken !== undefined, webhooks: database.webhooks, eventStreams });
-  const abuseLimits = givenLimits ?? abuseLimitsFromConfig(config, logger, { onStoreFallback: metrics.limiterStoreFellBack });
+    givenMetrics ??
+    createMetrics({
+      database,
+      stopState,
+      enabled: config.metricsToken !== undefined,
+      webhooks: database.webhooks,
+      eventStreams,
+    });
+  const abuseLimits =
+    givenLimits ?? abuseLimitsFromConfig(config, logger, { onStoreFallback: metrics.limiterStoreFellBack });
   const headers = responseHeaderSets({
     production: config.nodeEnv === "production",
     docsServerUrls: config.servers.map((server) => server.url),
@@ -101,7 +109,8 @@ export function createApp({
     repository: database.access,
     now,
     runInBackground: database.inBackground,
-    onRefreshFailed: (error) => logger.warn({ err: error }, "issued keys: refresh failed; retrying at the next request"),
+    onRefreshFailed: (error) =>
+      logger.warn({ err: error }, "issued keys: refresh failed; retrying at the next request"),
   });
   // Both reads run as background work, so that closing the database waits for them.
   const configuredKeys = new ConfiguredKeys(config.apiKeys, {
@@ -109,10 +118,14 @@ export function createApp({
   });
   // Sessions of keys rotated out of API_KEYS end at start: refused here at once (by fingerprint), and on
   // every other replica within 2 s of this write. A failed write leaves them refused here all the same.
-  database.inBackground(() => endRotatedKeySessions(configuredKeys, database.access, now)).then(
-    (ended) => ended > 0 && logger.info({ ended }, "ended the browser sessions of configured keys no longer in API_KEYS"),
-    (error: unknown) => logger.warn({ err: error }, "could not end the browser sessions of configured keys no longer in API_KEYS"),
-  );
+  database
+    .inBackground(() => endRotatedKeySessions(configuredKeys, database.access, now))
+    .then(
+      (ended) =>
+        ended > 0 && logger.info({ ended }, "ended the browser sessions of configured keys no longer in API_KEYS"),
+      (error: unknown) =>
+        logger.warn({ err: error }, "could not end the browser sessions of configured keys no longer in API_KEYS"),
+    );
   // Every operation's handler, one router per feature (root.ts), and the routes the layers below read.
   const root = createRoot({
     config,
@@ -127,7 +140,11 @@ export function createApp({
     eventStreams,
     isStopping: () => stopState.stopping,
     // One line per stream, when it ends: its request's line says when it began.
-    onStreamEnded: (summary) => logger.info({ stream: summary }, `event stream ended (${summary.reason}) after ${summary.durationMs} ms, ${summary.eventsSent} event(s) sent`),
+    onStreamEnded: (summary) =>
+      logger.info(
+        { stream: summary },
+        `event stream ended (${summary.reason}) after ${summary.durationMs} ms, ${summary.eventsSent} event(s) sent`,
+      ),
   });
   const v1Routes = contractRoutes(root.v1.routes);
   const allRoutes = [...v1Routes, ...contractRoutes(root.admin.routes)];
@@ -152,7 +169,11 @@ export function createApp({
       unlessRouted(allRoutes, [
         { paths: ["/healthz", "/readyz"], handler: probes(database, stopState) },
         { paths: ["/metrics"], handler: metricsEndpoint(metrics, config.metricsToken, abuseLimits.authFailures) },
-        { paths: [OPENAPI_PATH, ACCESS_OPENAPI_PATH], prefixes: ["/docs"], handler: apiDocs(config.servers, headers.docs) },
+        {
+          paths: [OPENAPI_PATH, ACCESS_OPENAPI_PATH],
+          prefixes: ["/docs"],
+          handler: apiDocs(config.servers, headers.docs),
+        },
       ]),
       deprecationHeaders(v1Routes),
     ),
@@ -160,21 +181,27 @@ export function createApp({
   // The key check covers every path under the two prefixes, an unknown one too (401 before 404). Not
   // mounted at them: a mount rewrites req.url and req.baseUrl on the way in and back, per request.
   app.use(
-    onlyUnder(underApi, requireApiKey({
-      configuredKeys,
-      authFailures: abuseLimits.authFailures,
-      requestsPerKey: abuseLimits.requestsPerKey,
-      onRejected: metrics.limitRejected,
-      issuedKeys,
-      recordKeyUse,
-      operationOf: matchedRoute,
-    })),
+    onlyUnder(
+      underApi,
+      requireApiKey({
+        configuredKeys,
+        authFailures: abuseLimits.authFailures,
+        requestsPerKey: abuseLimits.requestsPerKey,
+        onRejected: metrics.limitRejected,
+        issuedKeys,
+        recordKeyUse,
+        operationOf: matchedRoute,
+      }),
+    ),
   );
   // Enters its Router only for a method that some route takes a JSON body with (not GET).
   app.use(jsonBodyParsers(allRoutes));
   // Every contract operation, in one layer: the operation matched at the top is called directly.
   app.use(
-    dispatchOperations([root.v1, root.admin], { responseValidation: config.validateResponses, onInvalidRequest: sendValidationError }),
+    dispatchOperations([root.v1, root.admin], {
+      responseValidation: config.validateResponses,
+      onInvalidRequest: sendValidationError,
+    }),
   );
   app.use(onlyFor(underApi, methodNotAllowed(allRoutes)));
   if (config.webDistDir) app.use(serveWebApp(config.webDistDir, headers));

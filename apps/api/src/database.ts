@@ -57,7 +57,8 @@ export interface Database extends DatabaseHealth {
  * sub-journal, which past 64 KiB SQLite spilled to a temporary file in /var/tmp: 3.8 KiB written per
  * create, a fifth more than the database's own WAL (docs/decisions/051-sub-journals-in-memory.md).
  */
-export const SQLITE_PRAGMAS = "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000; PRAGMA temp_store = MEMORY;";
+export const SQLITE_PRAGMAS =
+  "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000; PRAGMA temp_store = MEMORY;";
 
 export interface DatabaseOptions {
   url: string;
@@ -89,7 +90,9 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
     const background = createBackgroundWork();
     let closed: Promise<void> | undefined;
     const writeActivity = sqliteActivityWriter(connection);
-    const sql = sqliteRunner(connection, { [ACTIVITY_EXTENSION]: (_, args) => writeActivity(...(args as ActivityArgs)) });
+    const sql = sqliteRunner(connection, {
+      [ACTIVITY_EXTENSION]: (_, args) => writeActivity(...(args as ActivityArgs)),
+    });
     return {
       provider: "sqlite",
       sql,
@@ -121,13 +124,13 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
     { createPrismaActivityLog, recordActivity },
     { createPrismaWebhookSenders },
   ] = await Promise.all([
-      import("./generated/pg/client.js"),
-      import("@prisma/adapter-pg"),
-      import("pg"),
-      import("./pets/prisma-pet-repository.js"),
-      import("./activity/prisma-activity-log.js"),
-      import("./webhooks/prisma-webhook-repository.js"),
-    ]);
+    import("./generated/pg/client.js"),
+    import("@prisma/adapter-pg"),
+    import("pg"),
+    import("./pets/prisma-pet-repository.js"),
+    import("./activity/prisma-activity-log.js"),
+    import("./webhooks/prisma-webhook-repository.js"),
+  ]);
   // Our own pool, handed to the adapter, so its counts can be read; the adapter leaves closing it to us.
   // Connections open lazily on the first query; callers wait with isReady().
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: PG_CONNECTION_TIMEOUT_MS });
@@ -138,7 +141,9 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const background = createBackgroundWork();
   let closed: Promise<void> | undefined;
-  const sql = postgresRunner(prisma, { [ACTIVITY_EXTENSION]: (tx, args) => recordActivity(tx, ...(args as ActivityArgs)) });
+  const sql = postgresRunner(prisma, {
+    [ACTIVITY_EXTENSION]: (tx, args) => recordActivity(tx, ...(args as ActivityArgs)),
+  });
   return {
     provider: "postgresql",
     sql,
@@ -158,6 +163,10 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
     },
     poolStats: () => ({ inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     inBackground: (work) => background.run(work),
-    close: () => (closed ??= background.drain().then(() => prisma.$disconnect()).then(() => pool.end())),
+    close: () =>
+      (closed ??= background
+        .drain()
+        .then(() => prisma.$disconnect())
+        .then(() => pool.end())),
   };
 }

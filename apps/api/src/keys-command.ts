@@ -46,12 +46,22 @@ async function run(argv: string[]): Promise<void> {
   if (command !== "create" && command !== "list" && command !== "revoke") throw new UsageError(USAGE);
 
   await migrateDatabase(config.databaseUrl);
-  const database = await openDatabase({ url: config.databaseUrl, poolSize: 1, sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs });
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    poolSize: 1,
+    sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs,
+  });
   try {
     if (command === "create") {
-      const input = NewApiKey.safeParse({ name: parsed.values.name, scope: parsed.values.scope, expiresAt: parsed.values.expires });
+      const input = NewApiKey.safeParse({
+        name: parsed.values.name,
+        scope: parsed.values.scope,
+        expiresAt: parsed.values.expires,
+      });
       if (!input.success) {
-        throw new UsageError(`${input.error.issues.map((issue) => `--${issue.path[0] === "expiresAt" ? "expires" : issue.path[0]}: ${issue.message}`).join("; ")}\n${USAGE}`);
+        throw new UsageError(
+          `${input.error.issues.map((issue) => `--${issue.path[0] === "expiresAt" ? "expires" : issue.path[0]}: ${issue.message}`).join("; ")}\n${USAGE}`,
+        );
       }
       const { name, scope, expiresAt } = input.data;
       const issued = await issueKey(
@@ -66,7 +76,15 @@ async function run(argv: string[]): Promise<void> {
       if (keys.length === 0) process.stdout.write("No issued keys.\n");
       for (const key of keys) {
         process.stdout.write(
-          [key.id, key.name, key.scope, key.prefix, status(key), `created ${key.createdAt}`, `last used ${key.lastUsedAt ?? "never"}`].join("\t") + "\n",
+          [
+            key.id,
+            key.name,
+            key.scope,
+            key.prefix,
+            status(key),
+            `created ${key.createdAt}`,
+            `last used ${key.lastUsedAt ?? "never"}`,
+          ].join("\t") + "\n",
         );
       }
     } else {
@@ -82,7 +100,9 @@ async function run(argv: string[]): Promise<void> {
 }
 
 run(process.argv.slice(2)).catch((error: unknown) => {
-  process.stderr.write(`${error instanceof UsageError || error instanceof ConfigError ? error.message : error instanceof Error ? `keys: ${error.message}` : String(error)}\n`);
+  process.stderr.write(
+    `${error instanceof UsageError || error instanceof ConfigError ? error.message : error instanceof Error ? `keys: ${error.message}` : String(error)}\n`,
+  );
   process.exitCode = 1;
 });
 

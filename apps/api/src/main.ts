@@ -30,7 +30,13 @@ const database = await startDatabase(config, logger).catch((error: unknown) => {
 });
 const stopSwitch = createStopSwitch();
 const eventStreams = createAppEventStreams(config, database, logger);
-const metrics = createMetrics({ database, stopState: stopSwitch, enabled: config.metricsToken !== undefined, webhooks: database.webhooks, eventStreams });
+const metrics = createMetrics({
+  database,
+  stopState: stopSwitch,
+  enabled: config.metricsToken !== undefined,
+  webhooks: database.webhooks,
+  eventStreams,
+});
 // Every replica sends webhooks: it claims due deliveries with a lease, so each is sent by one process at a time.
 const webhookSender = createWebhookSender({
   repository: database.webhooks,
@@ -70,7 +76,13 @@ exitGracefullyOnSignals({
   onDrainEnd: () => eventStreams.endAll("shutdown"),
   // What the sender holds is sent by then or given back unsent, before the database closes.
   onClosed: () =>
-    Promise.all([webhookSender.stop(), upkeep.retention?.stop(), upkeep.backups?.stop(), upkeep.heartbeat?.stop(), upkeep.countFolding?.stop()]).then(() => database.close()),
+    Promise.all([
+      webhookSender.stop(),
+      upkeep.retention?.stop(),
+      upkeep.backups?.stop(),
+      upkeep.heartbeat?.stop(),
+      upkeep.countFolding?.stop(),
+    ]).then(() => database.close()),
 });
 server.listen(config.port, config.host, () => {
   const address = server.address();

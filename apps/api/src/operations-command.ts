@@ -44,12 +44,18 @@ async function run(argv: string[]): Promise<void> {
   });
   loadDotEnvFile();
   const config = readOperationsConfig();
-  const print = (line: string, result: object) => process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : `${line}\n`);
+  const print = (line: string, result: object) =>
+    process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : `${line}\n`);
 
   if (command === "backup") {
-    if (values.keep !== undefined && !/^[1-9][0-9]*$/.test(values.keep)) throw new UsageError(`--keep must be a positive integer.\n${USAGE}`);
+    if (values.keep !== undefined && !/^[1-9][0-9]*$/.test(values.keep))
+      throw new UsageError(`--keep must be a positive integer.\n${USAGE}`);
     const dir = values.to ?? config.operations.backups.dir;
-    const report = await takeBackup({ databaseUrl: config.databaseUrl, dir, scratchDatabaseUrl: config.operations.backups.scratchDatabaseUrl });
+    const report = await takeBackup({
+      databaseUrl: config.databaseUrl,
+      dir,
+      scratchDatabaseUrl: config.operations.backups.scratchDatabaseUrl,
+    });
     const rotated = values.keep ? rotateBackups(dir, databaseProvider(config.databaseUrl), Number(values.keep)) : [];
     print(
       `${report.verified ? "backup" : "backup UNVERIFIED"}: ${report.file}, ${megabytes(report.bytes)}, ${report.pets} pets, ${report.seconds.toFixed(1)} s` +
@@ -61,16 +67,28 @@ async function run(argv: string[]): Promise<void> {
   } else if (command === "restore") {
     const [file] = positionals;
     if (!file || positionals.length > 1) throw new UsageError(USAGE);
-    const report = await restoreBackup({ file, databaseUrl: config.databaseUrl, force: values.force ?? false, replace: values.replace ?? false });
+    const report = await restoreBackup({
+      file,
+      databaseUrl: config.databaseUrl,
+      force: values.force ?? false,
+      replace: values.replace ?? false,
+    });
     print(
       `restored ${file} into ${report.target}${report.pets === undefined ? "" : `: ${report.pets} pets`}; ${report.migrations} migrations applied in it, and the API migrates it on start if it is older than the code`,
       report,
     );
   } else if (command === "retention") {
     await migrateDatabase(config.databaseUrl);
-    const database = await openDatabase({ url: config.databaseUrl, poolSize: 1, sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs });
+    const database = await openDatabase({
+      url: config.databaseUrl,
+      poolSize: 1,
+      sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs,
+    });
     try {
-      const counts = await purgeExpired(database.sql, { ...config.operations.retention, idempotencyMs: config.idempotencyTtlMs });
+      const counts = await purgeExpired(database.sql, {
+        ...config.operations.retention,
+        idempotencyMs: config.idempotencyTtlMs,
+      });
       print(`retention: purged ${describePurge(counts)}`, counts);
     } finally {
       await database.close();
@@ -83,6 +101,8 @@ async function run(argv: string[]): Promise<void> {
 run(process.argv.slice(2)).catch((error: unknown) => {
   const known = error instanceof UsageError || error instanceof ConfigError || error instanceof BackupRefusal;
   const command = process.argv[2] ?? "operations";
-  process.stderr.write(`${known && !(error instanceof BackupRefusal) ? (error as Error).message : `${command}: ${error instanceof Error ? error.message : String(error)}`}\n`);
+  process.stderr.write(
+    `${known && !(error instanceof BackupRefusal) ? (error as Error).message : `${command}: ${error instanceof Error ? error.message : String(error)}`}\n`,
+  );
   process.exitCode = 1;
 });

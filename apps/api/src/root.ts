@@ -78,18 +78,32 @@ export function createRoot({
   // Single sign-on needs the admin app's origin too: the redirect URI is under it.
   const singleSignOn =
     config.singleSignOn && config.adminOrigin
-      ? createSingleSignOn(config.singleSignOn, { adminOrigin: config.adminOrigin, now, ...(oidcFetch ? { fetch: oidcFetch } : {}) })
+      ? createSingleSignOn(config.singleSignOn, {
+          adminOrigin: config.adminOrigin,
+          now,
+          ...(oidcFetch ? { fetch: oidcFetch } : {}),
+        })
       : undefined;
   const signInLimits = { signInStarts: abuseLimits.signInStarts, onRejected: metrics.limitRejected };
 
   const v1 = server.router(v1Contract, {
     pets: createPetsRouter(database.pets, database.sql, { idempotencyTtlMs: config.idempotencyTtlMs }),
     petChanges: createPetChangesRouter(
-      createPetChanges(database.sql, { idempotencyTtlMs: config.idempotencyTtlMs, deletedPetMs: config.operations.retention.deletedPetMs }),
+      createPetChanges(database.sql, {
+        idempotencyTtlMs: config.idempotencyTtlMs,
+        deletedPetMs: config.operations.retention.deletedPetMs,
+      }),
     ),
     categories: createCategoriesRouter(createCategories(database.sql)),
     store: createStoreRouter(database.sql),
-    events: createEventsRouter({ log: createEventLog(database.sql), streams: eventStreams, issuedKeys, isStopping, now, onStreamEnded }),
+    events: createEventsRouter({
+      log: createEventLog(database.sql),
+      streams: eventStreams,
+      issuedKeys,
+      isStopping,
+      now,
+      onStreamEnded,
+    }),
   });
   const admin = server.router(adminContract, {
     session: createSessionRouter({ sessions }),
@@ -98,7 +112,12 @@ export function createRoot({
     webhooks: createWebhooksRouter({ repository: database.webhooks, rules: config.webhooks, sender: webhookSender }),
     staff: createStaffRouter({ sessions, issuedKeys, adminOrigin: config.adminOrigin }),
     account: createAccountRouter({ sessions, issuedKeys }),
-    passkeys: createPasskeysRouter({ sessions, challenges: database.passkeyChallenges, adminOrigin: config.adminOrigin, ...signInLimits }),
+    passkeys: createPasskeysRouter({
+      sessions,
+      challenges: database.passkeyChallenges,
+      adminOrigin: config.adminOrigin,
+      ...signInLimits,
+    }),
     singleSignOn: createSsoRouter({
       sessions,
       issuedKeys,

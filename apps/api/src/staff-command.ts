@@ -44,14 +44,28 @@ async function run(argv: string[]): Promise<void> {
   if (command !== "invite" && command !== "list" && command !== "disable") throw new UsageError(USAGE);
   let invite: NewStaffMember | undefined;
   if (command === "invite") {
-    const input = NewStaffMember.safeParse({ email: parsed.values.email, name: parsed.values.name, role: parsed.values.role });
-    if (!input.success) throw new UsageError(`${input.error.issues.map((issue) => `--${String(issue.path[0])}: ${issue.message}`).join("; ")}\n${USAGE}`);
-    if (!config.adminOrigin) throw new UsageError("ADMIN_ORIGIN must be set (the origin staff open the admin app at): invitation links point there.");
+    const input = NewStaffMember.safeParse({
+      email: parsed.values.email,
+      name: parsed.values.name,
+      role: parsed.values.role,
+    });
+    if (!input.success)
+      throw new UsageError(
+        `${input.error.issues.map((issue) => `--${String(issue.path[0])}: ${issue.message}`).join("; ")}\n${USAGE}`,
+      );
+    if (!config.adminOrigin)
+      throw new UsageError(
+        "ADMIN_ORIGIN must be set (the origin staff open the admin app at): invitation links point there.",
+      );
     invite = input.data;
   }
 
   await migrateDatabase(config.databaseUrl);
-  const database = await openDatabase({ url: config.databaseUrl, poolSize: 1, sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs });
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    poolSize: 1,
+    sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs,
+  });
   try {
     if (invite) {
       const invitation = newInvitation(Date.now());
@@ -66,8 +80,15 @@ async function run(argv: string[]): Promise<void> {
       if (staff.length === 0) process.stdout.write("No staff members.\n");
       for (const member of staff) {
         process.stdout.write(
-          [member.id, member.name, member.email, member.role, status(member), `created ${member.createdAt}`, `last sign-in ${member.lastSignInAt ?? "never"}`].join("\t") +
-            "\n",
+          [
+            member.id,
+            member.name,
+            member.email,
+            member.role,
+            status(member),
+            `created ${member.createdAt}`,
+            `last sign-in ${member.lastSignInAt ?? "never"}`,
+          ].join("\t") + "\n",
         );
       }
     } else {
@@ -83,6 +104,8 @@ async function run(argv: string[]): Promise<void> {
 }
 
 run(process.argv.slice(2)).catch((error: unknown) => {
-  process.stderr.write(`${error instanceof UsageError || error instanceof ConfigError ? error.message : error instanceof Error ? `staff: ${error.message}` : String(error)}\n`);
+  process.stderr.write(
+    `${error instanceof UsageError || error instanceof ConfigError ? error.message : error instanceof Error ? `staff: ${error.message}` : String(error)}\n`,
+  );
   process.exitCode = 1;
 });

@@ -13,14 +13,21 @@ export class DatabaseStartError extends Error {}
  * for at most DATABASE_STARTUP_TIMEOUT_MS; then gives up with one clear line.
  */
 export async function startDatabase(
-  config: Pick<Config, "databaseUrl" | "databasePoolSize" | "sqliteBusyTimeoutMs" | "databaseStartupTimeoutMs" | "seed">,
+  config: Pick<
+    Config,
+    "databaseUrl" | "databasePoolSize" | "sqliteBusyTimeoutMs" | "databaseStartupTimeoutMs" | "seed"
+  >,
   logger: Logger,
 ): Promise<Database> {
   const deadline = Date.now() + config.databaseStartupTimeoutMs;
   for (let attempt = 1; ; attempt++) {
     try {
       logger.info(await migrateDatabase(config.databaseUrl));
-      const database = await openDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize, sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs });
+      const database = await openDatabase({
+        url: config.databaseUrl,
+        poolSize: config.databasePoolSize,
+        sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs,
+      });
       if (!(await database.isReady())) {
         await database.close();
         throw new Error("the database does not answer queries");
@@ -47,7 +54,8 @@ export async function startDatabase(
 
 /** The Prisma CLI's failure output is long; its first meaningful line names the problem. */
 function firstLine(error: unknown): string {
-  const text = error instanceof Error ? `${(error as { stderr?: string }).stderr ?? ""}\n${error.message}` : String(error);
+  const text =
+    error instanceof Error ? `${(error as { stderr?: string }).stderr ?? ""}\n${error.message}` : String(error);
   const lines = text
     .split("\n")
     .map((line) => line.trim())

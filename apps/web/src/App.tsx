@@ -25,16 +25,32 @@ import { createTokenManager } from "./api/token-manager.js";
 // the Overview (where sign-in lands) and the pets list (the page staff open most), nothing else. The shell
 // suspends around its outlet while a page's code arrives (layout/AppShell.tsx).
 const AddPetPage = lazy(() => import("./pets/AddPetPage.js").then(({ AddPetPage }) => ({ default: AddPetPage })));
-const ImportPetsPage = lazy(() => import("./pets/ImportPetsPage.js").then(({ ImportPetsPage }) => ({ default: ImportPetsPage })));
-const PetDetailPage = lazy(() => import("./pets/PetDetailPage.js").then(({ PetDetailPage }) => ({ default: PetDetailPage })));
+const ImportPetsPage = lazy(() =>
+  import("./pets/ImportPetsPage.js").then(({ ImportPetsPage }) => ({ default: ImportPetsPage })),
+);
+const PetDetailPage = lazy(() =>
+  import("./pets/PetDetailPage.js").then(({ PetDetailPage }) => ({ default: PetDetailPage })),
+);
 const KeysPage = lazy(() => import("./access/KeysPage.js").then(({ KeysPage }) => ({ default: KeysPage })));
-const ActivityPage = lazy(() => import("./access/ActivityPage.js").then(({ ActivityPage }) => ({ default: ActivityPage })));
-const WebhooksPage = lazy(() => import("./webhooks/WebhooksPage.js").then(({ WebhooksPage }) => ({ default: WebhooksPage })));
-const WebhookPage = lazy(() => import("./webhooks/WebhookPage.js").then(({ WebhookPage }) => ({ default: WebhookPage })));
+const ActivityPage = lazy(() =>
+  import("./access/ActivityPage.js").then(({ ActivityPage }) => ({ default: ActivityPage })),
+);
+const WebhooksPage = lazy(() =>
+  import("./webhooks/WebhooksPage.js").then(({ WebhooksPage }) => ({ default: WebhooksPage })),
+);
+const WebhookPage = lazy(() =>
+  import("./webhooks/WebhookPage.js").then(({ WebhookPage }) => ({ default: WebhookPage })),
+);
 const StaffPage = lazy(() => import("./staff/StaffPage.js").then(({ StaffPage }) => ({ default: StaffPage })));
-const InvitationPage = lazy(() => import("./staff/InvitationPage.js").then(({ InvitationPage }) => ({ default: InvitationPage })));
-const DeletedPetsPage = lazy(() => import("./pets/DeletedPetsPage.js").then(({ DeletedPetsPage }) => ({ default: DeletedPetsPage })));
-const CategoriesPage = lazy(() => import("./categories/CategoriesPage.js").then(({ CategoriesPage }) => ({ default: CategoriesPage })));
+const InvitationPage = lazy(() =>
+  import("./staff/InvitationPage.js").then(({ InvitationPage }) => ({ default: InvitationPage })),
+);
+const DeletedPetsPage = lazy(() =>
+  import("./pets/DeletedPetsPage.js").then(({ DeletedPetsPage }) => ({ default: DeletedPetsPage })),
+);
+const CategoriesPage = lazy(() =>
+  import("./categories/CategoriesPage.js").then(({ CategoriesPage }) => ({ default: CategoriesPage })),
+);
 const AccountPage = lazy(() => import("./staff/AccountPage.js").then(({ AccountPage }) => ({ default: AccountPage })));
 
 /** React Router 7's behaviour, adopted now so the upgrade changes nothing. */
@@ -176,7 +192,6 @@ interface RetryTiming {
   sleep?: Sleep | undefined;
 }
 
-
 /** Everything but the router, so tests can supply a MemoryRouter. */
 export function AppProviders({
   children,
@@ -184,7 +199,11 @@ export function AppProviders({
   sleep,
   signInOptions,
   initialSession,
-}: { children: ReactNode; signInOptions?: SignInOptions | undefined; initialSession?: Session | undefined } & RetryTiming) {
+}: {
+  children: ReactNode;
+  signInOptions?: SignInOptions | undefined;
+  initialSession?: Session | undefined;
+} & RetryTiming) {
   // One token manager per page load: the token lives in this memory only.
   const [tokens] = useState(() => createTokenManager({ requestToken: requestSessionToken }));
   return (

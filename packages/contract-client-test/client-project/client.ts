@@ -42,7 +42,11 @@ if (invalid.status !== 400) throw new Error(`createPet with a blank name answere
 // A sale done safely (updatePet, beyond the spec: v1Contract.petChanges): read the pet, then send a
 // patch that tests the status read before it replaces it. If someone changed the pet in between, the
 // test fails with a 409 and nothing is overwritten: read again and decide anew.
-const changes = initClient(v1Contract.petChanges, { baseUrl, baseHeaders: { Authorization: `Bearer ${apiKey}` }, throwOnUnknownStatus: true });
+const changes = initClient(v1Contract.petChanges, {
+  baseUrl,
+  baseHeaders: { Authorization: `Bearer ${apiKey}` },
+  throwOnUnknownStatus: true,
+});
 async function sell(petId: number): Promise<Pet | ErrorBody> {
   const read = await client.getPet({ params: { petId } });
   if (read.status !== 200) throw new Error(`getPet answered ${read.status}: ${read.body.message}`);
@@ -51,7 +55,11 @@ async function sell(petId: number): Promise<Pet | ErrorBody> {
     { op: "replace", path: "/status", value: "sold" },
   ];
   // An Idempotency-Key makes a retry after a lost answer replay the sale instead of failing its own test.
-  const sold = await changes.updatePet({ params: { petId }, body: patch, headers: { "idempotency-key": `sale-${petId}-${Date.now()}` } });
+  const sold = await changes.updatePet({
+    params: { petId },
+    body: patch,
+    headers: { "idempotency-key": `sale-${petId}-${Date.now()}` },
+  });
   if (sold.status === 200 || sold.status === 409) return sold.body;
   throw new Error(`updatePet answered ${sold.status}: ${sold.body.message}`);
 }

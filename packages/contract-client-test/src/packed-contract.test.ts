@@ -133,7 +133,14 @@ beforeAll(async () => {
   );
   run(
     "npm",
-    ["install", "--no-audit", "--no-fund", "--prefer-offline", path.join(tarballs, tarball), ...CLIENT_PROJECT_PACKAGES],
+    [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--prefer-offline",
+      path.join(tarballs, tarball),
+      ...CLIENT_PROJECT_PACKAGES,
+    ],
     { cwd: project, env: npmEnvironment() },
   );
 
@@ -175,7 +182,10 @@ describe("@petstore/contract as npm installs it from its tarball", () => {
         sourcesContent?: Array<string | null>;
       };
       expect(sourcesContent?.length, map).toBe(sources.length);
-      expect(sourcesContent?.every((content) => typeof content === "string" && content.length > 0), map).toBe(true);
+      expect(
+        sourcesContent?.every((content) => typeof content === "string" && content.length > 0),
+        map,
+      ).toBe(true);
     }
   });
 
@@ -185,7 +195,10 @@ describe("@petstore/contract as npm installs it from its tarball", () => {
     expect(text).not.toMatch(/"(workspace|catalog):/);
     expect(manifest["private"]).toBeUndefined();
     expect(manifest["license"]).toBe("MIT");
-    expect(manifest["peerDependencies"]).toMatchObject({ "@ts-rest/core": expect.any(String), zod: expect.any(String) });
+    expect(manifest["peerDependencies"]).toMatchObject({
+      "@ts-rest/core": expect.any(String),
+      zod: expect.any(String),
+    });
     expect(manifest["dependencies"]).toMatchObject({ "@ts-rest/open-api": expect.any(String) });
   });
 
@@ -216,7 +229,11 @@ describe("@petstore/contract as npm installs it from its tarball", () => {
     expect(result.unauthorized).toMatchObject({ code: "UNAUTHORIZED", status: 401 });
     // The safe sale: read, test and replace; then a stale seller's 409, with nothing overwritten.
     expect(result.sale).toEqual({ ...result.created, status: "sold" });
-    expect(result.conflict).toMatchObject({ code: "CONFLICT", status: 409, message: expect.stringMatching(/^status is "sold", not "available"/) });
+    expect(result.conflict).toMatchObject({
+      code: "CONFLICT",
+      status: 409,
+      message: expect.stringMatching(/^status is "sold", not "available"/),
+    });
   });
 
   it("builds the OpenAPI document from the ./openapi subpath", () => {
@@ -236,6 +253,8 @@ describe("@petstore/contract as npm installs it from its tarball", () => {
     const errors = output.split("\n").filter((line) => line.includes("error TS"));
     // One error, in mistyped.ts, about the name: nothing else in the package fails to compile.
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/^mistyped\.ts\(\d+,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/);
+    expect(errors[0]).toMatch(
+      /^mistyped\.ts\(\d+,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/,
+    );
   });
 });

@@ -3,7 +3,12 @@ import { operationsOf } from "./operations.js";
 import { adminContract, ADMIN_API_PATH_PREFIX } from "./root.js";
 import { buildAccessOpenApiDocument } from "./access-openapi.js";
 import { buildOpenApiDocument } from "./openapi.js";
-import { OPERATION_CREDENTIALS, OPERATION_SCOPES, type AnyOperationName, type OperationName } from "./operation-scopes.js";
+import {
+  OPERATION_CREDENTIALS,
+  OPERATION_SCOPES,
+  type AnyOperationName,
+  type OperationName,
+} from "./operation-scopes.js";
 
 const servers = [
   { url: "https://api.petstore.test/v1", description: "production" },
@@ -13,10 +18,27 @@ interface Operation {
   operationId: string;
   tags?: string[];
   description?: string;
-  requestBody?: { required?: boolean; description?: string; content: Record<string, { schema: unknown; example?: unknown }> };
+  requestBody?: {
+    required?: boolean;
+    description?: string;
+    content: Record<string, { schema: unknown; example?: unknown }>;
+  };
   security?: Array<Record<string, string[]>>;
-  parameters?: Array<{ name: string; in: string; description?: string; example?: unknown; schema: Record<string, unknown> }>;
-  responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: unknown; example?: unknown }> }>;
+  parameters?: Array<{
+    name: string;
+    in: string;
+    description?: string;
+    example?: unknown;
+    schema: Record<string, unknown>;
+  }>;
+  responses: Record<
+    string,
+    {
+      description: string;
+      headers?: Record<string, unknown>;
+      content?: Record<string, { schema: unknown; example?: unknown }>;
+    }
+  >;
 }
 const document = buildAccessOpenApiDocument(servers) as unknown as {
   servers: Array<{ url: string }>;
@@ -44,13 +66,16 @@ describe("the access OpenAPI document", () => {
     for (const item of Object.values(document.paths)) {
       for (const op of Object.values(item)) {
         const credential = OPERATION_CREDENTIALS[op.operationId as AnyOperationName];
-        const expected = credential === "cookie" ? [{ sessionCookie: [] }] : credential === "none" ? [] : [{ bearerAuth: [] }];
+        const expected =
+          credential === "cookie" ? [{ sessionCookie: [] }] : credential === "none" ? [] : [{ bearerAuth: [] }];
         expect(op.security, op.operationId).toEqual(expected);
       }
     }
     expect(document.paths["/session/token"]?.["post"]?.security).toEqual([{ sessionCookie: [] }]);
     expect(document.paths["/invitations/lookup"]?.["post"]?.security).toEqual([]);
-    expect((document.components as unknown as { securitySchemes: Record<string, unknown> }).securitySchemes["sessionCookie"]).toMatchObject({
+    expect(
+      (document.components as unknown as { securitySchemes: Record<string, unknown> }).securitySchemes["sessionCookie"],
+    ).toMatchObject({
       type: "apiKey",
       in: "cookie",
       name: "__Host-petstore-session",
@@ -60,17 +85,23 @@ describe("the access OpenAPI document", () => {
   it("maps each of the interface's servers, in order, to its /admin/v1 counterpart (only the final /v1 is replaced)", () => {
     const urls = (list: Parameters<typeof buildAccessOpenApiDocument>[0]) =>
       (buildAccessOpenApiDocument(list).servers ?? []).map(({ url, description }) => `${description} ${url}`);
-    expect(urls([{ url: "https://example-store.com/api/v1", description: "production" }])).toEqual(["production https://example-store.com/api/admin/v1"]);
-    expect(urls([{ url: "http://localhost:3000/v1", description: "development" }])).toEqual(["development http://localhost:3000/admin/v1"]);
-    expect(() => buildAccessOpenApiDocument([{ url: "https://api.petstore.test/v2", description: "production" }])).toThrow(
-      "server https://api.petstore.test/v2 does not end in /v1",
-    );
+    expect(urls([{ url: "https://example-store.com/api/v1", description: "production" }])).toEqual([
+      "production https://example-store.com/api/admin/v1",
+    ]);
+    expect(urls([{ url: "http://localhost:3000/v1", description: "development" }])).toEqual([
+      "development http://localhost:3000/admin/v1",
+    ]);
+    expect(() =>
+      buildAccessOpenApiDocument([{ url: "https://api.petstore.test/v2", description: "production" }]),
+    ).toThrow("server https://api.petstore.test/v2 does not end in /v1");
   });
 
   it("declares 403 on every operation a read key may not call, and plain integer parameters", () => {
     const guarded = Object.values(document.paths)
       .flatMap((item) => Object.values(item))
-      .filter((op) => op.operationId in OPERATION_SCOPES && OPERATION_SCOPES[op.operationId as OperationName] !== "read");
+      .filter(
+        (op) => op.operationId in OPERATION_SCOPES && OPERATION_SCOPES[op.operationId as OperationName] !== "read",
+      );
     expect(guarded.length).toBeGreaterThan(0);
     for (const op of guarded) expect(Object.keys(op.responses), op.operationId).toContain("403");
     const keyId = document.paths["/keys/{keyId}/revoke"]?.["post"]?.parameters?.find((p) => p.name === "keyId");
@@ -118,15 +149,21 @@ describe("the access OpenAPI document", () => {
     );
     expect(document.components.schemas["Webhooks"]?.["items"]).toEqual({ $ref: "#/components/schemas/Webhook" });
     expect(document.components.schemas["Deliveries"]?.["items"]).toEqual({ $ref: "#/components/schemas/Delivery" });
-    expect((document.components.schemas["WebhookWithSecret"]?.["properties"] as Record<string, unknown>)["webhook"]).toEqual({
+    expect(
+      (document.components.schemas["WebhookWithSecret"]?.["properties"] as Record<string, unknown>)["webhook"],
+    ).toEqual({
       $ref: "#/components/schemas/Webhook",
     });
     const text = JSON.stringify(document);
     expect(document.components.schemas["ApiKeys"]?.["items"]).toEqual({ $ref: "#/components/schemas/ApiKey" });
     expect(document.components.schemas["AuditEvents"]?.["items"]).toEqual({ $ref: "#/components/schemas/AuditEvent" });
-    expect((document.components.schemas["CreatedApiKey"]?.["properties"] as Record<string, unknown>)["key"]).toEqual({ $ref: "#/components/schemas/ApiKey" });
+    expect((document.components.schemas["CreatedApiKey"]?.["properties"] as Record<string, unknown>)["key"]).toEqual({
+      $ref: "#/components/schemas/ApiKey",
+    });
     for (const owner of ["Session", "ApiKey", "NewApiKey"]) {
-      expect((document.components.schemas[owner]?.["properties"] as Record<string, unknown>)["scope"], owner).toEqual({ $ref: "#/components/schemas/Scope" });
+      expect((document.components.schemas[owner]?.["properties"] as Record<string, unknown>)["scope"], owner).toEqual({
+        $ref: "#/components/schemas/Scope",
+      });
     }
     // Every schema a response or body uses whole is a $ref; the enum of scopes is written once.
     expect(text.split('"enum":["read","write","admin"]').length - 1).toBe(1);
@@ -137,8 +174,12 @@ describe("the access OpenAPI document", () => {
     const tags = new Set(document.tags.map((tag) => tag.name));
     for (const item of Object.values(document.paths)) {
       for (const op of Object.values(item)) {
-        expect(op.tags?.every((tag) => tags.has(tag)), op.operationId).toBe(true);
-        for (const parameter of op.parameters ?? []) expect(parameter.description, `${op.operationId} ${parameter.name}`).toMatch(/\w/);
+        expect(
+          op.tags?.every((tag) => tags.has(tag)),
+          op.operationId,
+        ).toBe(true);
+        for (const parameter of op.parameters ?? [])
+          expect(parameter.description, `${op.operationId} ${parameter.name}`).toMatch(/\w/);
         for (const [status, response] of Object.entries(op.responses)) {
           expect(response.description, `${op.operationId} ${status}`).toMatch(/\w/);
           expect(response.description).not.toMatch(/^Extension/);

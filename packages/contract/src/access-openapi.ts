@@ -43,7 +43,15 @@ import {
   StaffRoleChange,
 } from "./staff-schemas.js";
 import { RecoveredEvents, RecoverWebhook } from "./event-schemas.js";
-import { Deliveries, Delivery, NewWebhook, Webhook, WebhookChanges, Webhooks, WebhookWithSecret } from "./webhook-schemas.js";
+import {
+  Deliveries,
+  Delivery,
+  NewWebhook,
+  Webhook,
+  WebhookChanges,
+  Webhooks,
+  WebhookWithSecret,
+} from "./webhook-schemas.js";
 
 const EXAMPLE_KEY = {
   id: 7,
@@ -79,7 +87,12 @@ const EXAMPLE_STAFF = {
   lastSignInAt: "2026-11-25T10:02:11.000Z",
   disabledAt: null,
 };
-const EXAMPLE_PASSKEY = { id: 12, name: "Sam's laptop", createdAt: "2026-11-25T09:35:00.000Z", lastUsedAt: "2026-11-25T10:02:11.000Z" };
+const EXAMPLE_PASSKEY = {
+  id: 12,
+  name: "Sam's laptop",
+  createdAt: "2026-11-25T09:35:00.000Z",
+  lastUsedAt: "2026-11-25T10:02:11.000Z",
+};
 
 const EXAMPLE_SESSION = {
   id: 31,
@@ -148,7 +161,11 @@ const WORDS: DocumentWords = {
     [ErrorBody, "Error"],
   ]),
   nestedSchemas: [
-    { name: "Scope", after: "Session", from: (components) => (components["Session"]?.["properties"] as Record<string, unknown>)["scope"] },
+    {
+      name: "Scope",
+      after: "Session",
+      from: (components) => (components["Session"]?.["properties"] as Record<string, unknown>)["scope"],
+    },
     { name: "AuditEvent", after: "AuditEvents", from: (components) => components["AuditEvents"]?.["items"] },
   ],
   schemaExamples: {
@@ -176,10 +193,19 @@ const WORDS: DocumentWords = {
       pubKeyCredParams: [{ type: "public-key", alg: -7 }],
       authenticatorSelection: { residentKey: "required", userVerification: "required" },
     },
-    PasskeyAuthenticationOptions: { challenge: "3q2-7wAAAAA", rpId: "admin.example-store.com", userVerification: "required" },
+    PasskeyAuthenticationOptions: {
+      challenge: "3q2-7wAAAAA",
+      rpId: "admin.example-store.com",
+      userVerification: "required",
+    },
     SessionToken: { token: "pst_Vq3x9TbZ0sXkR2mW7yLdN4cFhJ8pGtA1eUoB6iQvM5z", expiresAt: "2026-11-25T10:12:11.000Z" },
     InvitationLookup: { token: "Vq3x9TbZ0sXkR2mW7yLdN4cFhJ8pGtA1eUoB6iQvM5z" },
-    Invitation: { name: "Sam Rivera", email: "sam@example-store.com", role: "write", expiresAt: "2026-11-26T09:30:00.000Z" },
+    Invitation: {
+      name: "Sam Rivera",
+      email: "sam@example-store.com",
+      role: "write",
+      expiresAt: "2026-11-26T09:30:00.000Z",
+    },
     SignInOptions: { passkeys: true, singleSignOn: { displayName: "Acme Workspace" } },
     Scope: "read",
     ApiKey: EXAMPLE_KEY,
@@ -206,7 +232,8 @@ const WORDS: DocumentWords = {
       example: LIMIT_DEFAULT,
     },
     "query:after": {
-      description: "Continue the log after (older than) this event id; the `Link` header of a page that has more carries it.",
+      description:
+        "Continue the log after (older than) this event id; the `Link` header of a page that has more carries it.",
       schema: { type: "integer", format: "int64", minimum: 1, maximum: MAX_ID },
       example: 1042,
     },
@@ -216,7 +243,8 @@ const WORDS: DocumentWords = {
       example: 100,
     },
     "listKeys query:after": {
-      description: "Continue the list after (older than) this key id; the `Link` header of a page that has more carries it.",
+      description:
+        "Continue the list after (older than) this key id; the `Link` header of a page that has more carries it.",
       schema: { type: "integer", format: "int64", minimum: 1, maximum: MAX_ID },
       example: 1042,
     },
@@ -225,8 +253,16 @@ const WORDS: DocumentWords = {
       schema: { type: "integer", format: "int64", minimum: 1, maximum: MAX_ID },
       example: 4,
     },
-    "query:action": { description: "Only events of this action.", schema: { type: "string", enum: [...AUDIT_ACTIONS] }, example: "key.revoked" },
-    "query:targetType": { description: "Only events about a pet, or about a key.", schema: { type: "string", enum: ["pet", "key"] }, example: "pet" },
+    "query:action": {
+      description: "Only events of this action.",
+      schema: { type: "string", enum: [...AUDIT_ACTIONS] },
+      example: "key.revoked",
+    },
+    "query:targetType": {
+      description: "Only events about a pet, or about a key.",
+      schema: { type: "string", enum: ["pet", "key"] },
+      example: "pet",
+    },
     "query:targetId": {
       description: "Only events about the pet or key with this id (with `targetType`, about that one).",
       schema: { type: "integer", format: "int64", minimum: 1, maximum: MAX_ID },
@@ -300,27 +336,44 @@ const WORDS: DocumentWords = {
   },
   operationResponses: {
     getSession: { "200": { description: "The key this request was made with." } },
-    listKeys: { "200": { description: "A page of issued keys, newest first, at most `limit` of them, revoked and expired ones included." } },
+    listKeys: {
+      "200": {
+        description: "A page of issued keys, newest first, at most `limit` of them, revoked and expired ones included.",
+      },
+    },
     createKey: { "201": { description: "The key, and its secret: shown this once, never again." } },
     revokeKey: { "200": { description: "The revoked key; revoking it again answers the same `revokedAt`." } },
     listAuditEvents: { "200": { description: "A page of events, newest first, at most `limit` of them." } },
     listWebhooks: { "200": { description: "Every webhook endpoint, newest first." } },
-    createWebhook: { "201": { description: "The endpoint, and its signing secret: shown this once (and at a rotation), never again." } },
+    createWebhook: {
+      "201": { description: "The endpoint, and its signing secret: shown this once (and at a rotation), never again." },
+    },
     getWebhook: { "200": { description: "The endpoint." } },
     updateWebhook: { "200": { description: "The endpoint as changed." } },
     deleteWebhook: { "204": { description: "Deleted, with its deliveries." } },
-    rotateWebhookSecret: { "200": { description: "The endpoint and its new secret; the old one signs too for 24 hours." } },
+    rotateWebhookSecret: {
+      "200": { description: "The endpoint and its new secret; the old one signs too for 24 hours." },
+    },
     sendTestEvent: { "202": { description: "The test delivery, queued: it is sent at once." } },
-    listDeliveries: { "200": { description: "A page of the endpoint's deliveries, newest first, at most `limit` of them." } },
+    listDeliveries: {
+      "200": { description: "A page of the endpoint's deliveries, newest first, at most `limit` of them." },
+    },
     resendDelivery: {
       "202": { description: "The delivery, pending again: a new attempt is made at once, with the same `webhook-id`." },
       "409": {
-        description: "An attempt of this delivery is being sent now: one attempt at a time per delivery. Resend once it has ended.",
-        example: errorExample(409, "CONFLICT", "Delivery 211 is being sent now: resend it once this attempt has ended."),
+        description:
+          "An attempt of this delivery is being sent now: one attempt at a time per delivery. Resend once it has ended.",
+        example: errorExample(
+          409,
+          "CONFLICT",
+          "Delivery 211 is being sent now: resend it once this attempt has ended.",
+        ),
       },
     },
     recoverWebhook: {
-      "202": { description: "How many events were queued to be sent again (0 when it has answered every one of them)." },
+      "202": {
+        description: "How many events were queued to be sent again (0 when it has answered every one of them).",
+      },
       "409": {
         description: "The endpoint is disabled: enable it, then recover.",
         example: errorExample(409, "CONFLICT", "The endpoint is disabled: enable it, then recover its events."),
@@ -329,21 +382,35 @@ const WORDS: DocumentWords = {
     listStaff: { "200": { description: "Every staff member, newest first." } },
     inviteStaff: { "201": { description: "The person, and their invitation link: shown this once, never again." } },
     changeStaffRole: { "200": { description: "The person with their new role." } },
-    disableStaff: { "200": { description: "The disabled person; disabling them again answers the same `disabledAt`." } },
+    disableStaff: {
+      "200": { description: "The disabled person; disabling them again answers the same `disabledAt`." },
+    },
     endSession: { "200": { description: "The ended session." } },
     getAccount: {
       "200": { description: "The signed-in person, their passkeys and open sessions." },
-      "403": { description: "A key (or a key's session) called: this operation is a person's.", example: errorExample(403, "FORBIDDEN", "getAccount is for a signed-in person; an API key cannot call it.") },
+      "403": {
+        description: "A key (or a key's session) called: this operation is a person's.",
+        example: errorExample(403, "FORBIDDEN", "getAccount is for a signed-in person; an API key cannot call it."),
+      },
     },
     renamePasskey: { "200": { description: "The passkey with its new name." } },
-    removePasskey: { "204": { description: "Removed." }, "400": { description: "It is the person's last passkey, or the id is malformed." } },
+    removePasskey: {
+      "204": { description: "Removed." },
+      "400": { description: "It is the person's last passkey, or the id is malformed." },
+    },
     signOutEverywhere: { "204": { description: "Every session of the person has ended." } },
     addPasskeyOptions: { "200": { description: "The WebAuthn registration options." } },
     addPasskey: { "201": { description: "The new passkey." } },
     createSessionToken: {
       "201": { description: "A bearer token, valid 10 minutes: keep it in memory only." },
-      "401": { description: "No session cookie, or its session has ended or expired.", example: errorExample(401, "UNAUTHORIZED", "Sign in first: this browser has no session, or it has ended.") },
-      "403": { description: "No `Origin` header, or another origin than the admin app's.", example: errorExample(403, "FORBIDDEN", "A session token is given only to the admin app's own origin.") },
+      "401": {
+        description: "No session cookie, or its session has ended or expired.",
+        example: errorExample(401, "UNAUTHORIZED", "Sign in first: this browser has no session, or it has ended."),
+      },
+      "403": {
+        description: "No `Origin` header, or another origin than the admin app's.",
+        example: errorExample(403, "FORBIDDEN", "A session token is given only to the admin app's own origin."),
+      },
     },
     signOut: {
       "204": { description: "Signed out: the session has ended on the server, and the cookie is cleared." },
@@ -356,15 +423,24 @@ const WORDS: DocumentWords = {
     },
     getInvitation: {
       "200": { description: "The invitation is valid: who it is for." },
-      "404": { description: "The invitation has expired or was already used (or never existed).", example: errorExample(404, "NOT_FOUND", "This invitation has expired or was already used.") },
+      "404": {
+        description: "The invitation has expired or was already used (or never existed).",
+        example: errorExample(404, "NOT_FOUND", "This invitation has expired or was already used."),
+      },
     },
     invitationPasskeyOptions: {
       "200": { description: "The WebAuthn registration options." },
-      "404": { description: "The invitation has expired or was already used (or never existed), or passkeys are off (no ADMIN_ORIGIN)." },
+      "404": {
+        description:
+          "The invitation has expired or was already used (or never existed), or passkeys are off (no ADMIN_ORIGIN).",
+      },
     },
     acceptInvitation: {
       "201": { description: "The passkey is stored and the person signed in (the session cookie is set)." },
-      "404": { description: "The invitation has expired or was already used (or never existed), or passkeys are off (no ADMIN_ORIGIN)." },
+      "404": {
+        description:
+          "The invitation has expired or was already used (or never existed), or passkeys are off (no ADMIN_ORIGIN).",
+      },
     },
     passkeySignInOptions: {
       "200": { description: "The WebAuthn authentication options." },
@@ -379,7 +455,10 @@ const WORDS: DocumentWords = {
       "200": { description: "The ways to sign in besides an API key." },
     },
     ssoStart: {
-      "302": { description: "To the identity provider (or, when it cannot be reached, to the sign-in page with `?error=unavailable`)." },
+      "302": {
+        description:
+          "To the identity provider (or, when it cannot be reached, to the sign-in page with `?error=unavailable`).",
+      },
       "404": { description: "Single sign-on is not configured." },
     },
     ssoCallback: {
@@ -391,7 +470,9 @@ const WORDS: DocumentWords = {
   requestBodies: {
     createKey: { description: "The key to issue. `name` and `scope` are required; `expiresAt` must be in the future." },
     revokeKey: { description: "No body; an empty JSON object is accepted too.", required: false },
-    createWebhook: { description: "The endpoint to register. `url` is required; `eventTypes` empty or absent: every type." },
+    createWebhook: {
+      description: "The endpoint to register. `url` is required; `eventTypes` empty or absent: every type.",
+    },
     updateWebhook: { description: "The fields to change; absent fields stay as they are." },
     rotateWebhookSecret: { description: "No body; an empty JSON object is accepted too.", required: false },
     sendTestEvent: { description: "No body; an empty JSON object is accepted too.", required: false },
@@ -404,32 +485,43 @@ const WORDS: DocumentWords = {
     renamePasskey: { description: "The passkey's new name." },
     signOutEverywhere: { description: "No body; an empty JSON object is accepted too.", required: false },
     addPasskeyOptions: { description: "No body; an empty JSON object is accepted too.", required: false },
-    addPasskey: { description: "The authenticator's answer (RegistrationResponseJSON) and an optional name for the passkey." },
+    addPasskey: {
+      description: "The authenticator's answer (RegistrationResponseJSON) and an optional name for the passkey.",
+    },
     createSessionToken: { description: "No body; an empty JSON object is accepted too.", required: false },
     signOut: { description: "No body; an empty JSON object is accepted too.", required: false },
     startKeySession: { description: "No body; an empty JSON object is accepted too.", required: false },
     getInvitation: { description: "The invitation link's token (after `#`)." },
     invitationPasskeyOptions: { description: "The invitation link's token." },
-    acceptInvitation: { description: "The invitation link's token, the authenticator's answer (RegistrationResponseJSON) and an optional name for the passkey." },
+    acceptInvitation: {
+      description:
+        "The invitation link's token, the authenticator's answer (RegistrationResponseJSON) and an optional name for the passkey.",
+    },
     passkeySignInOptions: { description: "No body; an empty JSON object is accepted too.", required: false },
     passkeySignIn: { description: "The authenticator's answer (AuthenticationResponseJSON)." },
   },
   headers: {
     ...TRANSPORT_HEADERS,
     Link: {
-      description: '`<...>; rel="next"`, the next (older) page of the activity log or of the deliveries, when there may be one.',
+      description:
+        '`<...>; rel="next"`, the next (older) page of the activity log or of the deliveries, when there may be one.',
       schema: { type: "string", maxLength: 2048, pattern: '^<[^>]+>; rel="next"$' },
       example: '</admin/v1/audit-events?limit=20&after=1023>; rel="next"',
     },
     "WWW-Authenticate": {
-      description: "The challenge (RFC 6750): on a 401 the scheme; on a 403 `error=\"insufficient_scope\"` and the `scope` needed.",
+      description:
+        'The challenge (RFC 6750): on a 401 the scheme; on a 403 `error="insufficient_scope"` and the `scope` needed.',
       schema: { type: "string", maxLength: 200 },
       example: 'Bearer realm="petstore", error="insufficient_scope", scope="admin"',
     },
   },
   commonHeaders: TRANSPORT_COMMON_HEADERS,
   statusHeaders: { ...TRANSPORT_STATUS_HEADERS, "401": ["WWW-Authenticate"], "403": ["WWW-Authenticate"] },
-  operationHeaders: { listKeys: { "200": ["Link"] }, listAuditEvents: { "200": ["Link"] }, listDeliveries: { "200": ["Link"] } },
+  operationHeaders: {
+    listKeys: { "200": ["Link"] },
+    listAuditEvents: { "200": ["Link"] },
+    listDeliveries: { "200": ["Link"] },
+  },
 };
 
 /**
@@ -439,7 +531,8 @@ const WORDS: DocumentWords = {
  */
 export function buildAccessOpenApiDocument(servers: OpenApiServers): OpenApiDocument {
   const adminUrl = (url: string) => {
-    if (!url.endsWith(API_PATH_PREFIX)) throw new Error(`Petstore staff access: server ${url} does not end in ${API_PATH_PREFIX}`);
+    if (!url.endsWith(API_PATH_PREFIX))
+      throw new Error(`Petstore staff access: server ${url} does not end in ${API_PATH_PREFIX}`);
     return url.slice(0, -API_PATH_PREFIX.length) + ADMIN_API_PATH_PREFIX;
   };
   return buildContractDocument(adminContract, {
@@ -456,13 +549,26 @@ export function buildAccessOpenApiDocument(servers: OpenApiServers): OpenApiDocu
     },
     servers: servers.map(({ url, description }) => ({ url: adminUrl(url), description })),
     tags: [
-      { name: "session", description: "Who is calling, and the browser session: start one with a key, buy a token with its cookie, sign out." },
+      {
+        name: "session",
+        description:
+          "Who is calling, and the browser session: start one with a key, buy a token with its cookie, sign out.",
+      },
       { name: "keys", description: "Issued API keys: create, list, revoke." },
       { name: "activity", description: "The append-only activity log." },
-      { name: "staff", description: "People who sign in as themselves: invite, change a role, disable, end a session." },
+      {
+        name: "staff",
+        description: "People who sign in as themselves: invite, change a role, disable, end a session.",
+      },
       { name: "account", description: "The signed-in person's own passkeys and sessions (a person's token only)." },
-      { name: "sign-in", description: "Invitations, passkeys and single sign-on: each carries its own one-time secret." },
-      { name: "webhooks", description: "Webhook endpoints: signed calls when pets and keys change, and the log of their deliveries." },
+      {
+        name: "sign-in",
+        description: "Invitations, passkeys and single sign-on: each carries its own one-time secret.",
+      },
+      {
+        name: "webhooks",
+        description: "Webhook endpoints: signed calls when pets and keys change, and the log of their deliveries.",
+      },
     ],
     pathPrefix: ADMIN_API_PATH_PREFIX,
     securityDescription: "An API key, or a session token (`pst_...`), as `Authorization: Bearer <API_KEY>`.",

@@ -1,12 +1,23 @@
 import { z } from "zod";
-import { decimalInteger, LIMIT_MAX, MAX_ID, NAME_MAX_LENGTH, NAME_PATTERN, NameText, PageLimit, positiveSafeInteger } from "./schemas.js";
+import {
+  decimalInteger,
+  LIMIT_MAX,
+  MAX_ID,
+  NAME_MAX_LENGTH,
+  NAME_PATTERN,
+  NameText,
+  PageLimit,
+  positiveSafeInteger,
+} from "./schemas.js";
 
 /**
  * What a key may do, each scope covering the one before it: `read` lists and
  * reads pets, `write` also creates them, `admin` also manages keys and reads
  * the activity log.
  */
-export const Scope = z.enum(["read", "write", "admin"]).describe("What a key may do: `read` pets, also `write` them, or also `admin` keys and the activity log.");
+export const Scope = z
+  .enum(["read", "write", "admin"])
+  .describe("What a key may do: `read` pets, also `write` them, or also `admin` keys and the activity log.");
 export type Scope = z.infer<typeof Scope>;
 export const SCOPES = Scope.options;
 
@@ -25,9 +36,15 @@ const SESSION_KEY_ID_MAX_LENGTH = 32;
  * deployment's salt), never by its position in API_KEYS, which changes when keys are rotated.
  */
 const CONFIGURED_KEY_ID = "configured-[0-9a-f]{12}";
-const SessionKeyId = z.string().max(SESSION_KEY_ID_MAX_LENGTH).regex(new RegExp(`^(?:[1-9][0-9]*|${CONFIGURED_KEY_ID})$`));
+const SessionKeyId = z
+  .string()
+  .max(SESSION_KEY_ID_MAX_LENGTH)
+  .regex(new RegExp(`^(?:[1-9][0-9]*|${CONFIGURED_KEY_ID})$`));
 /** Who made a change: a key's id as in a Session, or `operator` for the operator command. */
-const ActorKeyId = z.string().max(SESSION_KEY_ID_MAX_LENGTH).regex(new RegExp(`^(?:[1-9][0-9]*|${CONFIGURED_KEY_ID}|operator|retention)$`));
+const ActorKeyId = z
+  .string()
+  .max(SESSION_KEY_ID_MAX_LENGTH)
+  .regex(new RegExp(`^(?:[1-9][0-9]*|${CONFIGURED_KEY_ID}|operator|retention)$`));
 /**
  * A key's or a pet's name as shown (an issued key's, `Configured key N`, `Operator command`, a pet's):
  * the characters of every stored name (`NAME_PATTERN`).
@@ -51,7 +68,9 @@ const SECRET_ALPHABET = "[A-Za-z0-9_-]";
 /** `psk_` and 43 base64url characters: 32 random bytes. */
 export const ISSUED_KEY_SECRET = new RegExp(`^${ISSUED_KEY_PREFIX}${SECRET_ALPHABET}{43}$`);
 /** The first KEY_PREFIX_LENGTH characters of a secret: `psk_` and 8 base64url characters. */
-const ISSUED_KEY_SECRET_PREFIX = new RegExp(`^${ISSUED_KEY_PREFIX}${SECRET_ALPHABET}{${KEY_PREFIX_LENGTH - ISSUED_KEY_PREFIX.length}}$`);
+const ISSUED_KEY_SECRET_PREFIX = new RegExp(
+  `^${ISSUED_KEY_PREFIX}${SECRET_ALPHABET}{${KEY_PREFIX_LENGTH - ISSUED_KEY_PREFIX.length}}$`,
+);
 /** listKeys answers at most this many keys, the newest: a store's staff and programs are far fewer. */
 export const LIST_KEYS_MAX = 1000;
 
@@ -61,26 +80,31 @@ export const ApiKeyId = positiveSafeInteger("keyId");
 export const KeyName = NameText.describe("The key's name, shown in lists and in the activity log.");
 
 /** An issued key as listed: never its secret, nor the secret's digest. */
-export const ApiKey = z.object({
-  id: ApiKeyId,
-  name: KeyName,
-  scope: Scope,
-  /** The secret's first characters (`psk_` and 8 more), to recognise it. */
-  prefix: z.string().length(KEY_PREFIX_LENGTH).regex(ISSUED_KEY_SECRET_PREFIX),
-  createdAt: dateTime,
-  /** The name of the key that created it; null when the operator command did. */
-  createdBy: KeyLabel.nullable(),
-  /** The person whose session created it (disabling them can revoke it); null for a key, a key's session or the operator command. */
-  createdByStaffId: positiveSafeInteger("createdByStaffId").nullable(),
-  /** Written at first use, then at most once a minute per key and API process. */
-  lastUsedAt: dateTime.nullable(),
-  /** The last call of a deprecated operation (`getPet`) with this key, written like `lastUsedAt`. */
-  lastDeprecatedUseAt: dateTime.nullable(),
-  expiresAt: dateTime.nullable(),
-  revokedAt: dateTime.nullable(),
-}).describe("An issued key as listed: never its secret, nor the secret's digest.");
+export const ApiKey = z
+  .object({
+    id: ApiKeyId,
+    name: KeyName,
+    scope: Scope,
+    /** The secret's first characters (`psk_` and 8 more), to recognise it. */
+    prefix: z.string().length(KEY_PREFIX_LENGTH).regex(ISSUED_KEY_SECRET_PREFIX),
+    createdAt: dateTime,
+    /** The name of the key that created it; null when the operator command did. */
+    createdBy: KeyLabel.nullable(),
+    /** The person whose session created it (disabling them can revoke it); null for a key, a key's session or the operator command. */
+    createdByStaffId: positiveSafeInteger("createdByStaffId").nullable(),
+    /** Written at first use, then at most once a minute per key and API process. */
+    lastUsedAt: dateTime.nullable(),
+    /** The last call of a deprecated operation (`getPet`) with this key, written like `lastUsedAt`. */
+    lastDeprecatedUseAt: dateTime.nullable(),
+    expiresAt: dateTime.nullable(),
+    revokedAt: dateTime.nullable(),
+  })
+  .describe("An issued key as listed: never its secret, nor the secret's digest.");
 export type ApiKey = z.infer<typeof ApiKey>;
-export const ApiKeys = z.array(ApiKey).max(LIST_KEYS_MAX).describe(`Issued keys, newest first (at most ${LIST_KEYS_MAX}).`);
+export const ApiKeys = z
+  .array(ApiKey)
+  .max(LIST_KEYS_MAX)
+  .describe(`Issued keys, newest first (at most ${LIST_KEYS_MAX}).`);
 
 /** Request body of createKey. Unknown fields are stripped. */
 export const NewApiKey = z
@@ -99,10 +123,16 @@ export const NewApiKey = z
 export type NewApiKey = z.infer<typeof NewApiKey>;
 
 /** The answer to createKey: the key, and its secret, shown this once. */
-export const CreatedApiKey = z.object({
-  key: ApiKey,
-  secret: z.string().length(ISSUED_KEY_PREFIX.length + 43).regex(ISSUED_KEY_SECRET).describe("The key's secret, shown this once: send it as `Authorization: Bearer <secret>`."),
-}).describe("The answer to createKey: the key, and its secret, shown this once.");
+export const CreatedApiKey = z
+  .object({
+    key: ApiKey,
+    secret: z
+      .string()
+      .length(ISSUED_KEY_PREFIX.length + 43)
+      .regex(ISSUED_KEY_SECRET)
+      .describe("The key's secret, shown this once: send it as `Authorization: Bearer <secret>`."),
+  })
+  .describe("The answer to createKey: the key, and its secret, shown this once.");
 export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
 
 /**
@@ -111,14 +141,16 @@ export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
  * and `keyId` null. A key's browser session: its key's `keyId`. `name` is what the admin app's header shows
  * (`Signed in as <name> (<scope>)`): the person's or the key's name.
  */
-export const Session = z.object({
-  keyId: SessionKeyId.nullable(),
-  staffId: positiveSafeInteger("staffId").nullable(),
-  name: KeyLabel,
-  scope: Scope,
-  /** When the credential of this request expires: a key's expiry (null: never), or a session token's. */
-  expiresAt: dateTime.nullable(),
-}).describe("Who a request was made by: a key, or a signed-in person.");
+export const Session = z
+  .object({
+    keyId: SessionKeyId.nullable(),
+    staffId: positiveSafeInteger("staffId").nullable(),
+    name: KeyLabel,
+    scope: Scope,
+    /** When the credential of this request expires: a key's expiry (null: never), or a session token's. */
+    expiresAt: dateTime.nullable(),
+  })
+  .describe("Who a request was made by: a key, or a signed-in person.");
 export type Session = z.infer<typeof Session>;
 
 export const KeyIdParams = z.object({
@@ -135,7 +167,10 @@ export const ListKeysQuery = z
       "limit",
       z.number().int().min(1, "limit must be at least 1").max(LIST_KEYS_MAX, `limit must be at most ${LIST_KEYS_MAX}`),
     ).default(String(LIST_KEYS_MAX)),
-    after: decimalInteger("after", z.number().int().min(1, "after must be at least 1").max(MAX_ID, `after must be at most ${MAX_ID}`)).optional(),
+    after: decimalInteger(
+      "after",
+      z.number().int().min(1, "after must be at least 1").max(MAX_ID, `after must be at most ${MAX_ID}`),
+    ).optional(),
     createdByStaffId: decimalInteger("createdByStaffId", positiveSafeInteger("createdByStaffId")).optional(),
   })
   .strip();
@@ -178,28 +213,38 @@ export type AuditTargetType = z.infer<typeof AuditTargetType>;
  * Who did it: a key's id (as in a Session) and its name then, with `staffId` null; or a person, with
  * their `staffId` and name then, and `keyId` null. The operator command is the key id `operator`.
  */
-export const AuditActor = z.object({ keyId: ActorKeyId.nullable(), staffId: positiveSafeInteger("actor.staffId").nullable(), name: KeyLabel });
+export const AuditActor = z.object({
+  keyId: ActorKeyId.nullable(),
+  staffId: positiveSafeInteger("actor.staffId").nullable(),
+  name: KeyLabel,
+});
 export type AuditActor = z.infer<typeof AuditActor>;
 
 /** One entry of the append-only activity log, written in the transaction of the change it records. */
-export const AuditEvent = z.object({
-  id: positiveSafeInteger("id"),
-  at: dateTime,
-  action: AuditAction,
-  actor: AuditActor,
-  target: z.object({
-    type: AuditTargetType,
-    id: positiveSafeInteger("target.id"),
-    /** The pet's or key's name when the event happened. */
-    label: KeyLabel,
-  }),
-  /** A short word that says more: how a person signed in (`passkey`, `sso`), a new role; else null. */
-  detail: z.string().max(32).regex(/^[a-z_]+$/).nullable(),
-  /** The `X-Request-Id` of the response that made the change; null for the operator command. */
-  requestId: z.string().max(REQUEST_ID_MAX_LENGTH).regex(REQUEST_ID).nullable(),
-  /** The client's address as the API saw it (see TRUST_PROXY); null for the operator command. */
-  clientAddress: z.string().max(CLIENT_ADDRESS_MAX_LENGTH).regex(CLIENT_ADDRESS).nullable(),
-}).describe("One entry of the append-only activity log.");
+export const AuditEvent = z
+  .object({
+    id: positiveSafeInteger("id"),
+    at: dateTime,
+    action: AuditAction,
+    actor: AuditActor,
+    target: z.object({
+      type: AuditTargetType,
+      id: positiveSafeInteger("target.id"),
+      /** The pet's or key's name when the event happened. */
+      label: KeyLabel,
+    }),
+    /** A short word that says more: how a person signed in (`passkey`, `sso`), a new role; else null. */
+    detail: z
+      .string()
+      .max(32)
+      .regex(/^[a-z_]+$/)
+      .nullable(),
+    /** The `X-Request-Id` of the response that made the change; null for the operator command. */
+    requestId: z.string().max(REQUEST_ID_MAX_LENGTH).regex(REQUEST_ID).nullable(),
+    /** The client's address as the API saw it (see TRUST_PROXY); null for the operator command. */
+    clientAddress: z.string().max(CLIENT_ADDRESS_MAX_LENGTH).regex(CLIENT_ADDRESS).nullable(),
+  })
+  .describe("One entry of the append-only activity log.");
 export type AuditEvent = z.infer<typeof AuditEvent>;
 export const AuditEvents = z.array(AuditEvent).max(LIMIT_MAX).describe("A page of the activity log, newest first.");
 
@@ -207,7 +252,10 @@ export const ListAuditEventsQuery = z
   .object({
     limit: PageLimit,
     /** Keyset pagination, newest first: only events with an id lower than this. */
-    after: decimalInteger("after", z.number().int().min(1, "after must be at least 1").max(MAX_ID, `after must be at most ${MAX_ID}`)).optional(),
+    after: decimalInteger(
+      "after",
+      z.number().int().min(1, "after must be at least 1").max(MAX_ID, `after must be at most ${MAX_ID}`),
+    ).optional(),
     action: AuditAction.optional(),
     targetType: AuditTargetType.optional(),
     targetId: decimalInteger("targetId", positiveSafeInteger("targetId")).optional(),

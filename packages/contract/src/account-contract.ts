@@ -24,7 +24,15 @@ export const accountContract = c.router({
     metadata: { credential: "personToken", scope: "read", tag: "account" } satisfies RouteMetadata,
     summary: "Rename one of your passkeys",
     description: "Gives one of the signed-in person's passkeys a new name.",
-    responses: { 200: Passkey, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody },
+    responses: {
+      200: Passkey,
+      400: ErrorBody,
+      401: ErrorBody,
+      403: ErrorBody,
+      404: ErrorBody,
+      413: ErrorBody,
+      415: ErrorBody,
+    },
   },
   removePasskey: {
     method: "DELETE",

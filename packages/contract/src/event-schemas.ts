@@ -27,11 +27,19 @@ export const PetUpdated = z
 /** One event of the log: the webhook body's fields (`type`, `timestamp`, `data`) with its `id` and `position`. */
 export const Event = z
   .object({
-    id: z.string().max(64).regex(/^msg_[A-Za-z0-9]+$/).describe("The event's id: the `webhook-id` of its every delivery."),
+    id: z
+      .string()
+      .max(64)
+      .regex(/^msg_[A-Za-z0-9]+$/)
+      .describe("The event's id: the `webhook-id` of its every delivery."),
     position: EventPosition,
     type: WebhookEventType,
     timestamp: z.string().max(DATE_TIME_MAX_LENGTH).datetime({ offset: true }).describe("When it happened."),
-    data: z.union([Pet, PetUpdated, ApiKey]).describe("What changed, as the webhook's `data`: the animal (with `previousAttributes` on `pet.updated`), or the key."),
+    data: z
+      .union([Pet, PetUpdated, ApiKey])
+      .describe(
+        "What changed, as the webhook's `data`: the animal (with `previousAttributes` on `pet.updated`), or the key.",
+      ),
   })
   .describe("One event of the log, as a webhook carries it, with its id and position.");
 export type Event = z.infer<typeof Event>;
@@ -55,7 +63,10 @@ const EventTypeList = z
     const types = text.split(",");
     const unknown = types.filter((type) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type));
     if (unknown.length > 0) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `types must be among ${WEBHOOK_EVENT_TYPES.join(", ")}; not ${unknown.join(", ")}` });
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: `types must be among ${WEBHOOK_EVENT_TYPES.join(", ")}; not ${unknown.join(", ")}`,
+      });
       return z.NEVER;
     }
     return [...new Set(types)] as WebhookEventType[];
@@ -70,7 +81,9 @@ export const ListEventsQuery = z
   .strip();
 export type ListEventsQueryInput = z.input<typeof ListEventsQuery>;
 
-export const StreamEventsQuery = z.object({ lastEventId: positionQuery("lastEventId").optional(), types: EventTypeList.optional() }).strip();
+export const StreamEventsQuery = z
+  .object({ lastEventId: positionQuery("lastEventId").optional(), types: EventTypeList.optional() })
+  .strip();
 /** The header an `EventSource` resends on reconnecting; the query's `lastEventId` is for clients that cannot set it. */
 export const StreamEventsHeaders = z.object({ "last-event-id": positionQuery("Last-Event-ID").optional() });
 
@@ -91,5 +104,7 @@ export const RecoverWebhook = z
 export type RecoverWebhook = z.infer<typeof RecoverWebhook>;
 
 export const RecoveredEvents = z
-  .object({ queued: z.number().int().min(0).max(1_000_000_000).describe("How many events were queued to be sent again.") })
+  .object({
+    queued: z.number().int().min(0).max(1_000_000_000).describe("How many events were queued to be sent again."),
+  })
   .describe("What a recovery queued.");

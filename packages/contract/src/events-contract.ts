@@ -19,7 +19,7 @@ export const eventsContract = c.router({
     summary: "List events",
     description:
       "Beyond the spec: the events of the last 30 days, oldest first, each as its webhook carries it with its `id` and " +
-      "`position`. Every page, an empty one too, carries `Link: <...>; rel=\"next\"`: poll that link for ever and no event " +
+      '`position`. Every page, an empty one too, carries `Link: <...>; rel="next"`: poll that link for ever and no event ' +
       "is missed or seen twice, even when changes commit out of order. Scope `read` sees `pet.*` events; `key.*` events " +
       "need scope `admin`. A position older than the oldest event kept: `410` (start again without `after`).",
     responses: { 200: Events, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 410: ErrorBody },

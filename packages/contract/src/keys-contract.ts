@@ -26,7 +26,8 @@ export const keysContract = c.router({
     body: NewApiKey,
     metadata: { credential: "bearer", scope: "admin", tag: "keys" } satisfies RouteMetadata,
     summary: "Issue a key",
-    description: "Creates a key with a name, a scope and an optional expiry. The answer carries its secret, this once: only its SHA-256 is stored.",
+    description:
+      "Creates a key with a name, a scope and an optional expiry. The answer carries its secret, this once: only its SHA-256 is stored.",
     responses: { 201: CreatedApiKey, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody },
   },
   revokeKey: {
@@ -40,6 +41,14 @@ export const keysContract = c.router({
     description:
       "Revokes an issued key: refused at once by this API process, and within 2 seconds by every other. " +
       "Revoking a revoked key answers it again, unchanged.",
-    responses: { 200: ApiKey, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody },
+    responses: {
+      200: ApiKey,
+      400: ErrorBody,
+      401: ErrorBody,
+      403: ErrorBody,
+      404: ErrorBody,
+      413: ErrorBody,
+      415: ErrorBody,
+    },
   },
 });

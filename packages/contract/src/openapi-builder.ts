@@ -45,7 +45,11 @@ interface Response {
 interface Operation {
   operationId?: string;
   parameters?: Parameter[];
-  requestBody?: { description?: string; required?: boolean; content: Record<string, { schema: Schema; example?: unknown }> };
+  requestBody?: {
+    description?: string;
+    required?: boolean;
+    content: Record<string, { schema: Schema; example?: unknown }>;
+  };
   responses: Record<string, Response>;
   [key: string]: unknown;
 }
@@ -118,7 +122,11 @@ export function transportResponses(mark: "Extension: " | ""): Record<string, Res
     },
     "415": {
       description: "the request body is not UTF-8 JSON sent as `application/json`.",
-      example: errorExample(415, "UNSUPPORTED_MEDIA_TYPE", "The request body must be JSON, sent with Content-Type: application/json."),
+      example: errorExample(
+        415,
+        "UNSUPPORTED_MEDIA_TYPE",
+        "The request body must be JSON, sent with Content-Type: application/json.",
+      ),
     },
     "429": {
       description:
@@ -128,7 +136,11 @@ export function transportResponses(mark: "Extension: " | ""): Record<string, Res
     },
     "500": {
       description: "an unexpected fault of the service; quote the request id when reporting it.",
-      example: errorExample(500, "INTERNAL", "An unexpected error occurred; quote request id 3f9d2c1e when reporting it."),
+      example: errorExample(
+        500,
+        "INTERNAL",
+        "An unexpected error occurred; quote request id 3f9d2c1e when reporting it.",
+      ),
     },
     "503": {
       description: "the database is unavailable or busy right now; retry after `Retry-After` seconds.",
@@ -136,7 +148,12 @@ export function transportResponses(mark: "Extension: " | ""): Record<string, Res
     },
   };
   const sentence = (text: string) => (mark ? mark + text : text.charAt(0).toUpperCase() + text.slice(1));
-  return Object.fromEntries(Object.entries(words).map(([status, { description, example }]) => [status, { description: sentence(description), example }]));
+  return Object.fromEntries(
+    Object.entries(words).map(([status, { description, example }]) => [
+      status,
+      { description: sentence(description), example },
+    ]),
+  );
 }
 
 /** The transport's headers: the rate limits and CORS on every answer, `Retry-After` on a 429 or 503. */
@@ -182,11 +199,15 @@ export type DescribedContract = Record<string, AppRoute & { metadata: RouteMetad
  * The OpenAPI 3 document of `contract` (its features nested contracts), described by `words`; each operation is
  * tagged with its route's `metadata.tag` and its operationId is the route's key.
  */
-export function buildContractDocument<T extends AppRouter>(contract: T & (Operations<T> extends DescribedContract ? unknown : never), { info, servers, tags, pathPrefix, securityDescription, words }: DocumentOptions): OpenApiDocument {
+export function buildContractDocument<T extends AppRouter>(
+  contract: T & (Operations<T> extends DescribedContract ? unknown : never),
+  { info, servers, tags, pathPrefix, securityDescription, words }: DocumentOptions,
+): OpenApiDocument {
   // Paths are relative to the servers: a server elsewhere would send every "Try it out" to a wrong path.
   if (servers.length === 0) throw new Error(`${info.title}: no server; a document needs at least one`);
   for (const server of servers) {
-    if (!server.url.endsWith(pathPrefix)) throw new Error(`${info.title}: server ${server.url} does not end in ${pathPrefix}`);
+    if (!server.url.endsWith(pathPrefix))
+      throw new Error(`${info.title}: server ${server.url} does not end in ${pathPrefix}`);
   }
   const captured: Record<string, Schema> = {};
   /** The schema a route uses, as a `$ref` when the contract names it; the generated copy becomes the component. */
@@ -209,7 +230,9 @@ export function buildContractDocument<T extends AppRouter>(contract: T & (Operat
         securitySchemes: {
           bearerAuth: { type: "http", scheme: "bearer", description: securityDescription },
           // Only a document with a route that takes the session cookie describes it (the interface's does not).
-          ...(Object.values(operationsOf<AppRouter>(contract) as DescribedContract).some((route) => (route.metadata as Partial<RouteMetadata> | undefined)?.credential === "cookie")
+          ...(Object.values(operationsOf<AppRouter>(contract) as DescribedContract).some(
+            (route) => (route.metadata as Partial<RouteMetadata> | undefined)?.credential === "cookie",
+          )
             ? {
                 sessionCookie: {
                   type: "apiKey",
@@ -255,7 +278,8 @@ function dropUntypedNullable(node: unknown): void {
   if (Array.isArray(node)) return node.forEach(dropUntypedNullable);
   if (node === null || typeof node !== "object") return;
   const schema = node as Record<string, unknown>;
-  if (schema["nullable"] === true && schema["type"] === undefined && Array.isArray(schema["oneOf"])) delete schema["nullable"];
+  if (schema["nullable"] === true && schema["type"] === undefined && Array.isArray(schema["oneOf"]))
+    delete schema["nullable"];
   for (const value of Object.values(schema)) dropUntypedNullable(value);
 }
 
@@ -284,11 +308,20 @@ function describeOperation(
     const zodSchema = (route.responses as Record<string, unknown>)[status];
     if (isAppRouteOtherResponse(zodSchema as never)) {
       const { contentType } = zodSchema as { contentType: string };
-      if (!own.mediaSchema) throw new Error(`${operationId} ${status}: a ${contentType} answer needs its mediaSchema in the document's words`);
+      if (!own.mediaSchema)
+        throw new Error(
+          `${operationId} ${status}: a ${contentType} answer needs its mediaSchema in the document's words`,
+        );
       responses[status] = {
         description: own.description,
-        headers: { ...refs(words.commonHeaders), ...refs(words.statusHeaders[status]), ...refs(words.operationHeaders[operationId]?.[status]) },
-        content: { [contentType]: { schema: own.mediaSchema, ...(own.example === undefined ? {} : { example: own.example }) } },
+        headers: {
+          ...refs(words.commonHeaders),
+          ...refs(words.statusHeaders[status]),
+          ...refs(words.operationHeaders[operationId]?.[status]),
+        },
+        content: {
+          [contentType]: { schema: own.mediaSchema, ...(own.example === undefined ? {} : { example: own.example }) },
+        },
       } as Response;
       continue;
     }
@@ -308,14 +341,17 @@ function describeOperation(
   const zodBody = "body" in route ? route.body : undefined;
   const body = bodyMedia ? named(zodBody, bodyMedia.schema) : undefined;
   const bodyWords = words.requestBodies[operationId];
-  if (body && !bodyWords) throw new Error(`${operationId} request body: no description; add one to the document's words`);
+  if (body && !bodyWords)
+    throw new Error(`${operationId} request body: no description; add one to the document's words`);
   const metadata = route.metadata as Partial<RouteMetadata> | undefined;
   const tag = metadata?.tag;
   if (!tag) throw new Error(`${operationId}: no tag; add metadata.tag to its route`);
   if (!tagNames.has(tag)) throw new Error(`${operationId}: its tag ${tag} is not one of the document's tags`);
   // An operation beyond the spec says so where a reader of the document meets it first.
   if (metadata?.stability && !route.description?.startsWith("Beyond the spec:")) {
-    throw new Error(`${operationId}: x-stability ${metadata.stability}, but its description does not start "Beyond the spec:"`);
+    throw new Error(
+      `${operationId}: x-stability ${metadata.stability}, but its description does not start "Beyond the spec:"`,
+    );
   }
   const bodyContent = body ? { schema: body, ...exampleField(exampleOf(zodBody, words)) } : undefined;
   return {
@@ -327,7 +363,9 @@ function describeOperation(
           requestBody: {
             description: bodyWords?.description,
             required: bodyWords?.required ?? true,
-            content: Object.fromEntries(["application/json", ...(metadata?.alsoAccepts ?? [])].map((type) => [type, bodyContent])),
+            content: Object.fromEntries(
+              ["application/json", ...(metadata?.alsoAccepts ?? [])].map((type) => [type, bodyContent]),
+            ),
           },
         }
       : {}),
@@ -336,8 +374,10 @@ function describeOperation(
       // ts-rest keys headers lower-case, as Node delivers them; documents spell them as the RFCs do.
       const name = parameter.in === "header" ? headerDisplayName(parameter.name) : parameter.name;
       // An operation's own words first (`listKeys query:limit`), where a name means something else there.
-      const documented = words.parameters[`${operationId} ${parameter.in}:${name}`] ?? words.parameters[`${parameter.in}:${name}`];
-      if (!documented) throw new Error(`${operationId} ${parameter.in} ${name}: no description; add one to the document's words`);
+      const documented =
+        words.parameters[`${operationId} ${parameter.in}:${name}`] ?? words.parameters[`${parameter.in}:${name}`];
+      if (!documented)
+        throw new Error(`${operationId} ${parameter.in} ${name}: no description; add one to the document's words`);
       return {
         ...parameter,
         name,
@@ -377,11 +417,13 @@ function namedSchemas(captured: Record<string, Schema>, words: DocumentWords): R
   const add = (name: string, schema: Schema | undefined) => {
     if (!schema) throw new Error(`the named schema ${name} is used by no route`);
     all[name] = schema;
-    for (const nested of words.nestedSchemas ?? []) if (nested.after === name) add(nested.name, nested.from(all) as Schema | undefined);
+    for (const nested of words.nestedSchemas ?? [])
+      if (nested.after === name) add(nested.name, nested.from(all) as Schema | undefined);
   };
   const nestedNames = new Set((words.nestedSchemas ?? []).map((nested) => nested.name));
   for (const name of new Set(words.schemaNames.values())) if (!nestedNames.has(name)) add(name, captured[name]);
-  for (const nested of words.nestedSchemas ?? []) if (!all[nested.name]) throw new Error(`${nested.name} follows ${nested.after}, which is not named`);
+  for (const nested of words.nestedSchemas ?? [])
+    if (!all[nested.name]) throw new Error(`${nested.name} follows ${nested.after}, which is not named`);
 
   // Each component's copy as generated, before any replacement, is what an inline copy is compared with.
   const copies = new Map(Object.entries(all).map(([name, schema]) => [JSON.stringify(schema), name]));
@@ -394,7 +436,9 @@ function namedSchemas(captured: Record<string, Schema>, words: DocumentWords): R
   };
   const schemas: Record<string, Schema> = {};
   for (const [name, schema] of Object.entries(all)) {
-    const replaced = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, replaceCopies(value, name)])) as Schema;
+    const replaced = Object.fromEntries(
+      Object.entries(schema).map(([key, value]) => [key, replaceCopies(value, name)]),
+    ) as Schema;
     const example = words.schemaExamples[name];
     if (example === undefined) throw new Error(`the named schema ${name} has no example`);
     schemas[name] = { ...replaced, example };
@@ -419,6 +463,7 @@ export function markIntegerFormats(node: unknown): void {
   }
   if (node === null || typeof node !== "object") return;
   const schema = node as Record<string, unknown>;
-  if (schema["type"] === "integer") schema["format"] = schema["maximum"] === MAX_ID ? "int64" : (schema["format"] ?? "int32");
+  if (schema["type"] === "integer")
+    schema["format"] = schema["maximum"] === MAX_ID ? "int64" : (schema["format"] ?? "int32");
   Object.values(schema).forEach(markIntegerFormats);
 }

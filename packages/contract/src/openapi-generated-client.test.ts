@@ -34,7 +34,9 @@ function compile(files: Record<string, string>): string[] {
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
     const { file, start } = diagnostic;
     const line = file && start !== undefined ? file.getLineAndCharacterOfPosition(start).line + 1 : 0;
-    const where = file ? `${path.basename(file.fileName)}:${line} ${file.text.split("\n")[line - 1]?.trim() ?? ""}: ` : "";
+    const where = file
+      ? `${path.basename(file.fileName)}:${line} ${file.text.split("\n")[line - 1]?.trim() ?? ""}: `
+      : "";
     return where + ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
   });
 }
@@ -71,17 +73,25 @@ export type NotFound = Assert<Same<operations["getPet"]["responses"][404]["conte
 `;
 
 describe("types generated from the OpenAPI document by openapi-typescript", () => {
-  it("name Pet and the other resources, and match the contract's Pet: required fields and status enum", { timeout: 60_000 }, async () => {
-    const generated = astToString(await openapiTS(document as never));
-    const diagnostics = compile({ "petstore-openapi.ts": generated, "checks.ts": CHECKS });
-    expect(diagnostics).toEqual([]);
-  });
+  it(
+    "name Pet and the other resources, and match the contract's Pet: required fields and status enum",
+    { timeout: 60_000 },
+    async () => {
+      const generated = astToString(await openapiTS(document as never));
+      const diagnostics = compile({ "petstore-openapi.ts": generated, "checks.ts": CHECKS });
+      expect(diagnostics).toEqual([]);
+    },
+  );
 
   it("would catch a Pet that drifted from the contract", { timeout: 60_000 }, async () => {
-    const drifted = structuredClone(document) as unknown as { components: { schemas: { Pet: { required: string[] } } } };
+    const drifted = structuredClone(document) as unknown as {
+      components: { schemas: { Pet: { required: string[] } } };
+    };
     drifted.components.schemas.Pet.required = ["id", "name"];
     const generated = astToString(await openapiTS(drifted as never));
     const diagnostics = compile({ "petstore-openapi.ts": generated, "checks.ts": CHECKS });
-    expect(diagnostics.join("\n")).toMatch(/checks\.ts:\d+ export type PetRequired\b.*Type 'false' does not satisfy the constraint 'true'/);
+    expect(diagnostics.join("\n")).toMatch(
+      /checks\.ts:\d+ export type PetRequired\b.*Type 'false' does not satisfy the constraint 'true'/,
+    );
   });
 });

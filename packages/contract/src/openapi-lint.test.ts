@@ -72,12 +72,21 @@ const FREE_TEXT = "owasp:api4:2023-string-restricted";
 
 describe("OpenAPI lint gate: Spectral recommended + OWASP API Security Top 10 2023", () => {
   for (const [name, document] of Object.entries(servedDocuments)) {
-    it(`finds no error in the served document (${name}), and no warning but at most ${FREE_TEXT_WARNINGS_MAX} on free text`, { timeout: 60_000 }, async () => {
-      const findings = await lint(name.replace(/\W+/g, "-"), document);
-      const others = findings.filter((finding) => finding.code !== FREE_TEXT || SEVERITY[finding.severity] !== "warning");
-      expect(others.map((f) => `${f.code} ${f.path.join(".")} ${f.message}`), describeFindings(findings)).toEqual([]);
-      expect(findings.length, describeFindings(findings)).toBeLessThanOrEqual(FREE_TEXT_WARNINGS_MAX);
-    });
+    it(
+      `finds no error in the served document (${name}), and no warning but at most ${FREE_TEXT_WARNINGS_MAX} on free text`,
+      { timeout: 60_000 },
+      async () => {
+        const findings = await lint(name.replace(/\W+/g, "-"), document);
+        const others = findings.filter(
+          (finding) => finding.code !== FREE_TEXT || SEVERITY[finding.severity] !== "warning",
+        );
+        expect(
+          others.map((f) => `${f.code} ${f.path.join(".")} ${f.message}`),
+          describeFindings(findings),
+        ).toEqual([]);
+        expect(findings.length, describeFindings(findings)).toBeLessThanOrEqual(FREE_TEXT_WARNINGS_MAX);
+      },
+    );
   }
 
   it(`has ${FREE_TEXT} in force: a name without its pattern is a warning`, { timeout: 60_000 }, async () => {
@@ -91,24 +100,28 @@ describe("OpenAPI lint gate: Spectral recommended + OWASP API Security Top 10 20
     );
   });
 
-  it("has both rulesets in force: a document without Pets' maxItems and with a server of unknown audience fails", { timeout: 60_000 }, async () => {
-    const document = structuredClone(servedDocuments["/v1/openapi.json"]) as unknown as {
-      components: { schemas: Record<string, Record<string, unknown>> };
-      servers: Array<Record<string, unknown>>;
-      info: Record<string, unknown>;
-    };
-    delete document.components.schemas["Pets"]?.["maxItems"];
-    delete document.servers[0]?.["x-internal"];
-    delete document.info["contact"];
-    const codes = (await lint("broken", document)).map((f) => `${SEVERITY[f.severity]} ${f.code}`);
-    expect(codes).toEqual(
-      expect.arrayContaining([
-        "error owasp:api4:2023-array-limit",
-        "error owasp:api9:2023-inventory-access",
-        "warning info-contact",
-      ]),
-    );
-  });
+  it(
+    "has both rulesets in force: a document without Pets' maxItems and with a server of unknown audience fails",
+    { timeout: 60_000 },
+    async () => {
+      const document = structuredClone(servedDocuments["/v1/openapi.json"]) as unknown as {
+        components: { schemas: Record<string, Record<string, unknown>> };
+        servers: Array<Record<string, unknown>>;
+        info: Record<string, unknown>;
+      };
+      delete document.components.schemas["Pets"]?.["maxItems"];
+      delete document.servers[0]?.["x-internal"];
+      delete document.info["contact"];
+      const codes = (await lint("broken", document)).map((f) => `${SEVERITY[f.severity]} ${f.code}`);
+      expect(codes).toEqual(
+        expect.arrayContaining([
+          "error owasp:api4:2023-array-limit",
+          "error owasp:api9:2023-inventory-access",
+          "warning info-contact",
+        ]),
+      );
+    },
+  );
 
   it("turns a rule off only with a one-line reason above it", () => {
     const lines = readFileSync(rulesetFile, "utf8").split("\n");

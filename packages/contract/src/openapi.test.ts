@@ -52,11 +52,16 @@ const resolved = (schema: Schema | undefined): Schema | undefined => {
     ...schema,
     ...(schema.items ? { items: resolved(schema.items) } : {}),
     ...(schema.properties
-      ? { properties: Object.fromEntries(Object.entries(schema.properties).map(([name, field]) => [name, resolved(field) as Schema])) }
+      ? {
+          properties: Object.fromEntries(
+            Object.entries(schema.properties).map(([name, field]) => [name, resolved(field) as Schema]),
+          ),
+        }
       : {}),
   };
 };
-const jsonSchema = (op: Operation, status: string) => resolved(op.responses[status]?.content?.["application/json"]?.schema);
+const jsonSchema = (op: Operation, status: string) =>
+  resolved(op.responses[status]?.content?.["application/json"]?.schema);
 const PET_STATUS = ["available", "pending", "sold"];
 
 describe("OpenAPI document, point by point against the interface spec", () => {
@@ -84,7 +89,9 @@ describe("OpenAPI document, point by point against the interface spec", () => {
   it("refuses no server, or a server whose URL does not end in /v1 (paths are relative to it)", () => {
     expect(() => buildOpenApiDocument([])).toThrow("Petstore: no server; a document needs at least one");
     for (const url of ["https://api.petstore.test", "https://api.petstore.test/v1/", "https://api.petstore.test/v2"]) {
-      expect(() => buildOpenApiDocument([{ url, description: "production" }]), url).toThrow(`Petstore: server ${url} does not end in /v1`);
+      expect(() => buildOpenApiDocument([{ url, description: "production" }]), url).toThrow(
+        `Petstore: server ${url} does not end in /v1`,
+      );
     }
   });
 
@@ -98,11 +105,14 @@ describe("OpenAPI document, point by point against the interface spec", () => {
     expect(operations.sort()).toEqual(["GET /pets listPets", "GET /pets/{petId} getPet", "POST /pets createPet"]);
   });
 
-  it("marks every operation beyond the spec: its own tag (pet-changes, categories, store, events), x-stability beta, \"Beyond the spec:\"", () => {
+  it('marks every operation beyond the spec: its own tag (pet-changes, categories, store, events), x-stability beta, "Beyond the spec:"', () => {
     const beyond = Object.entries(document.paths).flatMap(([path, item]) =>
       Object.entries(item)
         .filter(([, op]) => !(op as { tags?: string[] }).tags?.includes("pets"))
-        .map(([method, op]) => ({ at: `${method.toUpperCase()} ${path} ${op.operationId}`, op: op as Operation & { tags: string[]; description: string; "x-stability"?: string } })),
+        .map(([method, op]) => ({
+          at: `${method.toUpperCase()} ${path} ${op.operationId}`,
+          op: op as Operation & { tags: string[]; description: string; "x-stability"?: string },
+        })),
     );
     expect(beyond.map(({ at }) => at).sort()).toEqual([
       "DELETE /pets/{petId} deletePet",
@@ -118,14 +128,24 @@ describe("OpenAPI document, point by point against the interface spec", () => {
       "POST /deleted-pets/{petId}/restore restorePet",
     ]);
     const tagOf = (operationId: string | undefined) =>
-      operationId === "getInventory" ? "store" : operationId === "listEvents" || operationId === "streamEvents" ? "events" : operationId?.endsWith("Category") || operationId === "listCategories" ? "categories" : "pet-changes";
+      operationId === "getInventory"
+        ? "store"
+        : operationId === "listEvents" || operationId === "streamEvents"
+          ? "events"
+          : operationId?.endsWith("Category") || operationId === "listCategories"
+            ? "categories"
+            : "pet-changes";
     for (const { at, op } of beyond) {
       expect(op.tags, at).toEqual([tagOf(op.operationId)]);
       expect(op["x-stability"], at).toBe("beta");
       expect(op.description, at).toMatch(/^Beyond the spec: /);
     }
     // The spec's operations carry no stability label.
-    for (const [path, method] of [["/pets", "get"], ["/pets", "post"], ["/pets/{petId}", "get"]] as const) {
+    for (const [path, method] of [
+      ["/pets", "get"],
+      ["/pets", "post"],
+      ["/pets/{petId}", "get"],
+    ] as const) {
       expect((operation(path, method) as { "x-stability"?: string })["x-stability"]).toBeUndefined();
     }
   });
@@ -164,7 +184,8 @@ describe("OpenAPI document, point by point against the interface spec", () => {
 
   it("listPets: optional name query, described as an extension, with the name rule", () => {
     const op = operation("/pets", "get");
-    const name = op.parameters.find((p) => p.name === "name") as (Operation["parameters"][number] & { description?: string }) | undefined;
+    const name = op.parameters.find((p) => p.name === "name") as
+      (Operation["parameters"][number] & { description?: string }) | undefined;
     expect(name).toMatchObject({ in: "query", schema: { type: "string", minLength: 1, maxLength: 100 } });
     expect(name?.required).not.toBe(true);
     expect(name?.description).toMatch(/^Extension: /);
@@ -182,7 +203,8 @@ describe("OpenAPI document, point by point against the interface spec", () => {
       if (node === null || typeof node !== "object") return;
       for (const [key, value] of Object.entries(node)) {
         const field = value as { type?: string; pattern?: string; schema?: { pattern?: string } } | null;
-        if (["name", "label", "createdBy"].includes(key) && field?.type === "string") names.push(`${at}/${key} ${field.pattern}`);
+        if (["name", "label", "createdBy"].includes(key) && field?.type === "string")
+          names.push(`${at}/${key} ${field.pattern}`);
         if (key === "parameters" && Array.isArray(value)) {
           for (const parameter of value as Array<{ name: string; schema: { pattern?: string } }>) {
             if (parameter.name === "name") names.push(`${at}/parameters/name ${parameter.schema.pattern}`);
@@ -206,8 +228,24 @@ describe("OpenAPI document, point by point against the interface spec", () => {
     const source = (body?.properties?.["name"] as { pattern: string }).pattern;
     for (const flags of ["", "u"]) {
       const pattern = new RegExp(source, flags);
-      for (const name of ["Rex", "  Rex\t", "\n🐕 Rex ", "שלום", "a b", "\u00a0Rex", "\ud800", "Rex\udc00", "a\u202eb", "\u2066x", "a\u0000", "a\tb", "x\u0085"]) {
-        expect(pattern.test(name), `${JSON.stringify(name)} /${flags}`).toBe(NewPet.safeParse({ name, categoryId: 1 }).success);
+      for (const name of [
+        "Rex",
+        "  Rex\t",
+        "\n🐕 Rex ",
+        "שלום",
+        "a b",
+        "\u00a0Rex",
+        "\ud800",
+        "Rex\udc00",
+        "a\u202eb",
+        "\u2066x",
+        "a\u0000",
+        "a\tb",
+        "x\u0085",
+      ]) {
+        expect(pattern.test(name), `${JSON.stringify(name)} /${flags}`).toBe(
+          NewPet.safeParse({ name, categoryId: 1 }).success,
+        );
       }
     }
   });
@@ -232,11 +270,16 @@ describe("OpenAPI document, point by point against the interface spec", () => {
     for (const [path, item] of Object.entries(document.paths)) {
       for (const op of Object.values(item)) {
         // The event log is read's, but its key.* events are admin's: asking for them with less is 403.
-        const guarded = OPERATION_SCOPES[op.operationId as OperationName] !== "read" || ["listEvents", "streamEvents"].includes(op.operationId);
+        const guarded =
+          OPERATION_SCOPES[op.operationId as OperationName] !== "read" ||
+          ["listEvents", "streamEvents"].includes(op.operationId);
         expect(Object.keys(op.responses).includes("403"), `${path} ${op.operationId}`).toBe(guarded);
       }
     }
-    const forbidden = operation("/pets", "post").responses["403"] as { description: string; content?: Record<string, { example?: { code?: string } }> };
+    const forbidden = operation("/pets", "post").responses["403"] as {
+      description: string;
+      content?: Record<string, { example?: { code?: string } }>;
+    };
     expect(forbidden.description).toMatch(/^Extension: /);
     expect(forbidden.content?.["application/json"]?.example?.code).toBe("FORBIDDEN");
     expect(jsonSchema(operation("/pets", "post"), "403")?.properties?.["code"]?.enum).toContain("FORBIDDEN");
@@ -257,7 +300,11 @@ describe("OpenAPI document, point by point against the interface spec", () => {
     const op = operation("/pets/{petId}", "get");
     expect(op.deprecated).toBe(true);
     const petId = op.parameters.find((p) => p.name === "petId");
-    expect(petId).toMatchObject({ in: "path", required: true, schema: { type: "integer", format: "int64", minimum: 1 } });
+    expect(petId).toMatchObject({
+      in: "path",
+      required: true,
+      schema: { type: "integer", format: "int64", minimum: 1 },
+    });
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["200", "401", "404"]));
     expect(jsonSchema(op, "200")?.required?.sort()).toEqual(["categoryId", "id", "name"]);
     expect(jsonSchema(op, "404")?.properties?.["code"]?.enum).toContain("NOT_FOUND");
@@ -288,8 +335,14 @@ describe("OpenAPI document, as good as a hand-written one", () => {
     info: { contact?: { name?: string }; license?: { name?: string } };
     tags: Array<{ name: string; description?: string }>;
     servers: Array<Record<string, unknown>>;
-    components: { schemas: Record<string, Schema & { example?: unknown; maxItems?: number }>; headers: Record<string, unknown> };
-    paths: Record<string, Record<string, Operation & { tags?: string[]; requestBody?: { content: Record<string, { schema: Schema }> } }>>;
+    components: {
+      schemas: Record<string, Schema & { example?: unknown; maxItems?: number }>;
+      headers: Record<string, unknown>;
+    };
+    paths: Record<
+      string,
+      Record<string, Operation & { tags?: string[]; requestBody?: { content: Record<string, { schema: Schema }> } }>
+    >;
   };
   const operations = Object.values(raw.paths).flatMap((item) => Object.values(item));
   const walk = (node: unknown, visit: (schema: Record<string, unknown>, at: string) => void, at = "#"): void => {
@@ -300,19 +353,30 @@ describe("OpenAPI document, as good as a hand-written one", () => {
   };
 
   it("names the spec's five resources in components.schemas, and every named schema has an example", () => {
-    expect(Object.keys(raw.components.schemas)).toEqual(expect.arrayContaining(["Error", "NewPet", "Pet", "PetStatus", "Pets"]));
+    expect(Object.keys(raw.components.schemas)).toEqual(
+      expect.arrayContaining(["Error", "NewPet", "Pet", "PetStatus", "Pets"]),
+    );
     for (const [name, schema] of Object.entries(raw.components.schemas)) expect(schema.example, name).toBeDefined();
     expect(raw.components.schemas["PetStatus"]?.enum).toEqual(PET_STATUS);
     expect(raw.components.schemas["Pets"]?.items).toEqual({ $ref: "#/components/schemas/Pet" });
     expect(raw.components.schemas["Pet"]?.properties?.["status"]).toEqual({ $ref: "#/components/schemas/PetStatus" });
-    expect(raw.components.schemas["NewPet"]?.properties?.["status"]).toEqual({ $ref: "#/components/schemas/PetStatus" });
+    expect(raw.components.schemas["NewPet"]?.properties?.["status"]).toEqual({
+      $ref: "#/components/schemas/PetStatus",
+    });
   });
 
   it("refers to them from every request body and response instead of inline copies", () => {
     for (const op of operations) {
       const body = op.requestBody?.content["application/json"]?.schema;
-      const bodies: Record<string, string> = { updatePet: "PetPatch", createCategory: "NewCategory", renameCategory: "CategoryRename" };
-      if (body) expect(body, op.operationId).toEqual({ $ref: `#/components/schemas/${bodies[op.operationId ?? ""] ?? "NewPet"}` });
+      const bodies: Record<string, string> = {
+        updatePet: "PetPatch",
+        createCategory: "NewCategory",
+        renameCategory: "CategoryRename",
+      };
+      if (body)
+        expect(body, op.operationId).toEqual({
+          $ref: `#/components/schemas/${bodies[op.operationId ?? ""] ?? "NewPet"}`,
+        });
       for (const [status, response] of Object.entries(op.responses)) {
         const expected = Number(status) >= 400 ? "Error" : successSchemaName(op.operationId, status);
         expect(response.content?.["application/json"]?.schema, `${op.operationId} ${status}`).toEqual(
@@ -326,7 +390,9 @@ describe("OpenAPI document, as good as a hand-written one", () => {
 
   it("describes every response in words, with an example body, and documents the rate-limit headers", () => {
     for (const op of operations) {
-      for (const [status, response] of Object.entries(op.responses) as Array<[string, { description: string; headers?: object; content?: Record<string, { example?: unknown }> }]>) {
+      for (const [status, response] of Object.entries(op.responses) as Array<
+        [string, { description: string; headers?: object; content?: Record<string, { example?: unknown }> }]
+      >) {
         expect(response.description, `${op.operationId} ${status}`).toMatch(/^[A-Z`].{10,}/);
         // A response the contract declares without a body (c.noBody()) has no example to give.
         if (Number(status) >= 400 || successSchemaName(op.operationId, status) !== undefined) {
@@ -337,9 +403,13 @@ describe("OpenAPI document, as good as a hand-written one", () => {
         );
       }
     }
-    expect(Object.keys(raw.components.headers)).toEqual(expect.arrayContaining(["RateLimit", "RateLimit-Policy", "Retry-After"]));
+    expect(Object.keys(raw.components.headers)).toEqual(
+      expect.arrayContaining(["RateLimit", "RateLimit-Policy", "Retry-After"]),
+    );
     const getPet = operation("/pets/{petId}", "get");
-    expect((getPet.responses["404"] as { description: string }).description).toBe("The requested animal cannot be found.");
+    expect((getPet.responses["404"] as { description: string }).description).toBe(
+      "The requested animal cannot be found.",
+    );
   });
 
   it("bounds every string and array, and gives every integer a format and bounds", () => {
@@ -353,7 +423,11 @@ describe("OpenAPI document, as good as a hand-written one", () => {
       }
     });
     expect(raw.components.schemas["Error"]?.properties?.["message"]).toMatchObject({ type: "string", maxLength: 1000 });
-    expect(raw.components.schemas["Error"]?.properties?.["status"]).toMatchObject({ format: "int32", minimum: 400, maximum: 599 });
+    expect(raw.components.schemas["Error"]?.properties?.["status"]).toMatchObject({
+      format: "int32",
+      minimum: 400,
+      maximum: 599,
+    });
   });
 
   it("has tags, contact, license, servers marked public, and extensions marked as such", () => {
@@ -365,7 +439,9 @@ describe("OpenAPI document, as good as a hand-written one", () => {
     expect(raw.info.contact?.name).toBeTruthy();
     expect(raw.info.license?.name).toBe("MIT");
     for (const server of raw.servers) expect(server["x-internal"]).toBe(false);
-    const parameters = operations.flatMap((op) => op.parameters as Array<{ name: string; description?: string; schema: Schema & { pattern?: string } }>);
+    const parameters = operations.flatMap(
+      (op) => op.parameters as Array<{ name: string; description?: string; schema: Schema & { pattern?: string } }>,
+    );
     for (const name of ["after", "Idempotency-Key"]) {
       expect(parameters.find((p) => p.name === name)?.description, name).toMatch(/^Extension/);
     }

@@ -19,7 +19,16 @@ import { CURSOR_MAX_LENGTH, DeletedPet, DeletedPets, PetChange, PetChanges, PetP
 import { Event, EVENT_POSITION_MAX_LENGTH, EVENT_TYPE_LIST, Events, PetUpdated } from "./event-schemas.js";
 import { ApiKey } from "./access-schemas.js";
 import { WEBHOOK_EVENT_TYPES } from "./webhook-schemas.js";
-import { Categories, Category, CategoryRename, CountedGroup, Inventory, InventoryCategory, NewCategory, StatusCounts } from "./store-schemas.js";
+import {
+  Categories,
+  Category,
+  CategoryRename,
+  CountedGroup,
+  Inventory,
+  InventoryCategory,
+  NewCategory,
+  StatusCounts,
+} from "./store-schemas.js";
 import {
   ErrorBody,
   LIMIT_DEFAULT,
@@ -91,24 +100,56 @@ const SCHEMA_EXAMPLES: Record<string, unknown> = {
     { op: "test", path: "/status", value: "available" },
     { op: "replace", path: "/status", value: "sold" },
   ],
-  DeletedPet: { pet: EXAMPLE_PET, deletedAt: "2026-11-28T10:15:00.000Z", deletedBy: "Ana", purgeAt: "2026-12-28T10:15:00.000Z" },
-  DeletedPets: [{ pet: EXAMPLE_PET, deletedAt: "2026-11-28T10:15:00.000Z", deletedBy: "Ana", purgeAt: "2026-12-28T10:15:00.000Z" }],
-  PetChange: { at: "2026-11-28T10:15:00.000Z", action: "pet.updated", by: { kind: "staff", name: "Ana" }, changes: [{ field: "status", from: "available", to: "sold" }] },
+  DeletedPet: {
+    pet: EXAMPLE_PET,
+    deletedAt: "2026-11-28T10:15:00.000Z",
+    deletedBy: "Ana",
+    purgeAt: "2026-12-28T10:15:00.000Z",
+  },
+  DeletedPets: [
+    { pet: EXAMPLE_PET, deletedAt: "2026-11-28T10:15:00.000Z", deletedBy: "Ana", purgeAt: "2026-12-28T10:15:00.000Z" },
+  ],
+  PetChange: {
+    at: "2026-11-28T10:15:00.000Z",
+    action: "pet.updated",
+    by: { kind: "staff", name: "Ana" },
+    changes: [{ field: "status", from: "available", to: "sold" }],
+  },
   PetChanges: [
-    { at: "2026-11-28T10:15:00.000Z", action: "pet.updated", by: { kind: "staff", name: "Ana" }, changes: [{ field: "status", from: "available", to: "sold" }] },
-    { at: "2026-11-20T09:00:00.000Z", action: "pet.created", by: { kind: "key", name: "Stock import" }, changes: [{ field: "name", from: null, to: "Rex" }] },
+    {
+      at: "2026-11-28T10:15:00.000Z",
+      action: "pet.updated",
+      by: { kind: "staff", name: "Ana" },
+      changes: [{ field: "status", from: "available", to: "sold" }],
+    },
+    {
+      at: "2026-11-20T09:00:00.000Z",
+      action: "pet.created",
+      by: { kind: "key", name: "Stock import" },
+      changes: [{ field: "name", from: null, to: "Rex" }],
+    },
   ],
   Category: { id: 1, name: "Dogs" },
-  Categories: [{ id: 2, name: "Cats" }, { id: 1, name: "Dogs" }],
+  Categories: [
+    { id: 2, name: "Cats" },
+    { id: 1, name: "Dogs" },
+  ],
   NewCategory: { name: "Dogs", id: 1 },
   CategoryRename: { name: "Dogs and puppies" },
   StatusCounts: { available: 812, pending: 41, sold: 344, none: 7 },
   CountedGroup: { total: 12, byStatus: { available: 9, pending: 0, sold: 3, none: 0 } },
-  InventoryCategory: { categoryId: 1, name: "Dogs", total: 1204, byStatus: { available: 812, pending: 41, sold: 344, none: 7 } },
+  InventoryCategory: {
+    categoryId: 1,
+    name: "Dogs",
+    total: 1204,
+    byStatus: { available: 812, pending: 41, sold: 344, none: 7 },
+  },
   Inventory: {
     total: 1216,
     byStatus: { available: 821, pending: 41, sold: 347, none: 7 },
-    byCategory: [{ categoryId: 1, name: "Dogs", total: 1204, byStatus: { available: 812, pending: 41, sold: 344, none: 7 } }],
+    byCategory: [
+      { categoryId: 1, name: "Dogs", total: 1204, byStatus: { available: 812, pending: 41, sold: 344, none: 7 } },
+    ],
     other: { total: 12, byStatus: { available: 9, pending: 0, sold: 3, none: 0 } },
   },
   Event: EXAMPLE_EVENT,
@@ -126,7 +167,16 @@ const SCHEMA_EXAMPLES: Record<string, unknown> = {
     expiresAt: null,
     revokedAt: null,
   },
-  Events: [EXAMPLE_EVENT, { ...EXAMPLE_EVENT, id: "msg_2Lk9cVq8XbF3mNp7RtY4wZ1aHs6d", position: "781204-1188", type: "pet.created", data: { id: 43, name: "Tom", categoryId: 2 } }],
+  Events: [
+    EXAMPLE_EVENT,
+    {
+      ...EXAMPLE_EVENT,
+      id: "msg_2Lk9cVq8XbF3mNp7RtY4wZ1aHs6d",
+      position: "781204-1188",
+      type: "pet.created",
+      data: { id: 43, name: "Tom", categoryId: 2 },
+    },
+  ],
   Error: {
     code: "VALIDATION_ERROR",
     message: "Invalid request: body.name: name must not be empty.",
@@ -170,13 +220,14 @@ const PARAMETERS: Record<string, ParameterWords> = {
     example: "Rex",
   },
   "query:categoryId": {
-    description: "Extension: only animals with this `categoryId`. Combines with `status`, `name`, `after` and `before`.",
+    description:
+      "Extension: only animals with this `categoryId`. Combines with `status`, `name`, `after` and `before`.",
     schema: { type: "integer", format: "int64", minimum: 1, maximum: MAX_ID },
     example: 1,
   },
   "query:before": {
     description:
-      "Extension: the page of ids just below this one, still in ascending order, with `Link` `rel=\"prev\"` (and `rel=\"next\"`). Not with `after`.",
+      'Extension: the page of ids just below this one, still in ascending order, with `Link` `rel="prev"` (and `rel="next"`). Not with `after`.',
     schema: { type: "integer", format: "int64", minimum: 1, maximum: MAX_ID },
     example: 43,
   },
@@ -241,12 +292,14 @@ const PARAMETERS: Record<string, ParameterWords> = {
     example: "781203-1187",
   },
   "streamEvents query:lastEventId": {
-    description: "As the `Last-Event-ID` header, for clients that cannot set headers: the stream starts after this position.",
+    description:
+      "As the `Last-Event-ID` header, for clients that cannot set headers: the stream starts after this position.",
     schema: { type: "string", minLength: 3, maxLength: EVENT_POSITION_MAX_LENGTH, pattern: "^[0-9]+-[0-9]+$" },
     example: "781203-1187",
   },
   "streamEvents header:Last-Event-ID": {
-    description: "The last event's position the client saw (an `EventSource` resends it on reconnecting): the events after it come first.",
+    description:
+      "The last event's position the client saw (an `EventSource` resends it on reconnecting): the events after it come first.",
     schema: { type: "string", minLength: 3, maxLength: EVENT_POSITION_MAX_LENGTH, pattern: "^[0-9]+-[0-9]+$" },
     example: "781203-1187",
   },
@@ -262,7 +315,6 @@ const PARAMETERS: Record<string, ParameterWords> = {
   ),
 };
 
-
 /**
  * Every response in words: the spec's Errors table and operation texts, then the
  * transport's own answers (marked as extensions), each with an example body.
@@ -270,7 +322,8 @@ const PARAMETERS: Record<string, ParameterWords> = {
 const ERROR_RESPONSES: Record<string, ResponseWords> = {
   ...transportResponses("Extension: "),
   "400": {
-    description: "The request is missing required fields or contains invalid values; `issues` names each field at fault.",
+    description:
+      "The request is missing required fields or contains invalid values; `issues` names each field at fault.",
     example: SCHEMA_EXAMPLES["Error"] as object,
   },
   "401": {
@@ -288,7 +341,11 @@ const ERROR_RESPONSES: Record<string, ResponseWords> = {
   "409": {
     description:
       "Extension: a request with this `Idempotency-Key` is still being processed; retry after `Retry-After` seconds.",
-    example: errorExample(409, "IDEMPOTENCY_KEY_IN_USE", "A request with this Idempotency-Key is still being processed; retry after 1 second."),
+    example: errorExample(
+      409,
+      "IDEMPOTENCY_KEY_IN_USE",
+      "A request with this Idempotency-Key is still being processed; retry after 1 second.",
+    ),
   },
   "422": {
     description: "Extension: this `Idempotency-Key` was already used with another body.",
@@ -329,11 +386,17 @@ const OPERATION_RESPONSES: Record<string, Record<string, ResponseWords>> = {
   updatePet: {
     "200": { description: "The animal as changed (as it was, when the patch changed nothing)." },
     "400": {
-      description: "The patch is not one this operation takes, or its result is not a valid animal; names the operation's index or the field.",
-      example: errorExample(400, "VALIDATION_ERROR", "Invalid request: body[1].path: path must be one of /name, /categoryId, /status."),
+      description:
+        "The patch is not one this operation takes, or its result is not a valid animal; names the operation's index or the field.",
+      example: errorExample(
+        400,
+        "VALIDATION_ERROR",
+        "Invalid request: body[1].path: path must be one of /name, /categoryId, /status.",
+      ),
     },
     "403": {
-      description: "The caller's scope does not cover the change: `write` for any, `admin` to take an animal out of `sold`; nothing changed.",
+      description:
+        "The caller's scope does not cover the change: `write` for any, `admin` to take an animal out of `sold`; nothing changed.",
       example: errorExample(403, "FORBIDDEN", "Only an admin can return a sold pet; this change needs scope admin."),
     },
     "404": { description: "No animal has this id (or it was deleted)." },
@@ -350,11 +413,15 @@ const OPERATION_RESPONSES: Record<string, Record<string, ResponseWords>> = {
     "400": { description: "`petId` is not a positive decimal integer, or the `Idempotency-Key` is not valid." },
     "403": { description: "The caller's scope does not cover deleting; nothing changed." },
     "404": { description: "No animal has this id (or it was deleted already)." },
-    "409": { description: "A request with this `Idempotency-Key` is still being processed; retry after `Retry-After` seconds." },
+    "409": {
+      description: "A request with this `Idempotency-Key` is still being processed; retry after `Retry-After` seconds.",
+    },
     "422": { description: "This `Idempotency-Key` was already used with another operation, animal or body." },
   },
   listDeletedPets: {
-    "200": { description: "Deleted animals, the latest deletion first; `deletedBy` is null for a caller below scope `write`." },
+    "200": {
+      description: "Deleted animals, the latest deletion first; `deletedBy` is null for a caller below scope `write`.",
+    },
     "400": { description: "A query parameter has an invalid value." },
   },
   restorePet: {
@@ -362,7 +429,9 @@ const OPERATION_RESPONSES: Record<string, Record<string, ResponseWords>> = {
     "400": { description: "`petId` is not a positive decimal integer, or the `Idempotency-Key` is not valid." },
     "403": { description: "The caller's scope does not cover restoring; nothing changed." },
     "404": { description: "No deleted animal has this id." },
-    "409": { description: "A request with this `Idempotency-Key` is still being processed; retry after `Retry-After` seconds." },
+    "409": {
+      description: "A request with this `Idempotency-Key` is still being processed; retry after `Retry-After` seconds.",
+    },
     "422": { description: "This `Idempotency-Key` was already used with another operation, animal or body." },
   },
   listPetHistory: {
@@ -378,7 +447,8 @@ const OPERATION_RESPONSES: Record<string, Record<string, ResponseWords>> = {
     "400": { description: "The name or the id is not valid." },
     "403": { description: "The caller's scope is not `admin`; nothing is stored." },
     "409": {
-      description: "The name is another category's (ignoring case and accents), the id is named already, or the store has 1,000 categories.",
+      description:
+        "The name is another category's (ignoring case and accents), the id is named already, or the store has 1,000 categories.",
       example: errorExample(409, "CONFLICT", "A category is named Dogs already."),
     },
   },
@@ -386,19 +456,33 @@ const OPERATION_RESPONSES: Record<string, Record<string, ResponseWords>> = {
     "200": { description: "The category, renamed." },
     "400": { description: "`categoryId` or the name is not valid." },
     "403": { description: "The caller's scope is not `admin`; nothing changed." },
-    "404": { description: "No category has this id.", example: errorExample(404, "NOT_FOUND", "No category has id 9.") },
-    "409": { description: "The name is another category's (ignoring case and accents).", example: errorExample(409, "CONFLICT", "A category is named Cats already.") },
+    "404": {
+      description: "No category has this id.",
+      example: errorExample(404, "NOT_FOUND", "No category has id 9."),
+    },
+    "409": {
+      description: "The name is another category's (ignoring case and accents).",
+      example: errorExample(409, "CONFLICT", "A category is named Cats already."),
+    },
   },
   listEvents: {
-    "200": { description: "Events after `after` (from the oldest kept without it), oldest first; `Link` `rel=\"next\"` says where to ask next." },
+    "200": {
+      description:
+        'Events after `after` (from the oldest kept without it), oldest first; `Link` `rel="next"` says where to ask next.',
+    },
     "400": { description: "`after` is not a position, or `types` or `limit` is not valid." },
     "403": {
       description: "`types` names `key.*` events, which need scope `admin`.",
       example: errorExample(403, "FORBIDDEN", "Events of type key.created, key.revoked need a key with scope admin."),
     },
     "410": {
-      description: "`after` is older than the oldest event kept: events after it were purged. Start again without `after`.",
-      example: errorExample(410, "GONE", "Events after this position were purged (they are kept 30 days); start again without after."),
+      description:
+        "`after` is older than the oldest event kept: events after it were purged. Start again without `after`.",
+      example: errorExample(
+        410,
+        "GONE",
+        "Events after this position were purged (they are kept 30 days); start again without after.",
+      ),
     },
   },
   streamEvents: {
@@ -411,10 +495,18 @@ const OPERATION_RESPONSES: Record<string, Record<string, ResponseWords>> = {
     },
     "400": { description: "`Last-Event-ID`, `lastEventId` or `types` is not valid." },
     "403": { description: "`types` names `key.*` events, which need scope `admin`." },
-    "410": { description: "`Last-Event-ID` is older than the oldest event kept: reconnect without it (and read the feed from its start)." },
+    "410": {
+      description:
+        "`Last-Event-ID` is older than the oldest event kept: reconnect without it (and read the feed from its start).",
+    },
     "503": {
-      description: "This replica has as many streams open as it takes, or is shutting down: reconnect after `Retry-After` seconds.",
-      example: errorExample(503, "UNAVAILABLE", "This server has as many event streams open as it takes; reconnect after Retry-After seconds."),
+      description:
+        "This replica has as many streams open as it takes, or is shutting down: reconnect after `Retry-After` seconds.",
+      example: errorExample(
+        503,
+        "UNAVAILABLE",
+        "This server has as many event streams open as it takes; reconnect after Retry-After seconds.",
+      ),
     },
   },
   getInventory: {
@@ -439,7 +531,9 @@ const REQUEST_BODIES: DocumentWords["requestBodies"] = {
   createPet: { description: "The animal to add. `name` and `categoryId` are required." },
   createCategory: { description: "The category's name, and optionally the id to name." },
   renameCategory: { description: "The category's new name." },
-  updatePet: { description: "A JSON Patch (RFC 6902) of 1..10 operations, as `application/json-patch+json` or `application/json`." },
+  updatePet: {
+    description: "A JSON Patch (RFC 6902) of 1..10 operations, as `application/json-patch+json` or `application/json`.",
+  },
 };
 
 /** The interface's own headers; the transport's come from the builder. */
@@ -465,7 +559,8 @@ const HEADERS: Record<string, HeaderDefinition> = {
     example: "/v1/pets/42",
   },
   "Idempotent-Replayed": {
-    description: "Extension: `true` when this is the saved answer to an earlier request with the same `Idempotency-Key`.",
+    description:
+      "Extension: `true` when this is the saved answer to an earlier request with the same `Idempotency-Key`.",
     schema: { type: "string", enum: ["true"] },
   },
   Deprecation: {
@@ -475,7 +570,11 @@ const HEADERS: Record<string, HeaderDefinition> = {
   },
   Sunset: {
     description: "When this operation goes away (RFC 8594).",
-    schema: { type: "string", maxLength: 29, pattern: "^[A-Z][a-z]{2}, [0-9]{2} [A-Z][a-z]{2} [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$" },
+    schema: {
+      type: "string",
+      maxLength: 29,
+      pattern: "^[A-Z][a-z]{2}, [0-9]{2} [A-Z][a-z]{2} [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$",
+    },
     example: "Thu, 05 Dec 2030 00:00:00 GMT",
   },
 };
@@ -492,14 +591,22 @@ const eventDataChoice = (components: Record<string, Record<string, unknown>>, in
 const WORDS: DocumentWords = {
   schemaNames: V1_SCHEMA_NAMES,
   nestedSchemas: [
-    { name: "PetStatus", after: "NewPet", from: (components) => (components["NewPet"]?.["properties"] as Record<string, unknown>)["status"] },
+    {
+      name: "PetStatus",
+      after: "NewPet",
+      from: (components) => (components["NewPet"]?.["properties"] as Record<string, unknown>)["status"],
+    },
     { name: "DeletedPet", after: "DeletedPets", from: (components) => components["DeletedPets"]?.["items"] },
     { name: "PetChange", after: "PetChanges", from: (components) => components["PetChanges"]?.["items"] },
     { name: "Event", after: "Events", from: (components) => components["Events"]?.["items"] },
     { name: "PetUpdated", after: "Event", from: (components) => eventDataChoice(components, 1) },
     { name: "ApiKey", after: "PetUpdated", from: (components) => eventDataChoice(components, 2) },
     { name: "StatusCounts", after: "Inventory", from: (components) => inventoryProperty(components, "byStatus") },
-    { name: "InventoryCategory", after: "StatusCounts", from: (components) => (inventoryProperty(components, "byCategory") as Record<string, unknown>)["items"] },
+    {
+      name: "InventoryCategory",
+      after: "StatusCounts",
+      from: (components) => (inventoryProperty(components, "byCategory") as Record<string, unknown>)["items"],
+    },
     { name: "CountedGroup", after: "InventoryCategory", from: (components) => inventoryProperty(components, "other") },
   ],
   schemaExamples: SCHEMA_EXAMPLES,
@@ -547,7 +654,8 @@ export function buildOpenApiDocument(servers: OpenApiServers): OpenApiDocument {
       },
       {
         name: "categories",
-        description: "Beyond the spec (beta): the names of the categories animals belong to. Animals keep `categoryId` as the spec shows it.",
+        description:
+          "Beyond the spec (beta): the names of the categories animals belong to. Animals keep `categoryId` as the spec shows it.",
       },
       {
         name: "events",
@@ -556,7 +664,8 @@ export function buildOpenApiDocument(servers: OpenApiServers): OpenApiDocument {
       },
       {
         name: "store",
-        description: "Beyond the spec (beta): the store's figures. The spec names store operations without showing them.",
+        description:
+          "Beyond the spec (beta): the store's figures. The spec names store operations without showing them.",
       },
     ],
     pathPrefix: "/v1",

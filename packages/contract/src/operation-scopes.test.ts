@@ -14,8 +14,12 @@ describe("operation scopes", () => {
   });
 
   it("names a credential for every operation of both contracts, and a scope for every bearer one", () => {
-    expect(Object.keys(OPERATION_CREDENTIALS).sort()).toEqual([...Object.keys(operationsOf(v1Contract)), ...Object.keys(operationsOf(adminContract))].sort());
-    const scoped = Object.entries(OPERATION_CREDENTIALS).filter(([, credential]) => credential !== "cookie" && credential !== "none");
+    expect(Object.keys(OPERATION_CREDENTIALS).sort()).toEqual(
+      [...Object.keys(operationsOf(v1Contract)), ...Object.keys(operationsOf(adminContract))].sort(),
+    );
+    const scoped = Object.entries(OPERATION_CREDENTIALS).filter(
+      ([, credential]) => credential !== "cookie" && credential !== "none",
+    );
     expect(Object.keys(OPERATION_SCOPES).sort()).toEqual(scoped.map(([operation]) => operation).sort());
     expect(OPERATION_CREDENTIALS).toMatchObject({
       listPets: "bearer",
@@ -31,7 +35,12 @@ describe("operation scopes", () => {
       getSignInOptions: "none",
     });
     for (const [operation, scope] of Object.entries(OPERATION_SCOPES)) expect(SCOPES, operation).toContain(scope);
-    expect(OPERATION_SCOPES).toMatchObject({ listPets: "read", getPet: "read", createPet: "write", createKey: "admin" });
+    expect(OPERATION_SCOPES).toMatchObject({
+      listPets: "read",
+      getPet: "read",
+      createPet: "write",
+      createKey: "admin",
+    });
   });
 
   it("refuses a route that declares no credential, or a bearer one without a scope", () => {
@@ -39,11 +48,13 @@ describe("operation scopes", () => {
     expect(() => operationCredentials({ listThings: { ...route, metadata: { tag: "things" } } } as never)).toThrow(
       "listThings: no credential; add metadata.credential to its route",
     );
-    expect(() => operationCredentials({ listThings: { ...route, metadata: { credential: "bearer", tag: "things" } } } as never)).toThrow(
-      "listThings: no scope; add metadata.scope to its route",
-    );
-    expect(() => operationCredentials({ listThings: { ...route, metadata: { credential: "cookie", scope: "read", tag: "things" } } } as never)).toThrow(
-      "listThings: a cookie route takes no scope",
-    );
+    expect(() =>
+      operationCredentials({ listThings: { ...route, metadata: { credential: "bearer", tag: "things" } } } as never),
+    ).toThrow("listThings: no scope; add metadata.scope to its route");
+    expect(() =>
+      operationCredentials({
+        listThings: { ...route, metadata: { credential: "cookie", scope: "read", tag: "things" } },
+      } as never),
+    ).toThrow("listThings: a cookie route takes no scope");
   });
 });

@@ -9,15 +9,20 @@ type Routes = Record<string, { metadata: RouteMetadata }>;
  * The credential of each route of `contract`, read from its `metadata.credential`. Throws when a route
  * declares none (or an unknown one), or a bearer-like credential without a scope: every route declares one.
  */
-export function operationCredentials<Contract extends Routes>(contract: Contract): { readonly [Operation in keyof Contract]: Credential } {
+export function operationCredentials<Contract extends Routes>(
+  contract: Contract,
+): { readonly [Operation in keyof Contract]: Credential } {
   return Object.fromEntries(
     Object.entries(contract).map(([operation, route]) => {
       const metadata = route.metadata as Partial<RouteMetadata> | undefined;
       const credential = metadata?.credential as unknown;
-      if (!CREDENTIALS.includes(credential as Credential)) throw new Error(`${operation}: no credential; add metadata.credential to its route`);
+      if (!CREDENTIALS.includes(credential as Credential))
+        throw new Error(`${operation}: no credential; add metadata.credential to its route`);
       const scoped = credential === "bearer" || credential === "key" || credential === "personToken";
-      if (scoped && !SCOPES.includes(metadata?.scope as Scope)) throw new Error(`${operation}: no scope; add metadata.scope to its route`);
-      if (!scoped && metadata?.scope !== undefined) throw new Error(`${operation}: a ${String(credential)} route takes no scope`);
+      if (scoped && !SCOPES.includes(metadata?.scope as Scope))
+        throw new Error(`${operation}: no scope; add metadata.scope to its route`);
+      if (!scoped && metadata?.scope !== undefined)
+        throw new Error(`${operation}: a ${String(credential)} route takes no scope`);
       return [operation, credential];
     }),
   ) as { readonly [Operation in keyof Contract]: Credential };
@@ -32,7 +37,9 @@ function scopesOf<Contract extends Routes>(
   contract: Contract,
 ): {
   // "scope" in the metadata's keys: an `extends { scope: Scope }` test does not see through ts-rest's route types.
-  readonly [Operation in keyof Contract as "scope" extends keyof Contract[Operation]["metadata"] ? Operation : never]: Contract[Operation]["metadata"]["scope"];
+  readonly [
+    Operation in keyof Contract as "scope" extends keyof Contract[Operation]["metadata"] ? Operation : never
+  ]: Contract[Operation]["metadata"]["scope"];
 } {
   operationCredentials(contract);
   return Object.fromEntries(
@@ -46,7 +53,10 @@ function scopesOf<Contract extends Routes>(
  * The credential each operation of both contracts takes, as each route declares it
  * (`metadata.credential`, see `RouteMetadata`).
  */
-export const OPERATION_CREDENTIALS = Object.freeze({ ...operationCredentials(operationsOf(v1Contract)), ...operationCredentials(operationsOf(adminContract)) });
+export const OPERATION_CREDENTIALS = Object.freeze({
+  ...operationCredentials(operationsOf(v1Contract)),
+  ...operationCredentials(operationsOf(adminContract)),
+});
 /** Every operation of both contracts. */
 export type AnyOperationName = keyof typeof OPERATION_CREDENTIALS;
 
@@ -55,7 +65,10 @@ export type AnyOperationName = keyof typeof OPERATION_CREDENTIALS;
  * declares it (`metadata.scope`, see `RouteMetadata`). `getSession` answers any valid key or token.
  * Operations that take the cookie or nothing are not here.
  */
-export const OPERATION_SCOPES = Object.freeze({ ...scopesOf(operationsOf(v1Contract)), ...scopesOf(operationsOf(adminContract)) });
+export const OPERATION_SCOPES = Object.freeze({
+  ...scopesOf(operationsOf(v1Contract)),
+  ...scopesOf(operationsOf(adminContract)),
+});
 export type OperationName = keyof typeof OPERATION_SCOPES;
 
 /** True when a key of scope `held` may call an operation that needs `needed`. */

@@ -1,6 +1,8 @@
 import { isAppRoute, type AppRoute, type AppRouter } from "@ts-rest/core";
 
-type UnionToIntersection<U> = (U extends unknown ? (union: U) => void : never) extends (intersection: infer I) => void ? I : never;
+type UnionToIntersection<U> = (U extends unknown ? (union: U) => void : never) extends (intersection: infer I) => void
+  ? I
+  : never;
 type Leaves<T> = {
   [K in keyof T]: T[K] extends AppRoute ? { [P in K]: T[K] } : T[K] extends AppRouter ? Leaves<T[K]> : never;
 }[keyof T];

@@ -21,7 +21,13 @@ export const petChangesContract = c.router({
     contentType: "application/json",
     body: PetPatch,
     headers: CreatePetHeaders,
-    metadata: { credential: "bearer", scope: "write", tag: "pet-changes", stability: "beta", alsoAccepts: [JSON_PATCH_MEDIA_TYPE] } satisfies RouteMetadata,
+    metadata: {
+      credential: "bearer",
+      scope: "write",
+      tag: "pet-changes",
+      stability: "beta",
+      alsoAccepts: [JSON_PATCH_MEDIA_TYPE],
+    } satisfies RouteMetadata,
     summary: "Change an animal",
     description:
       "Beyond the spec: applies a JSON Patch (RFC 6902) to the animal: `test`, `replace` and `add` on `/name`, `/categoryId` " +
@@ -29,7 +35,17 @@ export const petChangesContract = c.router({
       "transaction: a failed `test` is `409` and changes nothing, so a client that tests what it read never overwrites " +
       "someone else's change. Status moves freely among `available`, `pending` and none, and to `sold`; out of `sold` " +
       "only with scope `admin`. An optional `Idempotency-Key` makes it safe to retry.",
-    responses: { 200: Pet, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody, 422: ErrorBody },
+    responses: {
+      200: Pet,
+      400: ErrorBody,
+      401: ErrorBody,
+      403: ErrorBody,
+      404: ErrorBody,
+      409: ErrorBody,
+      413: ErrorBody,
+      415: ErrorBody,
+      422: ErrorBody,
+    },
   },
   deletePet: {
     method: "DELETE",
@@ -43,7 +59,15 @@ export const petChangesContract = c.router({
       "Beyond the spec: the animal leaves every listing at once and `getPet` answers `404`; its id is never given again. " +
       "It can be restored for 30 days (`restorePet`), then it is purged for good; its history stays. " +
       "An optional `Idempotency-Key` makes it safe to retry.",
-    responses: { 204: c.noBody(), 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody },
+    responses: {
+      204: c.noBody(),
+      400: ErrorBody,
+      401: ErrorBody,
+      403: ErrorBody,
+      404: ErrorBody,
+      409: ErrorBody,
+      422: ErrorBody,
+    },
   },
   listDeletedPets: {
     method: "GET",
@@ -53,7 +77,7 @@ export const petChangesContract = c.router({
     summary: "List deleted animals",
     description:
       "Beyond the spec: the animals deleted and not yet purged, the latest deletion first, with when each is purged. " +
-      "A page that may have more carries a `Link: <...>; rel=\"next\"` header.",
+      'A page that may have more carries a `Link: <...>; rel="next"` header.',
     responses: { 200: DeletedPets, 400: ErrorBody, 401: ErrorBody },
   },
   restorePet: {
@@ -66,7 +90,15 @@ export const petChangesContract = c.router({
     summary: "Restore a deleted animal",
     description:
       "Beyond the spec: brings a deleted animal back, with its id and fields. An optional `Idempotency-Key` makes it safe to retry.",
-    responses: { 200: Pet, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody },
+    responses: {
+      200: Pet,
+      400: ErrorBody,
+      401: ErrorBody,
+      403: ErrorBody,
+      404: ErrorBody,
+      409: ErrorBody,
+      422: ErrorBody,
+    },
   },
   listPetHistory: {
     method: "GET",
@@ -77,7 +109,7 @@ export const petChangesContract = c.router({
     summary: "An animal's history",
     description:
       "Beyond the spec: what was done to the animal (a deleted one's too), newest first: when, by whom, and each field's " +
-      "value before and after. A page that may have more carries a `Link: <...>; rel=\"next\"` header.",
+      'value before and after. A page that may have more carries a `Link: <...>; rel="next"` header.',
     responses: { 200: PetChanges, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
   },
 });

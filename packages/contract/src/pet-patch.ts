@@ -21,7 +21,10 @@ const path = z.enum(PET_PATCH_PATHS, {
  * here, the name rule applies when it is set), a number, or null (no status).
  */
 export const PATCH_STRING_MAX_LENGTH = 1000;
-const patchString = z.string().max(PATCH_STRING_MAX_LENGTH, `value must be at most ${PATCH_STRING_MAX_LENGTH} characters`).regex(NAME_PATTERN, "value must not contain control or bidirectional formatting characters");
+const patchString = z
+  .string()
+  .max(PATCH_STRING_MAX_LENGTH, `value must be at most ${PATCH_STRING_MAX_LENGTH} characters`)
+  .regex(NAME_PATTERN, "value must not contain control or bidirectional formatting characters");
 // null rides on the string branch: OpenAPI 3.0 takes `nullable` only beside a `type`.
 const value = z.union([patchString.nullable(), z.number()], {
   errorMap: () => ({ message: "value must be a string, a number or null" }),
@@ -33,9 +36,19 @@ export const PetPatchOperation = z.discriminatedUnion(
     z.object({ op: z.literal("test"), path, value }).strict(),
     z.object({ op: z.literal("replace"), path, value }).strict(),
     z.object({ op: z.literal("add"), path, value }).strict(),
-    z.object({ op: z.literal("remove"), path: z.literal("/status", { errorMap: () => ({ message: "remove applies to /status only" }) }) }).strict(),
+    z
+      .object({
+        op: z.literal("remove"),
+        path: z.literal("/status", { errorMap: () => ({ message: "remove applies to /status only" }) }),
+      })
+      .strict(),
   ],
-  { errorMap: (issue, ctx) => (issue.code === "invalid_union_discriminator" ? { message: "op must be test, replace, add or remove" } : { message: ctx.defaultError }) },
+  {
+    errorMap: (issue, ctx) =>
+      issue.code === "invalid_union_discriminator"
+        ? { message: "op must be test, replace, add or remove" }
+        : { message: ctx.defaultError },
+  },
 );
 export type PetPatchOperation = z.infer<typeof PetPatchOperation>;
 
@@ -43,11 +56,16 @@ export const PetPatch = z
   .array(PetPatchOperation)
   .min(1, "a patch has at least one operation")
   .max(PET_PATCH_MAX_OPERATIONS, `a patch has at most ${PET_PATCH_MAX_OPERATIONS} operations`)
-  .describe("A JSON Patch (RFC 6902) of a pet: test, replace and add on /name, /categoryId and /status; remove on /status.");
+  .describe(
+    "A JSON Patch (RFC 6902) of a pet: test, replace and add on /name, /categoryId and /status; remove on /status.",
+  );
 export type PetPatch = z.infer<typeof PetPatch>;
 
 /** A field's value in a change: a name, a category id, a status, or null (no status). */
-const fieldValue = z.union([z.string().max(NAME_MAX_LENGTH).regex(NAME_PATTERN).nullable(), z.number().int().min(1).max(MAX_ID)]);
+const fieldValue = z.union([
+  z.string().max(NAME_MAX_LENGTH).regex(NAME_PATTERN).nullable(),
+  z.number().int().min(1).max(MAX_ID),
+]);
 
 /** One field a change moved: its value before and after (`null` for an absent status). */
 export const PetFieldChange = z
@@ -66,7 +84,7 @@ export const PageCursor = z
   .min(1, "after must not be empty")
   .max(CURSOR_MAX_LENGTH, `after must be at most ${CURSOR_MAX_LENGTH} characters`)
   .regex(/^[A-Za-z0-9_-]+$/, "after must be a cursor from a Link header")
-  .describe("Where the page starts: the opaque cursor of the previous page's `Link rel=\"next\"`.");
+  .describe('Where the page starts: the opaque cursor of the previous page\'s `Link rel="next"`.');
 
 export const PetPageQuery = z.object({ limit: PageLimit, after: PageCursor.optional() }).strip();
 export type PetPageQueryInput = z.input<typeof PetPageQuery>;
@@ -83,7 +101,9 @@ export const DeletedPet = z
     deletedBy: KeyLabel.nullable(),
     purgeAt: at,
   })
-  .describe("A deleted pet: the pet as it was, when and by whom it was deleted (null for callers below `write`), and when it is purged for good.");
+  .describe(
+    "A deleted pet: the pet as it was, when and by whom it was deleted (null for callers below `write`), and when it is purged for good.",
+  );
 export type DeletedPet = z.infer<typeof DeletedPet>;
 export const DeletedPets = z.array(DeletedPet).max(LIMIT_MAX).describe("Deleted pets, the latest deletion first.");
 
@@ -103,6 +123,8 @@ export const PetChange = z
     }),
     changes: z.array(PetFieldChange).max(3),
   })
-  .describe("An entry of a pet's history: when, what, who (a person, a key or the system; the name is null for callers below `write`) and the fields it moved.");
+  .describe(
+    "An entry of a pet's history: when, what, who (a person, a key or the system; the name is null for callers below `write`) and the fields it moved.",
+  );
 export type PetChange = z.infer<typeof PetChange>;
 export const PetChanges = z.array(PetChange).max(LIMIT_MAX).describe("A pet's history, newest first.");

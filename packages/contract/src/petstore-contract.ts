@@ -19,10 +19,10 @@ export const petsContract = c.router({
     summary: "List animals",
     description:
       "Returns animals in ascending id order, at most `limit` of them. With `status`, only animals with that status. " +
-      "Extension: `after` (an id) continues a listing; a page that has more carries a `Link: <...>; rel=\"next\"` header. " +
+      'Extension: `after` (an id) continues a listing; a page that has more carries a `Link: <...>; rel="next"` header. ' +
       "Extension: `name` keeps only animals with a word of the name that starts with it, ignoring case and accents. " +
       "Extension: `categoryId` keeps only animals of that category; `before` (an id) gives the page just below it " +
-      "(`Link` `rel=\"prev\"`); `count=true` adds `X-Total-Count`, the number of animals matching the filters.",
+      '(`Link` `rel="prev"`); `count=true` adds `X-Total-Count`, the number of animals matching the filters.',
     responses: {
       200: Pets,
       400: ErrorBody,

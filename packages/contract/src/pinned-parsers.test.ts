@@ -1,14 +1,24 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PetPatch } from "./pet-patch.js";
-import { pinnedCreatePetHeaders, pinnedListPetsQuery, pinnedNewPet, pinnedPetIdParams, pinnedPetPatch } from "./pinned-parsers.js";
+import {
+  pinnedCreatePetHeaders,
+  pinnedListPetsQuery,
+  pinnedNewPet,
+  pinnedPetIdParams,
+  pinnedPetPatch,
+} from "./pinned-parsers.js";
 import { CreatePetHeaders, GetPetParams, ListPetsQuery, MAX_ID, NewPet } from "./schemas.js";
 
 /**
  * A pinned parser either gives up (undefined) or returns what its schema's `parse` returns, keys in the
  * same order: JSON.stringify compares both.
  */
-function expectSameAsSchema(pinned: (input: unknown) => unknown, schema: { safeParse: (input: unknown) => { success: boolean; data?: unknown } }, input: unknown) {
+function expectSameAsSchema(
+  pinned: (input: unknown) => unknown,
+  schema: { safeParse: (input: unknown) => { success: boolean; data?: unknown } },
+  input: unknown,
+) {
   const fast = pinned(input);
   if (fast === undefined) return;
   const parsed = schema.safeParse(input);
@@ -19,19 +29,53 @@ function expectSameAsSchema(pinned: (input: unknown) => unknown, schema: { safeP
 /** Strings near every rule's edges: digits with and without leading zeros, around the bounds, signs, spaces, exponents. */
 const edgyNumber = fc.oneof(
   fc.nat({ max: 200 }).map(String),
-  fc.constantFrom("0", "00", "007", "1", "20", "99", "100", "101", "999", "1000", "-1", "+1", " 1", "1 ", "1.0", "1e2", "0x10", "", "NaN"),
+  fc.constantFrom(
+    "0",
+    "00",
+    "007",
+    "1",
+    "20",
+    "99",
+    "100",
+    "101",
+    "999",
+    "1000",
+    "-1",
+    "+1",
+    " 1",
+    "1 ",
+    "1.0",
+    "1e2",
+    "0x10",
+    "",
+    "NaN",
+  ),
   fc.constantFrom(String(MAX_ID), String(MAX_ID + 1), "9007199254740993", "99999999999999999", "1".padStart(17, "0")),
   fc.bigInt({ min: 0n, max: 10n ** 18n }).map(String),
   fc.string(),
 );
-const status = fc.oneof(fc.constantFrom("available", "pending", "sold", "AVAILABLE", "Sold", "", " sold", "adopted"), fc.string());
-const value = (of: fc.Arbitrary<string>) => fc.oneof({ weight: 6, arbitrary: of }, fc.array(of, { maxLength: 2 }), fc.constant(undefined), fc.dictionary(fc.string(), of));
+const status = fc.oneof(
+  fc.constantFrom("available", "pending", "sold", "AVAILABLE", "Sold", "", " sold", "adopted"),
+  fc.string(),
+);
+const value = (of: fc.Arbitrary<string>) =>
+  fc.oneof(
+    { weight: 6, arbitrary: of },
+    fc.array(of, { maxLength: 2 }),
+    fc.constant(undefined),
+    fc.dictionary(fc.string(), of),
+  );
 
 describe("pinnedPetIdParams", () => {
   it("returns GetPetParams's parse of every input it takes, and takes the plain ids", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.record({ petId: value(edgyNumber) }), fc.dictionary(fc.constantFrom("petId", "id", "x"), edgyNumber), fc.anything()), (input) =>
-        expectSameAsSchema(pinnedPetIdParams, GetPetParams, input),
+      fc.property(
+        fc.oneof(
+          fc.record({ petId: value(edgyNumber) }),
+          fc.dictionary(fc.constantFrom("petId", "id", "x"), edgyNumber),
+          fc.anything(),
+        ),
+        (input) => expectSameAsSchema(pinnedPetIdParams, GetPetParams, input),
       ),
       { numRuns: 5000 },
     );
@@ -55,13 +99,22 @@ describe("pinnedListPetsQuery", () => {
       fc.oneof(value(edgyNumber), value(status)),
       { maxKeys: 4 },
     );
-    fc.assert(fc.property(fc.oneof({ weight: 8, arbitrary: query }, fc.anything()), (input) => expectSameAsSchema(pinnedListPetsQuery, ListPetsQuery, input)), {
-      numRuns: 10000,
-    });
+    fc.assert(
+      fc.property(fc.oneof({ weight: 8, arbitrary: query }, fc.anything()), (input) =>
+        expectSameAsSchema(pinnedListPetsQuery, ListPetsQuery, input),
+      ),
+      {
+        numRuns: 10000,
+      },
+    );
     expect(pinnedListPetsQuery({})).toEqual({ limit: 20 });
     expect(pinnedListPetsQuery({ status: "available", limit: "100" })).toEqual({ limit: 100, status: "available" });
     expect(pinnedListPetsQuery({ after: "0", limit: "1" })).toEqual({ limit: 1, after: 0 });
-    expect(pinnedListPetsQuery({ limit: "5", after: "20", status: "sold" })).toEqual({ limit: 5, status: "sold", after: 20 });
+    expect(pinnedListPetsQuery({ limit: "5", after: "20", status: "sold" })).toEqual({
+      limit: 5,
+      status: "sold",
+      after: 20,
+    });
   });
 
   it("leaves every refusal, a name search and anything unknown to the schema", () => {
@@ -88,7 +141,21 @@ describe("pinnedNewPet", () => {
   const name = fc.oneof(
     { weight: 4, arbitrary: fc.string({ maxLength: 110 }) },
     fc.string({ unit: "binary", maxLength: 12 }),
-    fc.constantFrom("Rex", " Rex ", "\tRex\n", "", "   ", "a".repeat(100), "a".repeat(101), ` ${"a".repeat(100)} `, "Re\u202Ex", "\ud800", "\ud83d\udc36", "a\u0000b", "Zoë"),
+    fc.constantFrom(
+      "Rex",
+      " Rex ",
+      "\tRex\n",
+      "",
+      "   ",
+      "a".repeat(100),
+      "a".repeat(101),
+      ` ${"a".repeat(100)} `,
+      "Re\u202Ex",
+      "\ud800",
+      "\ud83d\udc36",
+      "a\u0000b",
+      "Zoë",
+    ),
   );
   const categoryId = fc.oneof(
     { weight: 4, arbitrary: fc.integer({ min: -2, max: 1000 }) },
@@ -96,16 +163,35 @@ describe("pinnedNewPet", () => {
     fc.double(),
     fc.string({ maxLength: 3 }),
   );
-  const status = fc.oneof(fc.constantFrom("available", "pending", "sold", "Sold", "", "lost"), fc.constant(null), fc.integer());
+  const status = fc.oneof(
+    fc.constantFrom("available", "pending", "sold", "Sold", "", "lost"),
+    fc.constant(null),
+    fc.integer(),
+  );
   const body = fc.record(
-    { name: fc.oneof({ weight: 6, arbitrary: name }, fc.anything()), categoryId, status, id: fc.integer(), extra: fc.anything() },
+    {
+      name: fc.oneof({ weight: 6, arbitrary: name }, fc.anything()),
+      categoryId,
+      status,
+      id: fc.integer(),
+      extra: fc.anything(),
+    },
     { requiredKeys: [] },
   );
 
   it("returns NewPet's parse of every body it takes, and takes the plain bodies", () => {
-    fc.assert(fc.property(fc.oneof({ weight: 9, arbitrary: body }, fc.anything()), (input) => expectSameAsSchema(pinnedNewPet, NewPet, input)), { numRuns: 10000 });
+    fc.assert(
+      fc.property(fc.oneof({ weight: 9, arbitrary: body }, fc.anything()), (input) =>
+        expectSameAsSchema(pinnedNewPet, NewPet, input),
+      ),
+      { numRuns: 10000 },
+    );
     expect(pinnedNewPet({ name: " Rex ", categoryId: 1 })).toEqual({ name: "Rex", categoryId: 1 });
-    expect(pinnedNewPet({ name: "Rex", categoryId: 7, status: "sold", id: 99 })).toEqual({ name: "Rex", categoryId: 7, status: "sold" });
+    expect(pinnedNewPet({ name: "Rex", categoryId: 7, status: "sold", id: 99 })).toEqual({
+      name: "Rex",
+      categoryId: 7,
+      status: "sold",
+    });
   });
 
   it("leaves every refusal to the schema", () => {
@@ -128,8 +214,17 @@ describe("pinnedNewPet", () => {
 
 describe("pinnedCreatePetHeaders", () => {
   it("returns CreatePetHeaders's parse of the headers it takes (those without an Idempotency-Key), and only of those", () => {
-    const headers = fc.dictionary(fc.constantFrom("idempotency-key", "content-type", "authorization", "x-other"), fc.oneof(fc.string(), fc.constant("")), { maxKeys: 4 });
-    fc.assert(fc.property(fc.oneof({ weight: 9, arbitrary: headers }, fc.anything()), (input) => expectSameAsSchema(pinnedCreatePetHeaders, CreatePetHeaders, input)), { numRuns: 5000 });
+    const headers = fc.dictionary(
+      fc.constantFrom("idempotency-key", "content-type", "authorization", "x-other"),
+      fc.oneof(fc.string(), fc.constant("")),
+      { maxKeys: 4 },
+    );
+    fc.assert(
+      fc.property(fc.oneof({ weight: 9, arbitrary: headers }, fc.anything()), (input) =>
+        expectSameAsSchema(pinnedCreatePetHeaders, CreatePetHeaders, input),
+      ),
+      { numRuns: 5000 },
+    );
     expect(pinnedCreatePetHeaders({ "content-type": "application/json", authorization: "Bearer x" })).toEqual({});
     expect(pinnedCreatePetHeaders({ "idempotency-key": "k-1" })).toBeUndefined();
     expect(pinnedCreatePetHeaders({ "idempotency-key": "" })).toBeUndefined();
@@ -139,7 +234,17 @@ describe("pinnedCreatePetHeaders", () => {
 describe("pinnedPetPatch", () => {
   const value = fc.oneof(
     fc.string({ maxLength: 20 }),
-    fc.constantFrom("available", "sold", "Rex", "", "a".repeat(1000), "a".repeat(1001), "Re\u202Ex", "a\u0000b", "Zo\u00eb"),
+    fc.constantFrom(
+      "available",
+      "sold",
+      "Rex",
+      "",
+      "a".repeat(1000),
+      "a".repeat(1001),
+      "Re\u202Ex",
+      "a\u0000b",
+      "Zo\u00eb",
+    ),
     fc.constant(null),
     fc.integer(),
     fc.double(),
@@ -148,8 +253,16 @@ describe("pinnedPetPatch", () => {
   );
   const operation = fc.record(
     {
-      op: fc.oneof({ weight: 6, arbitrary: fc.constantFrom("test", "replace", "add", "remove") }, fc.constantFrom("move", "copy", "Test", ""), fc.anything()),
-      path: fc.oneof({ weight: 6, arbitrary: fc.constantFrom("/name", "/categoryId", "/status") }, fc.constantFrom("/id", "name", "/status/0", ""), fc.anything()),
+      op: fc.oneof(
+        { weight: 6, arbitrary: fc.constantFrom("test", "replace", "add", "remove") },
+        fc.constantFrom("move", "copy", "Test", ""),
+        fc.anything(),
+      ),
+      path: fc.oneof(
+        { weight: 6, arbitrary: fc.constantFrom("/name", "/categoryId", "/status") },
+        fc.constantFrom("/id", "name", "/status/0", ""),
+        fc.anything(),
+      ),
       value,
       from: fc.string(),
       extra: fc.anything(),
@@ -158,24 +271,44 @@ describe("pinnedPetPatch", () => {
   );
   // Well-formed operations too, so that whole patches of them, taken by the pinned parser, are generated often.
   const wellFormed = fc.oneof(
-    fc.record({ op: fc.constantFrom("test", "replace", "add"), path: fc.constantFrom("/name", "/categoryId", "/status"), value }),
+    fc.record({
+      op: fc.constantFrom("test", "replace", "add"),
+      path: fc.constantFrom("/name", "/categoryId", "/status"),
+      value,
+    }),
     fc.constant({ op: "remove", path: "/status" }),
   );
-  const patch = fc.array(fc.oneof({ weight: 6, arbitrary: wellFormed }, { weight: 3, arbitrary: operation }, fc.anything()), { maxLength: 12 });
+  const patch = fc.array(
+    fc.oneof({ weight: 6, arbitrary: wellFormed }, { weight: 3, arbitrary: operation }, fc.anything()),
+    { maxLength: 12 },
+  );
 
   it("returns PetPatch's parse of every patch it takes, and takes the plain patches", () => {
-    fc.assert(fc.property(fc.oneof({ weight: 9, arbitrary: patch }, fc.anything()), (input) => expectSameAsSchema(pinnedPetPatch, PetPatch, input)), { numRuns: 10000 });
+    fc.assert(
+      fc.property(fc.oneof({ weight: 9, arbitrary: patch }, fc.anything()), (input) =>
+        expectSameAsSchema(pinnedPetPatch, PetPatch, input),
+      ),
+      { numRuns: 10000 },
+    );
     const sale = [
       { op: "test", path: "/status", value: "pending" },
       { op: "replace", path: "/status", value: "sold" },
     ];
     expect(pinnedPetPatch(sale)).toEqual(sale);
-    expect(pinnedPetPatch([{ op: "test", path: "/categoryId", value: 7 }, { op: "replace", path: "/name", value: "Rex II" }, { op: "remove", path: "/status" }])).toEqual([
+    expect(
+      pinnedPetPatch([
+        { op: "test", path: "/categoryId", value: 7 },
+        { op: "replace", path: "/name", value: "Rex II" },
+        { op: "remove", path: "/status" },
+      ]),
+    ).toEqual([
       { op: "test", path: "/categoryId", value: 7 },
       { op: "replace", path: "/name", value: "Rex II" },
       { op: "remove", path: "/status" },
     ]);
-    expect(pinnedPetPatch([{ op: "add", path: "/status", value: null }])).toEqual([{ op: "add", path: "/status", value: null }]);
+    expect(pinnedPetPatch([{ op: "add", path: "/status", value: null }])).toEqual([
+      { op: "add", path: "/status", value: null },
+    ]);
   });
 
   it("leaves every refusal to the schema", () => {

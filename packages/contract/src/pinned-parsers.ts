@@ -1,5 +1,23 @@
-import { PATCH_STRING_MAX_LENGTH, PET_PATCH_MAX_OPERATIONS, PET_PATCH_PATHS, type PetPatch, type PetPatchOperation, type PetPatchPath } from "./pet-patch.js";
-import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, MAX_ID, NAME_MAX_LENGTH, NAME_PATTERN, PET_STATUSES, type ListPetsQuery, type NewPet, type PetStatus } from "./schemas.js";
+import {
+  PATCH_STRING_MAX_LENGTH,
+  PET_PATCH_MAX_OPERATIONS,
+  PET_PATCH_PATHS,
+  type PetPatch,
+  type PetPatchOperation,
+  type PetPatchPath,
+} from "./pet-patch.js";
+import {
+  LIMIT_DEFAULT,
+  LIMIT_MAX,
+  LIMIT_MIN,
+  MAX_ID,
+  NAME_MAX_LENGTH,
+  NAME_PATTERN,
+  PET_STATUSES,
+  type ListPetsQuery,
+  type NewPet,
+  type PetStatus,
+} from "./schemas.js";
 
 /**
  * A request part's parser pinned to the shape nearly every request sends: what
@@ -100,7 +118,8 @@ export function pinnedCreatePetHeaders(headers: unknown): Record<string, never> 
   return isPlainObject(headers) && !("idempotency-key" in headers) ? {} : undefined;
 }
 
-const isPatchPath = (value: unknown): value is PetPatchPath => typeof value === "string" && (PET_PATCH_PATHS as readonly string[]).includes(value);
+const isPatchPath = (value: unknown): value is PetPatchPath =>
+  typeof value === "string" && (PET_PATCH_PATHS as readonly string[]).includes(value);
 
 /** A patch operation's `value`: a string within the patch's bounds, a finite number, or null. */
 const isPatchValue = (value: unknown): value is string | number | null =>
@@ -117,7 +136,8 @@ export function pinnedPetPatch(body: unknown): PetPatch | undefined {
   if (!Array.isArray(body) || body.length < 1 || body.length > PET_PATCH_MAX_OPERATIONS) return undefined;
   const operations: PetPatchOperation[] = [];
   for (const operation of body as unknown[]) {
-    if (!isPlainObject(operation) || !Object.hasOwn(operation, "op") || !Object.hasOwn(operation, "path")) return undefined;
+    if (!isPlainObject(operation) || !Object.hasOwn(operation, "op") || !Object.hasOwn(operation, "path"))
+      return undefined;
     const { op, path } = operation;
     const size = Object.keys(operation).length;
     if (op === "remove") {
@@ -125,7 +145,8 @@ export function pinnedPetPatch(body: unknown): PetPatch | undefined {
       operations.push({ op, path });
     } else if (op === "test" || op === "replace" || op === "add") {
       const { value } = operation;
-      if (!isPatchPath(path) || size !== 3 || !Object.hasOwn(operation, "value") || !isPatchValue(value)) return undefined;
+      if (!isPatchPath(path) || size !== 3 || !Object.hasOwn(operation, "value") || !isPatchValue(value))
+        return undefined;
       operations.push({ op, path, value });
     } else {
       return undefined;

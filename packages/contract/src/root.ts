@@ -26,7 +26,13 @@ const COMMON_RESPONSES = { 429: ErrorBody, 500: ErrorBody, 503: ErrorBody };
  * the admin app calls it through one typed client.
  */
 export const v1Contract = c.router(
-  { pets: petsContract, petChanges: petChangesContract, categories: categoriesContract, store: storeContract, events: eventsContract },
+  {
+    pets: petsContract,
+    petChanges: petChangesContract,
+    categories: categoriesContract,
+    store: storeContract,
+    events: eventsContract,
+  },
   { pathPrefix: API_PATH_PREFIX, strictStatusCodes: true, commonResponses: COMMON_RESPONSES },
 );
 export type V1Contract = typeof v1Contract;
@@ -50,7 +56,6 @@ export const adminContract = c.router(
   { pathPrefix: ADMIN_API_PATH_PREFIX, strictStatusCodes: true, commonResponses: COMMON_RESPONSES },
 );
 export type AdminContract = typeof adminContract;
-
 
 /**
  * The spec's three operations under `/v1`, flat, as client developers have imported them since the first

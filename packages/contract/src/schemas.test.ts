@@ -74,7 +74,8 @@ describe("NewPet", () => {
   });
 
   it("takes categoryId as a positive safe integer only", () => {
-    for (const ok of [1, 2, MAX_ID]) expect(NewPet.safeParse({ name: "x", categoryId: ok }).success, String(ok)).toBe(true);
+    for (const ok of [1, 2, MAX_ID])
+      expect(NewPet.safeParse({ name: "x", categoryId: ok }).success, String(ok)).toBe(true);
     for (const bad of [0, -1, 1.5, MAX_ID + 1, "1", null, Number.NaN, Number.POSITIVE_INFINITY, true]) {
       const result = NewPet.safeParse({ name: "x", categoryId: bad });
       expect(result.success, String(bad)).toBe(false);
@@ -101,7 +102,9 @@ describe("NewPet", () => {
  * surrogate in a pair, high then low), and none of the control or bidirectional
  * formatting characters, once trimmed.
  */
-const BIDI_FORMATTING = [0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069];
+const BIDI_FORMATTING = [
+  0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069,
+];
 function nameCharactersAllowed(name: string): boolean {
   const trimmed = name.trim();
   for (let i = 0; i < trimmed.length; i++) {
@@ -121,25 +124,56 @@ const characterIssue = (value: unknown) =>
 
 describe("the name rule: well-formed, no control and no bidirectional formatting characters", () => {
   it("refuses an unpaired surrogate anywhere in a name, naming name", () => {
-    for (const bad of ["\ud800", "Rex\ud800", "\udbffRex", "\udc00", "Re\udfffx", "a\udc36\ud83db", "\ud83d\ud83d\udc36"]) {
+    for (const bad of [
+      "\ud800",
+      "Rex\ud800",
+      "\udbffRex",
+      "\udc00",
+      "Re\udfffx",
+      "a\udc36\ud83db",
+      "\ud83d\ud83d\udc36",
+    ]) {
       const result = NewPet.safeParse({ name: bad, categoryId: 1 });
       expect(result.success, JSON.stringify(bad)).toBe(false);
-      expect(result.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([["name", NAME_CHARACTERS_MESSAGE]]);
+      expect(result.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([
+        ["name", NAME_CHARACTERS_MESSAGE],
+      ]);
     }
   });
 
   it("refuses each bidirectional formatting character (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), naming name", () => {
     for (const code of BIDI_FORMATTING) {
-      for (const bad of [String.fromCharCode(code), `Rex${String.fromCharCode(code)}gnp.exe`, `${String.fromCharCode(code)}Rex`]) {
+      for (const bad of [
+        String.fromCharCode(code),
+        `Rex${String.fromCharCode(code)}gnp.exe`,
+        `${String.fromCharCode(code)}Rex`,
+      ]) {
         const result = NewPet.safeParse({ name: bad, categoryId: 1 });
         expect(result.success, bad).toBe(false);
-        expect(result.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([["name", NAME_CHARACTERS_MESSAGE]]);
+        expect(result.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([
+          ["name", NAME_CHARACTERS_MESSAGE],
+        ]);
       }
     }
   });
 
   it("keeps well-formed names from every plane, right-to-left letters, and the characters beside the refused ones", () => {
-    for (const good of ["🐕 Rex", "𝔘𝔫𝔦", "👩‍👩‍👧", "שלום", "مرحبا", "Rex\u061b", "\u061dx", "a\u200db", "a\u2029b", "x\u202fy", "x\u2065y", "x\u206ay", "\ufeffRex", "\uffff"]) {
+    for (const good of [
+      "🐕 Rex",
+      "𝔘𝔫𝔦",
+      "👩‍👩‍👧",
+      "שלום",
+      "مرحبا",
+      "Rex\u061b",
+      "\u061dx",
+      "a\u200db",
+      "a\u2029b",
+      "x\u202fy",
+      "x\u2065y",
+      "x\u206ay",
+      "\ufeffRex",
+      "\uffff",
+    ]) {
       expect(NewPet.safeParse({ name: good, categoryId: 1 }).success, JSON.stringify(good)).toBe(true);
     }
   });
@@ -153,7 +187,13 @@ describe("the name rule: well-formed, no control and no bidirectional formatting
     for (const high of [0xd800, 0xd83d, 0xdbff]) {
       for (const low of [0xdc00, 0xdc36, 0xdfff]) {
         const pair = String.fromCharCode(high, low);
-        samples.push(pair, `a${pair}`, `${pair}b`, String.fromCharCode(low, high), `${pair}${String.fromCharCode(high)}`);
+        samples.push(
+          pair,
+          `a${pair}`,
+          `${pair}b`,
+          String.fromCharCode(low, high),
+          `${pair}${String.fromCharCode(high)}`,
+        );
       }
     }
     const disagreements = samples.filter((sample) => characterIssue(sample) === nameCharactersAllowed(sample));
@@ -161,13 +201,34 @@ describe("the name rule: well-formed, no control and no bidirectional formatting
   });
 
   it("is one regex, with no effect: the same verdict with or without the u flag, on names and on untrimmed wire values", () => {
-    expect(PetName._def.checks.filter((check) => check.kind === "regex").map((check) => check.kind === "regex" && check.regex)).toEqual([NAME_PATTERN]);
+    expect(
+      PetName._def.checks
+        .filter((check) => check.kind === "regex")
+        .map((check) => check.kind === "regex" && check.regex),
+    ).toEqual([NAME_PATTERN]);
     expect(PetName._def.typeName).toBe("ZodString"); // no ZodEffects: no transform, no refine
     const unicode = new RegExp(NAME_PATTERN.source, "u");
-    const wire = ["\tRex\n", " \u00a0Rex\u3000", "\ufeffRex\u2028", "Rex\t", "\u0085Rex", "a\tb", " \u202eRex ", "\ud800 ", " 🐕 ", "Ré x", ""];
-    for (let unit = 0; unit <= 0xffff; unit += 1) wire.push(` ${String.fromCharCode(unit)}x `, `\t${String.fromCharCode(unit)}\n`);
+    const wire = [
+      "\tRex\n",
+      " \u00a0Rex\u3000",
+      "\ufeffRex\u2028",
+      "Rex\t",
+      "\u0085Rex",
+      "a\tb",
+      " \u202eRex ",
+      "\ud800 ",
+      " 🐕 ",
+      "Ré x",
+      "",
+    ];
+    for (let unit = 0; unit <= 0xffff; unit += 1)
+      wire.push(` ${String.fromCharCode(unit)}x `, `\t${String.fromCharCode(unit)}\n`);
     // The pattern holds for the value as sent exactly when its characters, once trimmed, are allowed.
-    const disagreements = wire.filter((value) => NAME_PATTERN.test(value) !== nameCharactersAllowed(value) || unicode.test(value) !== nameCharactersAllowed(value));
+    const disagreements = wire.filter(
+      (value) =>
+        NAME_PATTERN.test(value) !== nameCharactersAllowed(value) ||
+        unicode.test(value) !== nameCharactersAllowed(value),
+    );
     expect(disagreements.map((value) => JSON.stringify(value))).toEqual([]);
   });
 });
@@ -210,7 +271,20 @@ describe("ListPetsQuery", () => {
   });
 
   it("rejects limit outside 1..100 or not a plain integer, never clamping", () => {
-    for (const bad of ["0", "101", "-1", "1.5", "7.0", "1e1", "0x10", " 5", "", "abc", ["1", "2"], "1000000000000000000000"]) {
+    for (const bad of [
+      "0",
+      "101",
+      "-1",
+      "1.5",
+      "7.0",
+      "1e1",
+      "0x10",
+      " 5",
+      "",
+      "abc",
+      ["1", "2"],
+      "1000000000000000000000",
+    ]) {
       const result = ListPetsQuery.safeParse({ limit: bad });
       expect(result.success, JSON.stringify(bad)).toBe(false);
       expect(issuePath(result)).toBe("limit");

@@ -147,27 +147,27 @@ export type Pets = z.infer<typeof Pets>;
 
 export const ErrorCode = z
   .enum([
-  "UNAUTHORIZED",
-  "VALIDATION_ERROR",
-  "NOT_FOUND",
-  "METHOD_NOT_ALLOWED",
-  "PAYLOAD_TOO_LARGE",
-  "REQUEST_TIMEOUT",
-  "UNSUPPORTED_MEDIA_TYPE",
-  "RATE_LIMITED",
-  "INTERNAL",
-  "UNAVAILABLE",
-  /** `/readyz` only, from SIGTERM on: the process is draining and will exit; the balancer should stop sending it requests. */
-  "SHUTTING_DOWN",
-  "IDEMPOTENCY_KEY_REUSED",
-  "IDEMPOTENCY_KEY_IN_USE",
-  // A valid key whose scope does not cover the operation (staff access).
-  "FORBIDDEN",
-  // The request conflicts with the resource's state: a webhook delivery being sent when it is resent.
-  "CONFLICT",
-  // What was asked for existed and was purged: an event log position older than the oldest event kept.
-  "GONE",
-])
+    "UNAUTHORIZED",
+    "VALIDATION_ERROR",
+    "NOT_FOUND",
+    "METHOD_NOT_ALLOWED",
+    "PAYLOAD_TOO_LARGE",
+    "REQUEST_TIMEOUT",
+    "UNSUPPORTED_MEDIA_TYPE",
+    "RATE_LIMITED",
+    "INTERNAL",
+    "UNAVAILABLE",
+    /** `/readyz` only, from SIGTERM on: the process is draining and will exit; the balancer should stop sending it requests. */
+    "SHUTTING_DOWN",
+    "IDEMPOTENCY_KEY_REUSED",
+    "IDEMPOTENCY_KEY_IN_USE",
+    // A valid key whose scope does not cover the operation (staff access).
+    "FORBIDDEN",
+    // The request conflicts with the resource's state: a webhook delivery being sent when it is resent.
+    "CONFLICT",
+    // What was asked for existed and was purged: an event log position older than the oldest event kept.
+    "GONE",
+  ])
   .describe("Machine-readable error code.");
 export type ErrorCode = z.infer<typeof ErrorCode>;
 export const ERROR_CODES = ErrorCode.options;
@@ -230,7 +230,10 @@ export const ListPetsQuery = z
     /** Category filter (extension, "The store at a glance"): only pets with this `categoryId`. */
     categoryId: decimalInteger("categoryId", positiveSafeInteger("categoryId")).optional(),
     /** The page just below this id (extension), still in ascending order; not with `after`. */
-    before: decimalInteger("before", z.number().int().min(1, "before must be at least 1").max(MAX_ID, `before must be at most ${MAX_ID}`)).optional(),
+    before: decimalInteger(
+      "before",
+      z.number().int().min(1, "before must be at least 1").max(MAX_ID, `before must be at most ${MAX_ID}`),
+    ).optional(),
     /** `true` (extension): the answer carries `X-Total-Count`, the number of pets matching the filters. */
     count: z.enum(["true", "false"], { errorMap: () => ({ message: "count must be true or false" }) }).optional(),
   })
@@ -238,7 +241,11 @@ export const ListPetsQuery = z
   // A check, not a transform: the output stays the object's (see decimalInteger on transforms).
   .superRefine((query, ctx) => {
     if (query.after !== undefined && query.before !== undefined) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["before"], message: "before and after cannot be used together" });
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["before"],
+        message: "before and after cannot be used together",
+      });
     }
   });
 /** What a client sends. */

@@ -27,7 +27,15 @@ export const sessionContract = c.router({
       "With the session cookie and an `Origin` header equal to the admin app's origin: a bearer token valid 10 minutes, of the person's role now " +
       "(a key's session: the key's scope). No `Origin`, or another one: 403. No session, or an ended or expired one: 401. " +
       'At most TOKENS_PER_SESSION_PER_MIN tokens a minute per session (default 30; `RateLimit` fields `"session-tokens"`), then 429 with `Retry-After`.',
-    responses: { 201: SessionToken, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 429: ErrorBody },
+    responses: {
+      201: SessionToken,
+      400: ErrorBody,
+      401: ErrorBody,
+      403: ErrorBody,
+      413: ErrorBody,
+      415: ErrorBody,
+      429: ErrorBody,
+    },
   },
   signOut: {
     method: "POST",

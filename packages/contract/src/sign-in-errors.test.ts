@@ -25,6 +25,8 @@ describe("single sign-on refusals on the sign-in page", () => {
       singleSignOn: { displayName: "Acme Workspace" },
     });
     expect(SignInOptions.parse({ passkeys: false, singleSignOn: null }).singleSignOn).toBeNull();
-    expect(SignInOptions.safeParse({ passkeys: true, singleSignOn: { displayName: "x".repeat(61) } }).success).toBe(false);
+    expect(SignInOptions.safeParse({ passkeys: true, singleSignOn: { displayName: "x".repeat(61) } }).success).toBe(
+      false,
+    );
   });
 });

@@ -1,7 +1,19 @@
 import { initContract } from "@ts-rest/core";
 import type { RouteMetadata } from "./route-metadata.js";
 import { EmptyBody, ErrorBody } from "./schemas.js";
-import { DisableStaffBody, Invitation, InvitationLookup, InvitedStaffMember, NewStaffMember, SessionIdParams, StaffIdParams, StaffMember, StaffMembers, StaffRoleChange, StaffSessionSummary } from "./staff-schemas.js";
+import {
+  DisableStaffBody,
+  Invitation,
+  InvitationLookup,
+  InvitedStaffMember,
+  NewStaffMember,
+  SessionIdParams,
+  StaffIdParams,
+  StaffMember,
+  StaffMembers,
+  StaffRoleChange,
+  StaffSessionSummary,
+} from "./staff-schemas.js";
 
 const c = initContract();
 
@@ -27,7 +39,14 @@ export const staffContract = c.router({
       "only the token's SHA-256 is stored. An email that is already a staff member's invites them again while they have never signed in " +
       "and hold no passkey (a lost or expired link): their name and role as sent, a new link, and the earlier link stops working. " +
       "Otherwise (they signed in, hold a passkey, or are disabled) it is refused (400).",
-    responses: { 201: InvitedStaffMember, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody },
+    responses: {
+      201: InvitedStaffMember,
+      400: ErrorBody,
+      401: ErrorBody,
+      403: ErrorBody,
+      413: ErrorBody,
+      415: ErrorBody,
+    },
   },
   changeStaffRole: {
     method: "POST",
@@ -37,8 +56,17 @@ export const staffContract = c.router({
     body: StaffRoleChange,
     metadata: { credential: "bearer", scope: "admin", tag: "staff" } satisfies RouteMetadata,
     summary: "Change a person's role",
-    description: "Sets the role; their sessions and tokens end at once on this API process and within 2 seconds on every other, so the new role holds from their next sign-in.",
-    responses: { 200: StaffMember, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody },
+    description:
+      "Sets the role; their sessions and tokens end at once on this API process and within 2 seconds on every other, so the new role holds from their next sign-in.",
+    responses: {
+      200: StaffMember,
+      400: ErrorBody,
+      401: ErrorBody,
+      403: ErrorBody,
+      404: ErrorBody,
+      413: ErrorBody,
+      415: ErrorBody,
+    },
   },
   disableStaff: {
     method: "POST",
@@ -52,7 +80,15 @@ export const staffContract = c.router({
       "Disables the person: their sessions and tokens end at once on this API process and within 2 seconds on every other, and they cannot sign in again. " +
       "`revokeKeys: true` also revokes every active key they created, in the same transaction, each with a `key.revoked` event (default false: their keys keep working). " +
       "Disabling a disabled person answers them again, unchanged (and revokes their keys if asked).",
-    responses: { 200: StaffMember, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody },
+    responses: {
+      200: StaffMember,
+      400: ErrorBody,
+      401: ErrorBody,
+      403: ErrorBody,
+      404: ErrorBody,
+      413: ErrorBody,
+      415: ErrorBody,
+    },
   },
   endSession: {
     method: "POST",
@@ -62,8 +98,17 @@ export const staffContract = c.router({
     body: EmptyBody,
     metadata: { credential: "bearer", scope: "admin", tag: "staff" } satisfies RouteMetadata,
     summary: "End a browser session",
-    description: "Ends one browser session (a person's or a key's) and its tokens, at once on this API process and within 2 seconds on every other.",
-    responses: { 200: StaffSessionSummary, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody },
+    description:
+      "Ends one browser session (a person's or a key's) and its tokens, at once on this API process and within 2 seconds on every other.",
+    responses: {
+      200: StaffSessionSummary,
+      400: ErrorBody,
+      401: ErrorBody,
+      403: ErrorBody,
+      404: ErrorBody,
+      413: ErrorBody,
+      415: ErrorBody,
+    },
   },
   getInvitation: {
     method: "POST",

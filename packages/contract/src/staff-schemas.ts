@@ -62,7 +62,10 @@ export const StaffMember = z
   })
   .describe("A staff member: a person who signs in as themselves.");
 export type StaffMember = z.infer<typeof StaffMember>;
-export const StaffMembers = z.array(StaffMember).max(LIST_STAFF_MAX).describe(`Staff members, newest first (at most ${LIST_STAFF_MAX}).`);
+export const StaffMembers = z
+  .array(StaffMember)
+  .max(LIST_STAFF_MAX)
+  .describe(`Staff members, newest first (at most ${LIST_STAFF_MAX}).`);
 
 /** Request body of inviteStaff. Unknown fields are stripped. */
 export const NewStaffMember = z
@@ -75,7 +78,11 @@ export type NewStaffMember = z.infer<typeof NewStaffMember>;
 export const InvitedStaffMember = z
   .object({
     staff: StaffMember,
-    invitationUrl: z.string().max(2048).url().describe("`<ADMIN_ORIGIN>/invite#<token>`: shown this once; only the token's SHA-256 is stored."),
+    invitationUrl: z
+      .string()
+      .max(2048)
+      .url()
+      .describe("`<ADMIN_ORIGIN>/invite#<token>`: shown this once; only the token's SHA-256 is stored."),
     expiresAt: dateTime,
   })
   .describe("The invited person and their one-time invitation link, shown this once.");
@@ -86,7 +93,10 @@ export const SessionIdParams = z.object({ sessionId: decimalInteger("sessionId",
 export const PasskeyIdParams = z.object({ passkeyId: decimalInteger("passkeyId", positiveSafeInteger("passkeyId")) });
 
 /** Request body of changeStaffRole. */
-export const StaffRoleChange = z.object({ role: StaffRole }).strip().describe("Request body of changeStaffRole: the new role.");
+export const StaffRoleChange = z
+  .object({ role: StaffRole })
+  .strip()
+  .describe("Request body of changeStaffRole: the new role.");
 export type StaffRoleChange = z.infer<typeof StaffRoleChange>;
 
 /** disableStaff's optional body: `revokeKeys` also revokes the active keys the person created, in the same transaction. */
@@ -96,7 +106,9 @@ export const DisableStaffBody = z
   })
   .strip()
   .optional()
-  .describe("Optional: `revokeKeys` (default false) also revokes every active key the person created, each with a `key.revoked` event.");
+  .describe(
+    "Optional: `revokeKeys` (default false) also revokes every active key the person created, each with a `key.revoked` event.",
+  );
 export type DisableStaffBody = z.infer<typeof DisableStaffBody>;
 
 /** A person's passkey as listed: never its public key or credential id. */
@@ -111,7 +123,10 @@ export const Passkey = z
 export type Passkey = z.infer<typeof Passkey>;
 
 /** Request body of renamePasskey. */
-export const PasskeyChanges = z.object({ name: NameText.describe("The passkey's new name.") }).strip().describe("Request body of renamePasskey: its new name.");
+export const PasskeyChanges = z
+  .object({ name: NameText.describe("The passkey's new name.") })
+  .strip()
+  .describe("Request body of renamePasskey: its new name.");
 
 /** One of a person's browser sessions. */
 export const StaffSessionSummary = z
@@ -141,7 +156,11 @@ export type Account = z.infer<typeof Account>;
 /** The answer to createSessionToken: a bearer token for `/v1` and `/admin/v1`, valid 10 minutes. */
 export const SessionToken = z
   .object({
-    token: z.string().length(SESSION_TOKEN_PREFIX.length + 43).regex(SESSION_TOKEN_SECRET).describe("Send it as `Authorization: Bearer <token>`; keep it in memory only."),
+    token: z
+      .string()
+      .length(SESSION_TOKEN_PREFIX.length + 43)
+      .regex(SESSION_TOKEN_SECRET)
+      .describe("Send it as `Authorization: Bearer <token>`; keep it in memory only."),
     expiresAt: dateTime,
   })
   .describe("A short-lived bearer token bought with the session cookie.");
@@ -154,7 +173,10 @@ export const InvitationToken = z
   .regex(INVITATION_TOKEN, "token must be the 43 characters after # in the invitation link");
 
 /** Request body of getInvitation (the token is never put in a URL). */
-export const InvitationLookup = z.object({ token: InvitationToken }).strip().describe("Request body of getInvitation: the invitation link's token.");
+export const InvitationLookup = z
+  .object({ token: InvitationToken })
+  .strip()
+  .describe("Request body of getInvitation: the invitation link's token.");
 
 /** What the invitation page shows: who is invited, until when. */
 export const Invitation = z
@@ -182,9 +204,13 @@ export const InvitationRegistration = z
 /** Request body of a signed-in person's passkey registration. */
 export const PasskeyRegistration = z.object({ response: WebAuthnJson, name: NameText.optional() }).strip();
 /** PublicKeyCredentialCreationOptionsJSON. */
-export const PasskeyRegistrationOptions = WebAuthnJson.describe("WebAuthn PublicKeyCredentialCreationOptionsJSON, for navigator.credentials.create().");
+export const PasskeyRegistrationOptions = WebAuthnJson.describe(
+  "WebAuthn PublicKeyCredentialCreationOptionsJSON, for navigator.credentials.create().",
+);
 /** PublicKeyCredentialRequestOptionsJSON. */
-export const PasskeyAuthenticationOptions = WebAuthnJson.describe("WebAuthn PublicKeyCredentialRequestOptionsJSON, for navigator.credentials.get().");
+export const PasskeyAuthenticationOptions = WebAuthnJson.describe(
+  "WebAuthn PublicKeyCredentialRequestOptionsJSON, for navigator.credentials.get().",
+);
 /** Request body of passkey sign-in: the authenticator's answer. */
 export const PasskeyAuthentication = z.object({ response: WebAuthnJson }).strip();
 
@@ -209,7 +235,11 @@ export const SsoCallbackQuery = z
 /** What the sign-in page offers besides the API key (which is always there): `getSignInOptions`, no credential. */
 export const SignInOptions = z
   .object({
-    passkeys: z.boolean().describe("Whether `Sign in with a passkey` is offered: the server knows the admin app's origin (ADMIN_ORIGIN), the passkeys' relying party."),
+    passkeys: z
+      .boolean()
+      .describe(
+        "Whether `Sign in with a passkey` is offered: the server knows the admin app's origin (ADMIN_ORIGIN), the passkeys' relying party.",
+      ),
     singleSignOn: z
       .object({
         displayName: z
@@ -219,7 +249,9 @@ export const SignInOptions = z
           .describe("OIDC_DISPLAY_NAME: the button reads `Sign in with <displayName>`."),
       })
       .nullable()
-      .describe("Single sign-on, when an identity provider is configured (and ADMIN_ORIGIN is known); null: not offered."),
+      .describe(
+        "Single sign-on, when an identity provider is configured (and ADMIN_ORIGIN is known); null: not offered.",
+      ),
   })
   .describe("The ways to sign in this server offers besides an API key.");
 export type SignInOptions = z.infer<typeof SignInOptions>;
@@ -262,5 +294,7 @@ export const SIGN_IN_ERROR_CODES = Object.keys(SIGN_IN_ERRORS) as SignInError[];
 /** The sentence for `?error=`: a known code's, `failed`'s for any other value, null when there is none. */
 export function signInErrorMessage(code: string | null | undefined): string | null {
   if (code === null || code === undefined || code === "") return null;
-  return Object.prototype.hasOwnProperty.call(SIGN_IN_ERRORS, code) ? SIGN_IN_ERRORS[code as SignInError] : SIGN_IN_ERRORS.failed;
+  return Object.prototype.hasOwnProperty.call(SIGN_IN_ERRORS, code)
+    ? SIGN_IN_ERRORS[code as SignInError]
+    : SIGN_IN_ERRORS.failed;
 }

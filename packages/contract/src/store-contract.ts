@@ -30,7 +30,15 @@ export const categoriesContract = c.router({
       "Beyond the spec: names a category. With `id`, names an id the store's animals may already carry; without it, " +
       "the category takes the next id above every category's and every animal's `categoryId`. A name already taken " +
       "(ignoring case and accents), an id already named, or a 1,001st category: `409`.",
-    responses: { 201: Category, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody },
+    responses: {
+      201: Category,
+      400: ErrorBody,
+      401: ErrorBody,
+      403: ErrorBody,
+      409: ErrorBody,
+      413: ErrorBody,
+      415: ErrorBody,
+    },
   },
   renameCategory: {
     method: "POST",
@@ -40,8 +48,18 @@ export const categoriesContract = c.router({
     body: CategoryRename,
     metadata: { credential: "bearer", scope: "admin", tag: "categories", stability: "beta" } satisfies RouteMetadata,
     summary: "Rename a category",
-    description: "Beyond the spec: gives a category another name. A name another category has (ignoring case and accents): `409`.",
-    responses: { 200: Category, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody },
+    description:
+      "Beyond the spec: gives a category another name. A name another category has (ignoring case and accents): `409`.",
+    responses: {
+      200: Category,
+      400: ErrorBody,
+      401: ErrorBody,
+      403: ErrorBody,
+      404: ErrorBody,
+      409: ErrorBody,
+      413: ErrorBody,
+      415: ErrorBody,
+    },
   },
 });
 

@@ -38,7 +38,10 @@ export const NewCategory = z
   .describe("Request body for creating a category.");
 export type NewCategory = z.infer<typeof NewCategory>;
 
-export const CategoryRename = z.object({ name: CategoryName }).strip().describe("Request body for renaming a category.");
+export const CategoryRename = z
+  .object({ name: CategoryName })
+  .strip()
+  .describe("Request body for renaming a category.");
 export type CategoryRename = z.infer<typeof CategoryRename>;
 
 export const CategoryParams = z.object({

@@ -1,6 +1,14 @@
 import { z } from "zod";
 import { DATE_TIME_MAX_LENGTH } from "./access-schemas.js";
-import { decimalInteger, MAX_ID, NAME_CHARACTERS_MESSAGE, NAME_MAX_LENGTH, NAME_PATTERN, PageLimit, positiveSafeInteger } from "./schemas.js";
+import {
+  decimalInteger,
+  MAX_ID,
+  NAME_CHARACTERS_MESSAGE,
+  NAME_MAX_LENGTH,
+  NAME_PATTERN,
+  PageLimit,
+  positiveSafeInteger,
+} from "./schemas.js";
 
 const dateTime = z.string().max(DATE_TIME_MAX_LENGTH).datetime({ offset: true });
 /** A sentence the API writes (why an endpoint was disabled, why an attempt failed): no control characters. */
@@ -11,11 +19,15 @@ const SENTENCE = /^[^\u0000-\u001f\u007f]*$/;
 const ANSWER = /^[^\u0000]*$/;
 
 /** The event types an endpoint may subscribe to. `webhook.test` is sent by sendTestEvent only. */
-export const WebhookEventType = z.enum(["pet.created", "pet.updated", "pet.deleted", "pet.restored", "key.created", "key.revoked"]).describe("An event type an endpoint may subscribe to.");
+export const WebhookEventType = z
+  .enum(["pet.created", "pet.updated", "pet.deleted", "pet.restored", "key.created", "key.revoked"])
+  .describe("An event type an endpoint may subscribe to.");
 export type WebhookEventType = z.infer<typeof WebhookEventType>;
 export const WEBHOOK_EVENT_TYPES = WebhookEventType.options;
 /** Every type a delivery may carry: the subscribable ones, and `webhook.test`. */
-export const DeliveryEventType = z.enum(["pet.created", "pet.updated", "pet.deleted", "pet.restored", "key.created", "key.revoked", "webhook.test"]).describe("The event's type.");
+export const DeliveryEventType = z
+  .enum(["pet.created", "pet.updated", "pet.deleted", "pet.restored", "key.created", "key.revoked", "webhook.test"])
+  .describe("The event's type.");
 
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 export const WEBHOOK_DESCRIPTION_MAX_LENGTH = 200;
@@ -33,7 +45,9 @@ const WebhookUrl = z
   .string({ required_error: "url is required", invalid_type_error: "url must be a string" })
   .max(WEBHOOK_URL_MAX_LENGTH, `url must be at most ${WEBHOOK_URL_MAX_LENGTH} characters`)
   .url("url must be an absolute URL")
-  .describe("Where events are POSTed: https:// (http:// only where the API allows it); its host must resolve to a public address.");
+  .describe(
+    "Where events are POSTed: https:// (http:// only where the API allows it); its host must resolve to a public address.",
+  );
 
 /** The name rule's characters, up to 200 of them. */
 const WebhookDescription = z
@@ -61,7 +75,10 @@ export const Webhook = z
     createdAt: dateTime,
     /** The creating key's name. */
     createdBy: z.string().max(NAME_MAX_LENGTH).regex(NAME_PATTERN),
-    secretPrefix: z.string().max(10).regex(/^whsec_[A-Za-z0-9+/]{4}$/),
+    secretPrefix: z
+      .string()
+      .max(10)
+      .regex(/^whsec_[A-Za-z0-9+/]{4}$/),
   })
   .describe("A webhook endpoint.");
 export type Webhook = z.infer<typeof Webhook>;
@@ -112,7 +129,11 @@ export const Delivery = z
   .object({
     id: positiveSafeInteger("id"),
     webhookId: WebhookId,
-    eventId: z.string().max(64).regex(/^msg_[A-Za-z0-9]+$/).describe("The `webhook-id` header sent: the same on every attempt."),
+    eventId: z
+      .string()
+      .max(64)
+      .regex(/^msg_[A-Za-z0-9]+$/)
+      .describe("The `webhook-id` header sent: the same on every attempt."),
     eventType: DeliveryEventType,
     status: DeliveryStatus,
     createdAt: dateTime,
@@ -125,7 +146,10 @@ export const Deliveries = z.array(Delivery).max(100).describe("A page of deliver
 export const ListDeliveriesQuery = z
   .object({
     limit: PageLimit,
-    after: decimalInteger("after", z.number().int().min(1, "after must be at least 1").max(MAX_ID, `after must be at most ${MAX_ID}`)).optional(),
+    after: decimalInteger(
+      "after",
+      z.number().int().min(1, "after must be at least 1").max(MAX_ID, `after must be at most ${MAX_ID}`),
+    ).optional(),
     status: DeliveryStatus.optional(),
   })
   .strip();

@@ -2,7 +2,18 @@ import { initContract } from "@ts-rest/core";
 import type { RouteMetadata } from "./route-metadata.js";
 import { EmptyBody, ErrorBody } from "./schemas.js";
 import { RecoveredEvents, RecoverWebhook } from "./event-schemas.js";
-import { Deliveries, Delivery, DeliveryIdParams, ListDeliveriesQuery, NewWebhook, Webhook, WebhookChanges, WebhookIdParams, WebhookWithSecret, Webhooks } from "./webhook-schemas.js";
+import {
+  Deliveries,
+  Delivery,
+  DeliveryIdParams,
+  ListDeliveriesQuery,
+  NewWebhook,
+  Webhook,
+  WebhookChanges,
+  WebhookIdParams,
+  WebhookWithSecret,
+  Webhooks,
+} from "./webhook-schemas.js";
 
 const c = initContract();
 
@@ -26,7 +37,14 @@ export const webhooksContract = c.router({
     description:
       "Registers a URL that events are POSTed to, signed as Standard Webhooks. The answer carries the signing secret, this once. " +
       "A URL whose host does not resolve, or resolves to a loopback, private, link-local or metadata address, is refused.",
-    responses: { 201: WebhookWithSecret, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody },
+    responses: {
+      201: WebhookWithSecret,
+      400: ErrorBody,
+      401: ErrorBody,
+      403: ErrorBody,
+      413: ErrorBody,
+      415: ErrorBody,
+    },
   },
   getWebhook: {
     method: "GET",
@@ -45,8 +63,17 @@ export const webhooksContract = c.router({
     body: WebhookChanges,
     metadata: { credential: "bearer", scope: "admin", tag: "webhooks" } satisfies RouteMetadata,
     summary: "Change a webhook endpoint",
-    description: "Changes its URL, description, event types or whether it is enabled; enabling it clears `disabledReason`.",
-    responses: { 200: Webhook, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody },
+    description:
+      "Changes its URL, description, event types or whether it is enabled; enabling it clears `disabledReason`.",
+    responses: {
+      200: Webhook,
+      400: ErrorBody,
+      401: ErrorBody,
+      403: ErrorBody,
+      404: ErrorBody,
+      413: ErrorBody,
+      415: ErrorBody,
+    },
   },
   deleteWebhook: {
     method: "DELETE",
@@ -66,8 +93,17 @@ export const webhooksContract = c.router({
     body: EmptyBody,
     metadata: { credential: "bearer", scope: "admin", tag: "webhooks" } satisfies RouteMetadata,
     summary: "Rotate a webhook endpoint's secret",
-    description: "A new signing secret, shown this once. For 24 hours deliveries carry a signature with the new secret and one with the old.",
-    responses: { 200: WebhookWithSecret, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody },
+    description:
+      "A new signing secret, shown this once. For 24 hours deliveries carry a signature with the new secret and one with the old.",
+    responses: {
+      200: WebhookWithSecret,
+      400: ErrorBody,
+      401: ErrorBody,
+      403: ErrorBody,
+      404: ErrorBody,
+      413: ErrorBody,
+      415: ErrorBody,
+    },
   },
   sendTestEvent: {
     method: "POST",
@@ -77,8 +113,17 @@ export const webhooksContract = c.router({
     body: EmptyBody,
     metadata: { credential: "bearer", scope: "admin", tag: "webhooks" } satisfies RouteMetadata,
     summary: "Send a test event",
-    description: "Queues a `webhook.test` event for this endpoint alone, whatever its event types; it is sent at once, as any delivery.",
-    responses: { 202: Delivery, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody },
+    description:
+      "Queues a `webhook.test` event for this endpoint alone, whatever its event types; it is sent at once, as any delivery.",
+    responses: {
+      202: Delivery,
+      400: ErrorBody,
+      401: ErrorBody,
+      403: ErrorBody,
+      404: ErrorBody,
+      413: ErrorBody,
+      415: ErrorBody,
+    },
   },
   listDeliveries: {
     method: "GET",
@@ -103,7 +148,16 @@ export const webhooksContract = c.router({
     description:
       "A new attempt, now, with the same `webhook-id`, whatever the delivery's status. " +
       "While an attempt of this delivery is being sent: 409 `CONFLICT` (one attempt at a time per delivery).",
-    responses: { 202: Delivery, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody },
+    responses: {
+      202: Delivery,
+      400: ErrorBody,
+      401: ErrorBody,
+      403: ErrorBody,
+      404: ErrorBody,
+      409: ErrorBody,
+      413: ErrorBody,
+      415: ErrorBody,
+    },
   },
   recoverWebhook: {
     method: "POST",
@@ -118,6 +172,15 @@ export const webhooksContract = c.router({
       "with a 2xx: failed deliveries become due again, and events it never got (raised while it was disabled, or before " +
       "a retry gave up) are queued, each with its own `webhook-id`. Events are kept 30 days. A disabled endpoint: 409 " +
       "`CONFLICT` (enable it first).",
-    responses: { 202: RecoveredEvents, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody },
+    responses: {
+      202: RecoveredEvents,
+      400: ErrorBody,
+      401: ErrorBody,
+      403: ErrorBody,
+      404: ErrorBody,
+      409: ErrorBody,
+      413: ErrorBody,
+      415: ErrorBody,
+    },
   },
 });

@@ -96,9 +96,13 @@ export function missingPaths(root: string): NamedPath[] {
   const named = checkedDocuments(root).flatMap((document) =>
     namedPaths(document, readFileSync(path.join(root, document), "utf8"), topFolders),
   );
-  const absent = named.filter((entry) => entry.repoPath.startsWith("..") || !existsSync(path.join(root, entry.repoPath)));
+  const absent = named.filter(
+    (entry) => entry.repoPath.startsWith("..") || !existsSync(path.join(root, entry.repoPath)),
+  );
   // A path that does not exist may be a folder: `dist/` matches `apps/web/dist` only when asked as `apps/web/dist/`.
-  const asked = absent.filter((entry) => !entry.repoPath.startsWith("..")).map((entry) => entry.repoPath.replace(/\/$/, ""));
+  const asked = absent
+    .filter((entry) => !entry.repoPath.startsWith(".."))
+    .map((entry) => entry.repoPath.replace(/\/$/, ""));
   const candidates = [...new Set(asked.flatMap((repoPath) => [repoPath, `${repoPath}/`]))];
   let ignored = new Set<string>();
   if (candidates.length > 0) {

@@ -22,7 +22,8 @@ const isSource = (file: string) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test
 function sourceFiles(src: string, skipped: readonly string[], dir = src, prefix = ""): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const relative = prefix + entry.name;
-    if (entry.isDirectory()) return skipped.includes(relative) ? [] : sourceFiles(src, skipped, path.join(dir, entry.name), `${relative}/`);
+    if (entry.isDirectory())
+      return skipped.includes(relative) ? [] : sourceFiles(src, skipped, path.join(dir, entry.name), `${relative}/`);
     return isSource(entry.name) ? [relative] : [];
   });
 }
@@ -72,7 +73,12 @@ function cycles(graph: Map<string, Set<string>>): string[][] {
 }
 
 const APPS = [
-  { app: "apps/api", skipped: ["test", "generated"], knownFiles: ["app.ts", "activity/audit-event.ts"], entry: "app.ts" },
+  {
+    app: "apps/api",
+    skipped: ["test", "generated"],
+    knownFiles: ["app.ts", "activity/audit-event.ts"],
+    entry: "app.ts",
+  },
   { app: "apps/web", skipped: ["test"], knownFiles: ["App.tsx", "pets/PetsPage.tsx"], entry: "App.tsx" },
 ];
 
@@ -80,11 +86,14 @@ describe.each(APPS)("$app/src layers ($app/layers.json)", ({ app, skipped, known
   const src = path.join(REPO, app, "src");
   const { layers } = JSON.parse(readFileSync(path.join(REPO, app, "layers.json"), "utf8")) as { layers: Layer[] };
   const files = sourceFiles(src, skipped);
-  const fileGraph = new Map(files.map((file) => [file, new Set(importsOf(src, file).filter((target) => files.includes(target)))]));
+  const fileGraph = new Map(
+    files.map((file) => [file, new Set(importsOf(src, file).filter((target) => files.includes(target)))]),
+  );
   const layerIndexOf = (file: string): number => {
     const folder = path.posix.dirname(file);
     return layers.findIndex(
-      (layer) => layer.files?.includes(file) || layer.folders?.some((name) => folder === name || folder.startsWith(`${name}/`)),
+      (layer) =>
+        layer.files?.includes(file) || layer.folders?.some((name) => folder === name || folder.startsWith(`${name}/`)),
     );
   };
 
@@ -101,7 +110,10 @@ describe.each(APPS)("$app/src layers ($app/layers.json)", ({ app, skipped, known
     const upward = files.flatMap((file) =>
       [...fileGraph.get(file)!]
         .filter((target) => layerIndexOf(target) < layerIndexOf(file))
-        .map((target) => `${file} (${layers[layerIndexOf(file)]!.name}) imports ${target} (${layers[layerIndexOf(target)]!.name})`),
+        .map(
+          (target) =>
+            `${file} (${layers[layerIndexOf(file)]!.name}) imports ${target} (${layers[layerIndexOf(target)]!.name})`,
+        ),
     );
     expect(upward).toEqual([]);
   });
@@ -125,9 +137,12 @@ describe.each(APPS)("$app/src layers ($app/layers.json)", ({ app, skipped, known
 describe("the layers' own rules", () => {
   it("keeps the API's pet repositories clear of access/", () => {
     const src = path.join(REPO, "apps/api/src");
-    const petRepositories = sourceFiles(src, ["test", "generated"]).filter((file) => /^pets\/.*repository\.ts$/.test(file));
+    const petRepositories = sourceFiles(src, ["test", "generated"]).filter((file) =>
+      /^pets\/.*repository\.ts$/.test(file),
+    );
     expect(petRepositories.length).toBeGreaterThanOrEqual(3);
-    for (const file of petRepositories) expect(importsOf(src, file).filter((target) => target.startsWith("access/"))).toEqual([]);
+    for (const file of petRepositories)
+      expect(importsOf(src, file).filter((target) => target.startsWith("access/"))).toEqual([]);
   });
 
   it("detects a cycle when there is one (the checker itself)", () => {

@@ -11,7 +11,13 @@ export function createActivityRouter(activity: ActivityLog): RouterOf<typeof adm
   return server.router(adminContract.activity, {
     listAuditEvents: async ({ query, req, res }) => {
       const { limit, action, targetType, targetId } = query;
-      const rows = await activity.listAuditEvents({ take: rowsToRead(limit), before: query.after, action, targetType, targetId });
+      const rows = await activity.listAuditEvents({
+        take: rowsToRead(limit),
+        before: query.after,
+        action,
+        targetType,
+        targetId,
+      });
       return { status: 200, body: pageWithNextLink(rows, limit, { action, targetType, targetId }, req, res) };
     },
   });

@@ -18,8 +18,16 @@ describe("requireApiKey mounted without matchRoutes before it (a wiring fault)",
     const testDatabase = await freshDatabase();
     const database = await openDatabase({ url: testDatabase.url, poolSize: 1 });
     try {
-      const operator = { actor: { staffId: null, keyId: "operator", name: "Operator command" }, requestId: null, clientAddress: null };
-      const { secret } = await issueKey(database.access, { name: "Front desk", scope: "read", expiresAt: null, createdBy: null, createdByStaffId: null }, operator);
+      const operator = {
+        actor: { staffId: null, keyId: "operator", name: "Operator command" },
+        requestId: null,
+        clientAddress: null,
+      };
+      const { secret } = await issueKey(
+        database.access,
+        { name: "Front desk", scope: "read", expiresAt: null, createdBy: null, createdByStaffId: null },
+        operator,
+      );
       const lines: string[] = [];
       const app = express();
       app.use(requestLogging(app, pino({ level: "error" }, { write: (line: string) => void lines.push(line) })));
@@ -54,8 +62,17 @@ describe("requireApiKey given an operation missing from the scope table (a wirin
     const testDatabase = await freshDatabase();
     const database = await openDatabase({ url: testDatabase.url, poolSize: 1 });
     try {
-      const operator = { actor: { staffId: null, keyId: "operator", name: "Operator command" }, requestId: null, clientAddress: null };
-      const issue = (scope: "read" | "admin") => issueKey(database.access, { name: scope, scope, expiresAt: null, createdBy: null, createdByStaffId: null }, operator);
+      const operator = {
+        actor: { staffId: null, keyId: "operator", name: "Operator command" },
+        requestId: null,
+        clientAddress: null,
+      };
+      const issue = (scope: "read" | "admin") =>
+        issueKey(
+          database.access,
+          { name: scope, scope, expiresAt: null, createdBy: null, createdByStaffId: null },
+          operator,
+        );
       const [reader, admin] = [await issue("read"), await issue("admin")];
       const app = express();
       app.use(
@@ -73,7 +90,9 @@ describe("requireApiKey given an operation missing from the scope table (a wirin
       const call = (secret: string) => request(app).get("/v1/export").set("Authorization", `Bearer ${secret}`);
       const refused = await call(reader.secret);
       expect(refused.status).toBe(403);
-      expect(refused.headers["www-authenticate"]).toBe('Bearer realm="petstore", error="insufficient_scope", scope="admin"');
+      expect(refused.headers["www-authenticate"]).toBe(
+        'Bearer realm="petstore", error="insufficient_scope", scope="admin"',
+      );
       expect((await call(admin.secret)).status).toBe(200);
       expect((await call(TEST_KEY)).status).toBe(200);
     } finally {

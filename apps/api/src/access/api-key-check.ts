@@ -85,7 +85,14 @@ function issuedCaller(key: ActiveKey): Caller {
 function tokenCaller(key: ActiveKey, token: TokenHolder, configuredKeys: ConfiguredKeys): Caller | undefined {
   const common = { name: key.name, scope: key.scope, expiresAt: key.expiresAt, sessionId: token.sessionId };
   if (token.staffId !== null) {
-    return { ...common, storeKey: `staff-${token.staffId}`, keyId: null, staffId: token.staffId, issuedKeyId: undefined, actor: { keyId: null, staffId: token.staffId, name: key.name } };
+    return {
+      ...common,
+      storeKey: `staff-${token.staffId}`,
+      keyId: null,
+      staffId: token.staffId,
+      issuedKeyId: undefined,
+      actor: { keyId: null, staffId: token.staffId, name: key.name },
+    };
   }
   const keyId = token.keyId ?? "unknown";
   if (isConfiguredKeyId(keyId)) {
@@ -190,9 +197,17 @@ export function requireApiKey({
     requestsPerKey.count(caller.storeKey).then(counted, next);
   };
 
-  const refuse = (req: Request, res: Response, next: NextFunction, header: string | undefined, token: string | undefined, counted?: LimitCount) => {
+  const refuse = (
+    req: Request,
+    res: Response,
+    next: NextFunction,
+    header: string | undefined,
+    token: string | undefined,
+    counted?: LimitCount,
+  ) => {
     // An issued key's prefix is shown in key lists: the log line may name it, so a revoked key still in use can be found.
-    if (token !== undefined && ISSUED_KEY_SECRET.test(token)) setRefusedKeyPrefix(res, token.slice(0, KEY_PREFIX_LENGTH));
+    if (token !== undefined && ISSUED_KEY_SECRET.test(token))
+      setRefusedKeyPrefix(res, token.slice(0, KEY_PREFIX_LENGTH));
     refuseCredential({
       authFailures,
       clientAddress: req.ip ?? "unknown",
@@ -210,7 +225,10 @@ export function requireApiKey({
                 ? "The session token is not valid: it has expired, or its session has ended."
                 : "The API key is not valid."
             : "An API key is required: send it as Authorization: Bearer <API_KEY>.",
-          { "WWW-Authenticate": token === undefined ? 'Bearer realm="petstore"' : 'Bearer realm="petstore", error="invalid_token"' },
+          {
+            "WWW-Authenticate":
+              token === undefined ? 'Bearer realm="petstore"' : 'Bearer realm="petstore", error="invalid_token"',
+          },
         ),
     }).then(next, next);
   };
@@ -220,7 +238,15 @@ export function requireApiKey({
    * process a moment ago, so it is read from the database before it is refused. The read is bounded by the
    * client address's failure budget, spent first: past it, the answer is the 429 without a read.
    */
-  const lookUpThenRefuse = (req: Request, res: Response, next: NextFunction, header: string, token: string, digest: string, issued: IssuedKeys) => {
+  const lookUpThenRefuse = (
+    req: Request,
+    res: Response,
+    next: NextFunction,
+    header: string,
+    token: string,
+    digest: string,
+    issued: IssuedKeys,
+  ) => {
     authFailures
       .count(req.ip ?? "unknown")
       .then(async (count) => {
@@ -239,7 +265,9 @@ export function requireApiKey({
   return (req, res, next) => {
     // Routes that take the session cookie, or nothing (their own one-time secret), are not the bearer's.
     const route = operationOf(res);
-    const credential = route ? (OPERATION_CREDENTIALS[route.operation as AnyOperationName] as string | undefined) : undefined;
+    const credential = route
+      ? (OPERATION_CREDENTIALS[route.operation as AnyOperationName] as string | undefined)
+      : undefined;
     if (credential === "cookie" || credential === "none") return next();
     const header = req.headers.authorization;
     const token = bearerToken(header);
@@ -252,7 +280,8 @@ export function requireApiKey({
       // Only until the fingerprint salt is first read (the process's first requests).
       return void configuredKeys.ready().then((callers) => admit(callers[keyIndex] as Caller, res, next), next);
     }
-    if (!issuedKeys || !(token.startsWith(ISSUED_KEY_PREFIX) || token.startsWith(SESSION_TOKEN_PREFIX))) return refuse(req, res, next, header, token);
+    if (!issuedKeys || !(token.startsWith(ISSUED_KEY_PREFIX) || token.startsWith(SESSION_TOKEN_PREFIX)))
+      return refuse(req, res, next, header, token);
     const digest = tokenDigest.toString("hex");
     const wellFormed = ISSUED_KEY_SECRET.test(token) || SESSION_TOKEN_SECRET.test(token);
     const checkIssued = () => {
@@ -262,7 +291,10 @@ export function requireApiKey({
         if (found) return admit(found, res, next);
         // A configured key's session token: its key may be one of ours whose salt is not read yet.
         if (configuredKeys.callers()) return refuse(req, res, next, header, token);
-        return void callerOfSoon(key).then((soon) => (soon ? admit(soon, res, next) : refuse(req, res, next, header, token)), next);
+        return void callerOfSoon(key).then(
+          (soon) => (soon ? admit(soon, res, next) : refuse(req, res, next, header, token)),
+          next,
+        );
       }
       if (wellFormed && header !== undefined) lookUpThenRefuse(req, res, next, header, token, digest, issuedKeys);
       else refuse(req, res, next, header, token);

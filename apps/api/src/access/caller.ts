@@ -39,7 +39,8 @@ export function setCaller(res: Response, caller: Caller): void {
 /** Who is calling. Throws when the request never passed the key check: a wiring fault. */
 export function caller(res: Response): Caller {
   const found = (res.locals as Locals)[CALLER];
-  if (found === undefined) throw new Error("no API key check ran for this request (requireApiKey is not mounted before it)");
+  if (found === undefined)
+    throw new Error("no API key check ran for this request (requireApiKey is not mounted before it)");
   return found as Caller;
 }
 
@@ -55,7 +56,9 @@ export function setRefusedKeyPrefix(res: Response, prefix: string): void {
  * What a refused request's log line names of its key: the caller's id when the check recognised the
  * key (a 403, a per-key 429), else the prefix of an issued-form key it refused; never a secret.
  */
-export function keyNamedInLog(res: Response): { keyId: string } | { staffId: number } | { keyPrefix: string } | undefined {
+export function keyNamedInLog(
+  res: Response,
+): { keyId: string } | { staffId: number } | { keyPrefix: string } | undefined {
   const locals = res.locals as Locals;
   const found = locals[CALLER] as Caller | undefined;
   if (found) return found.keyId === null ? { staffId: found.staffId ?? 0 } : { keyId: found.keyId };

@@ -22,7 +22,14 @@ const CONFIGURED_ID = /^configured-[0-9a-f]{12}$/;
  * other keys is a new replica on the same database).
  */
 async function replica(url: string, apiKeys: string) {
-  const config = readConfig({ NODE_ENV: "test", API_KEYS: apiKeys, DATABASE_URL: url, RATE_LIMIT_PER_MIN: "0", AUTH_FAILURES_PER_MIN: "0", ADMIN_ORIGIN: ORIGIN });
+  const config = readConfig({
+    NODE_ENV: "test",
+    API_KEYS: apiKeys,
+    DATABASE_URL: url,
+    RATE_LIMIT_PER_MIN: "0",
+    AUTH_FAILURES_PER_MIN: "0",
+    ADMIN_ORIGIN: ORIGIN,
+  });
   config.webDistDir = undefined;
   const logs: string[] = [];
   const logger = createLogger(config, { write: (line: string) => void logs.push(line) });
@@ -34,9 +41,14 @@ async function replica(url: string, apiKeys: string) {
     database,
     logs,
     close: () => database.close(),
-    startSession: async (key: string) => sessionCookieOf(await api().post("/admin/v1/session/start").set("Authorization", `Bearer ${key}`).send({}).expect(201)),
-    tokenRequest: (cookie: string) => api().post("/admin/v1/session/token").set("Cookie", sessionCookieHeader(cookie)).set("Origin", ORIGIN).send({}),
-    session: async (bearer: string) => Session.parse((await api().get("/admin/v1/session").set("Authorization", `Bearer ${bearer}`).expect(200)).body),
+    startSession: async (key: string) =>
+      sessionCookieOf(
+        await api().post("/admin/v1/session/start").set("Authorization", `Bearer ${key}`).send({}).expect(201),
+      ),
+    tokenRequest: (cookie: string) =>
+      api().post("/admin/v1/session/token").set("Cookie", sessionCookieHeader(cookie)).set("Origin", ORIGIN).send({}),
+    session: async (bearer: string) =>
+      Session.parse((await api().get("/admin/v1/session").set("Authorization", `Bearer ${bearer}`).expect(200)).body),
   };
 }
 type Replica = Awaited<ReturnType<typeof replica>>;
@@ -67,7 +79,8 @@ describe.each(TEST_PROVIDERS)("configured keys named by fingerprint, on %s", (pr
     open.push(started);
     return started;
   }
-  const tokenOf = async (r: Replica, cookie: string) => SessionToken.parse((await r.tokenRequest(cookie).expect(201)).body).token;
+  const tokenOf = async (r: Replica, cookie: string) =>
+    SessionToken.parse((await r.tokenRequest(cookie).expect(201)).body).token;
 
   it("a key's caller is configured-<fingerprint>, the same at any position in API_KEYS; its name is its position now", async () => {
     const db = await database();
@@ -81,9 +94,19 @@ describe.each(TEST_PROVIDERS)("configured keys named by fingerprint, on %s", (pr
     expect(asFirst.name).toBe("Configured key 1");
     expect((await before.session(OLD_KEY)).keyId).not.toBe(asSecond.keyId);
     // The activity log names the key by its fingerprint, never by its position.
-    await after.api().post("/v1/pets").set("Authorization", `Bearer ${NEW_KEY}`).send({ name: "Rex", categoryId: 1 }).expect(201);
-    const events = AuditEvents.parse((await after.api().get("/admin/v1/audit-events").set("Authorization", `Bearer ${NEW_KEY}`).expect(200)).body);
-    expect(events[0]).toMatchObject({ action: "pet.created", actor: { keyId: asFirst.keyId, name: "Configured key 1" } });
+    await after
+      .api()
+      .post("/v1/pets")
+      .set("Authorization", `Bearer ${NEW_KEY}`)
+      .send({ name: "Rex", categoryId: 1 })
+      .expect(201);
+    const events = AuditEvents.parse(
+      (await after.api().get("/admin/v1/audit-events").set("Authorization", `Bearer ${NEW_KEY}`).expect(200)).body,
+    );
+    expect(events[0]).toMatchObject({
+      action: "pet.created",
+      actor: { keyId: asFirst.keyId, name: "Configured key 1" },
+    });
   });
 
   it("the fingerprint is keyed by a salt made once per deployment: another database names the same key otherwise", async () => {
@@ -115,14 +138,25 @@ describe.each(TEST_PROVIDERS)("configured keys named by fingerprint, on %s", (pr
     expectError(await restarted.tokenRequest(oldCookie), 401, "UNAUTHORIZED");
     expectError(await restarted.api().get("/v1/pets").set("Authorization", `Bearer ${oldToken}`), 401, "UNAUTHORIZED");
     // The attack: the old key's session no longer buys an admin token that makes a key that never expires.
-    expectError(await restarted.api().post("/admin/v1/keys").set("Authorization", `Bearer ${oldToken}`).send({ name: "Backdoor", scope: "admin" }), 401, "UNAUTHORIZED");
+    expectError(
+      await restarted
+        .api()
+        .post("/admin/v1/keys")
+        .set("Authorization", `Bearer ${oldToken}`)
+        .send({ name: "Backdoor", scope: "admin" }),
+      401,
+      "UNAUTHORIZED",
+    );
     // The new key's session carries on there, though the key moved from position 2 to 1.
     await restarted.api().get("/v1/pets").set("Authorization", `Bearer ${newToken}`).expect(200);
     const renewed = await tokenOf(restarted, newCookie);
     expect((await restarted.session(renewed)).name).toBe("Configured key 1");
 
     // The replica still on old,new refuses the old key's session within 2 s (the restart ended it in the database).
-    await within(2_500, async () => (await stays.api().get("/v1/pets").set("Authorization", `Bearer ${oldToken}`)).status === 401);
+    await within(
+      2_500,
+      async () => (await stays.api().get("/v1/pets").set("Authorization", `Bearer ${oldToken}`)).status === 401,
+    );
     expectError(await stays.tokenRequest(oldCookie), 401, "UNAUTHORIZED");
     await stays.api().get("/v1/pets").set("Authorization", `Bearer ${newToken}`).expect(200);
     await tokenOf(stays, newCookie);
@@ -155,17 +189,45 @@ describe.each(TEST_PROVIDERS)("a key cannot outlive its issuer, on %s", (provide
     r = await replica(db.url, OLD_KEY);
     const inADay = new Date(Date.now() + 24 * 3_600_000).toISOString();
     const expiring = CreatedApiKey.parse(
-      (await r.api().post("/admin/v1/keys").set("Authorization", `Bearer ${OLD_KEY}`).send({ name: "Temp admin", scope: "admin", expiresAt: inADay }).expect(201)).body,
+      (
+        await r
+          .api()
+          .post("/admin/v1/keys")
+          .set("Authorization", `Bearer ${OLD_KEY}`)
+          .send({ name: "Temp admin", scope: "admin", expiresAt: inADay })
+          .expect(201)
+      ).body,
     );
-    const keyToken = SessionToken.parse((await r.tokenRequest(await r.startSession(expiring.secret)).expect(201)).body).token;
+    const keyToken = SessionToken.parse(
+      (await r.tokenRequest(await r.startSession(expiring.secret)).expect(201)).body,
+    ).token;
     // 1,000 newer keys push the issuer out of the newest 1,000 that listKeys answers.
     const access = r.database.access;
     for (let i = 0; i < 1_000; i++) {
-      await issueKey(access, { name: `Short ${i}`, scope: "read", expiresAt: new Date(Date.now() + 3_600_000), createdBy: null, createdByStaffId: null }, OPERATOR_CONTEXT);
+      await issueKey(
+        access,
+        {
+          name: `Short ${i}`,
+          scope: "read",
+          expiresAt: new Date(Date.now() + 3_600_000),
+          createdBy: null,
+          createdByStaffId: null,
+        },
+        OPERATOR_CONTEXT,
+      );
     }
-    const forever = await r.api().post("/admin/v1/keys").set("Authorization", `Bearer ${keyToken}`).send({ name: "Forever", scope: "admin" });
+    const forever = await r
+      .api()
+      .post("/admin/v1/keys")
+      .set("Authorization", `Bearer ${keyToken}`)
+      .send({ name: "Forever", scope: "admin" });
     expect(expectError(forever, 400, "VALIDATION_ERROR").message).toContain(new Date(inADay).toISOString());
-    await r.api().post("/admin/v1/keys").set("Authorization", `Bearer ${keyToken}`).send({ name: "Hour", scope: "read", expiresAt: new Date(Date.now() + 3_600_000).toISOString() }).expect(201);
+    await r
+      .api()
+      .post("/admin/v1/keys")
+      .set("Authorization", `Bearer ${keyToken}`)
+      .send({ name: "Hour", scope: "read", expiresAt: new Date(Date.now() + 3_600_000).toISOString() })
+      .expect(201);
     // A failure detector, not a speed goal: on PostgreSQL beside the other suites the 1,000 issues took
     // 61-76 s on a slow 2-core host (2026-11-29), 8-23 s alone.
   }, 180_000);
@@ -174,7 +236,12 @@ describe.each(TEST_PROVIDERS)("a key cannot outlive its issuer, on %s", (provide
     db = await freshDatabase(provider);
     r = await replica(db.url, OLD_KEY);
     const api = r.api;
-    for (let i = 0; i < 3; i++) await api().post("/admin/v1/keys").set("Authorization", `Bearer ${OLD_KEY}`).send({ name: `Key ${i}`, scope: "read" }).expect(201);
+    for (let i = 0; i < 3; i++)
+      await api()
+        .post("/admin/v1/keys")
+        .set("Authorization", `Bearer ${OLD_KEY}`)
+        .send({ name: `Key ${i}`, scope: "read" })
+        .expect(201);
     const all = await api().get("/admin/v1/keys").set("Authorization", `Bearer ${OLD_KEY}`).expect(200);
     expect(all.body).toHaveLength(3);
     expect(all.body.every((key: { createdByStaffId: unknown }) => key.createdByStaffId === null)).toBe(true);
@@ -183,9 +250,23 @@ describe.each(TEST_PROVIDERS)("a key cannot outlive its issuer, on %s", (provide
     expect(first.body.map((key: { name: string }) => key.name)).toEqual(["Key 2", "Key 1"]);
     const next = /<([^>]+)>; rel="next"/.exec(first.headers["link"] ?? "")?.[1];
     expect(next).toBe(`/admin/v1/keys?limit=2&after=${first.body[1].id}`);
-    expect((await api().get(next!).set("Authorization", `Bearer ${OLD_KEY}`).expect(200)).body.map((key: { name: string }) => key.name)).toEqual(["Key 0"]);
-    expect((await api().get("/admin/v1/keys?createdByStaffId=1").set("Authorization", `Bearer ${OLD_KEY}`).expect(200)).body).toEqual([]);
-    expectError(await api().get("/admin/v1/keys?createdByStaffId=0").set("Authorization", `Bearer ${OLD_KEY}`), 400, "VALIDATION_ERROR");
-    expectError(await api().get("/admin/v1/keys?limit=1001").set("Authorization", `Bearer ${OLD_KEY}`), 400, "VALIDATION_ERROR");
+    expect(
+      (await api().get(next!).set("Authorization", `Bearer ${OLD_KEY}`).expect(200)).body.map(
+        (key: { name: string }) => key.name,
+      ),
+    ).toEqual(["Key 0"]);
+    expect(
+      (await api().get("/admin/v1/keys?createdByStaffId=1").set("Authorization", `Bearer ${OLD_KEY}`).expect(200)).body,
+    ).toEqual([]);
+    expectError(
+      await api().get("/admin/v1/keys?createdByStaffId=0").set("Authorization", `Bearer ${OLD_KEY}`),
+      400,
+      "VALIDATION_ERROR",
+    );
+    expectError(
+      await api().get("/admin/v1/keys?limit=1001").set("Authorization", `Bearer ${OLD_KEY}`),
+      400,
+      "VALIDATION_ERROR",
+    );
   });
 });

@@ -28,7 +28,14 @@ export interface CredentialFailure {
  * client address's failure budget: within it the answer is the 401, past it a 429.
  * One budget for every credential, so guessing one does not reset the other.
  */
-export async function refuseCredential({ authFailures, clientAddress, onRejected, unauthorized, tooManyReason, counted }: CredentialFailure): Promise<HttpError> {
+export async function refuseCredential({
+  authFailures,
+  clientAddress,
+  onRejected,
+  unauthorized,
+  tooManyReason,
+  counted,
+}: CredentialFailure): Promise<HttpError> {
   const count = counted ?? (await authFailures.count(clientAddress));
   const refusal = count.allowed ? unauthorized() : rateLimited(count.resetSeconds, tooManyReason);
   if (!count.allowed) onRejected?.("auth_failures");

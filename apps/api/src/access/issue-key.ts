@@ -27,7 +27,11 @@ export interface IssuedKey {
 }
 
 /** Makes a secret and stores the key (its digest and prefix, never the secret) with its `key.created` event. */
-export async function issueKey(repository: AccessRepository, request: IssueKeyRequest, audit: AuditContext): Promise<IssuedKey> {
+export async function issueKey(
+  repository: AccessRepository,
+  request: IssueKeyRequest,
+  audit: AuditContext,
+): Promise<IssuedKey> {
   const secret = newSecret();
   const digest = secretDigest(secret).toString("hex");
   const key = await repository.createKey(

@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import type { ActiveKey } from "./access-repository.js";
 import { IssuedKeys, MAX_KEY_SET_AGE_MS, REFRESH_KEY_SET_AFTER_MS } from "./issued-keys.js";
 
-const key = (id: number): ActiveKey => ({ id, name: `key ${id}`, scope: "read", secretDigest: `digest-${id}`, expiresAt: null });
+const key = (id: number): ActiveKey => ({
+  id,
+  name: `key ${id}`,
+  scope: "read",
+  secretDigest: `digest-${id}`,
+  expiresAt: null,
+});
 
 /**
  * A key table whose reads take as long as the test says: each query sees the
@@ -171,7 +177,10 @@ describe("IssuedKeys: clocks", () => {
 });
 
 describe("IssuedKeys: session tokens", () => {
-  const token = (id: number, holder: { sessionId: number; staffId: number | null; keyId: string | null }): ActiveKey => ({
+  const token = (
+    id: number,
+    holder: { sessionId: number; staffId: number | null; keyId: string | null },
+  ): ActiveKey => ({
     id,
     name: "Sam",
     scope: "write",

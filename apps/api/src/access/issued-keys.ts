@@ -156,7 +156,9 @@ export class IssuedKeys {
   refresh(): Promise<void> {
     if (!this.inFlight) {
       this.inFlightSince = this.monotonicNow();
-      this.inFlight = this.runInBackground(() => this.read(this.inFlightSince)).finally(() => (this.inFlight = undefined));
+      this.inFlight = this.runInBackground(() => this.read(this.inFlightSince)).finally(
+        () => (this.inFlight = undefined),
+      );
     }
     return this.inFlight;
   }
@@ -178,7 +180,8 @@ export class IssuedKeys {
       if (keys) {
         // The read may predate a create or revoke made here meanwhile: those stand (revocation is one-way).
         const byDigest = new Map<string, ActiveKey>();
-        for (const key of [...keys, ...changes.added]) if (!changes.revoked.some((revoked) => revoked(key))) byDigest.set(key.secretDigest, key);
+        for (const key of [...keys, ...changes.added])
+          if (!changes.revoked.some((revoked) => revoked(key))) byDigest.set(key.secretDigest, key);
         this.byDigest = byDigest;
       }
       // Unchanged stamp: the set held is the database's as of the stamp, plus what changed here since (applied already).

@@ -5,7 +5,9 @@ import { execute, firstRow, raw, sql, type SqlWork } from "../data/sql-work.js";
 import { toApiKey, type ApiKeyRow } from "./access-repository.js";
 
 /** The columns of an issued key as `toApiKey` reads them. */
-export const KEY_COLUMNS = raw(`"id", "name", "scope", "prefix", "createdAt", "createdBy", "createdByStaffId", "lastUsedAt", "lastDeprecatedUseAt", "expiresAt", "revokedAt"`);
+export const KEY_COLUMNS = raw(
+  `"id", "name", "scope", "prefix", "createdAt", "createdBy", "createdByStaffId", "lastUsedAt", "lastDeprecatedUseAt", "expiresAt", "revokedAt"`,
+);
 
 /**
  * Revokes an issued key inside the caller's unit of work (revokeKey, and disableStaff's "revoke their
@@ -20,6 +22,8 @@ export function* revokeKeyWork(id: number, at: Date, audit: AuditContext): SqlWo
   if (!revoked) return null;
   const key = toApiKey(revoked);
   yield* recordActivity(at, "key.revoked", { type: "key", id: key.id, label: key.name }, audit, key);
-  yield* execute(sql`UPDATE "StaffSession" SET "endedAt" = ${at} WHERE "keyId" = ${String(key.id)} AND "endedAt" IS NULL`);
+  yield* execute(
+    sql`UPDATE "StaffSession" SET "endedAt" = ${at} WHERE "keyId" = ${String(key.id)} AND "endedAt" IS NULL`,
+  );
   return key;
 }

@@ -17,7 +17,12 @@ export interface KeyUseOptions {
  * once, later ones at most once a minute, never a write per request. The
  * write is not waited for; one that fails is retried at the next use.
  */
-export function keyUseRecorder({ repository, now = Date.now, onFailed = () => {}, runInBackground = (work) => work() }: KeyUseOptions) {
+export function keyUseRecorder({
+  repository,
+  now = Date.now,
+  onFailed = () => {},
+  runInBackground = (work) => work(),
+}: KeyUseOptions) {
   const written: Record<KeyUseField, Map<number, number>> = { lastUsedAt: new Map(), lastDeprecatedUseAt: new Map() };
   return (keyId: number, field: KeyUseField): void => {
     const at = now();

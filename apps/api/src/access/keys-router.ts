@@ -17,7 +17,10 @@ const server = initServer();
  * capped list, where an issuer past the newest LIST_KEYS_MAX would be missed and taken for one that never
  * expires). Undefined: the issuer cannot be read, and the create is refused.
  */
-async function authorityExpiresAt(issuer: Caller, repository: Pick<AccessRepository, "getKey">): Promise<Date | null | undefined> {
+async function authorityExpiresAt(
+  issuer: Caller,
+  repository: Pick<AccessRepository, "getKey">,
+): Promise<Date | null | undefined> {
   if (issuer.sessionId === undefined) return issuer.expiresAt;
   if (issuer.staffId !== null || issuer.issuedKeyId === undefined) return null;
   const key = await repository.getKey(issuer.issuedKeyId);
@@ -38,7 +41,10 @@ function outlivesIssuer(expiresAt: Date | null, issuerExpiresAt: Date | null): E
 }
 
 /** The keys contract: issued keys (admin scope, checked before any of these runs). */
-export function createKeysRouter(repository: AccessRepository, issuedKeys: IssuedKeys): RouterOf<typeof adminContract.keys> {
+export function createKeysRouter(
+  repository: AccessRepository,
+  issuedKeys: IssuedKeys,
+): RouterOf<typeof adminContract.keys> {
   return server.router(adminContract.keys, {
     listKeys: async ({ query, req, res }) => {
       const { limit, after, createdByStaffId } = query;
@@ -51,7 +57,14 @@ export function createKeysRouter(repository: AccessRepository, issuedKeys: Issue
       const expiresAt = body.expiresAt === undefined ? null : new Date(body.expiresAt);
       const authorityEnds = await authorityExpiresAt(issuer, repository);
       if (authorityEnds === undefined) {
-        return { status: 403, body: toErrorBody(403, "FORBIDDEN", "The key this session was started with has been revoked: it cannot issue keys.") };
+        return {
+          status: 403,
+          body: toErrorBody(
+            403,
+            "FORBIDDEN",
+            "The key this session was started with has been revoked: it cannot issue keys.",
+          ),
+        };
       }
       const outlives = outlivesIssuer(expiresAt, authorityEnds);
       if (outlives) return { status: 400, body: outlives };

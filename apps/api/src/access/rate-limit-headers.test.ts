@@ -26,7 +26,11 @@ describe("RateLimit and RateLimit-Policy (IETF httpapi RateLimit header fields d
     const { app } = await start({ RATE_LIMIT_PER_MIN: "4" });
     const answers = [
       await request(app).get("/v1/pets").set("Authorization", bearer()).expect(200),
-      await request(app).post("/v1/pets").set("Authorization", bearer()).send({ name: "Rex", categoryId: 1 }).expect(201),
+      await request(app)
+        .post("/v1/pets")
+        .set("Authorization", bearer())
+        .send({ name: "Rex", categoryId: 1 })
+        .expect(201),
       await request(app).get("/v1/pets?limit=0").set("Authorization", bearer()).expect(400),
       await request(app).get("/v1/pets/999999").set("Authorization", bearer()).expect(404),
     ];
@@ -78,8 +82,14 @@ describe("RateLimit and RateLimit-Policy (IETF httpapi RateLimit header fields d
 
   it("exposes both fields to a page on an allowed origin (CORS)", async () => {
     const { app } = await start({ RATE_LIMIT_PER_MIN: "10", CORS_ORIGIN: "http://127.0.0.1:5173" });
-    const response = await request(app).get("/v1/pets").set("Authorization", bearer()).set("Origin", "http://127.0.0.1:5173").expect(200);
-    expect(response.headers["access-control-expose-headers"]?.split(",")).toEqual(expect.arrayContaining(["RateLimit", "RateLimit-Policy"]));
+    const response = await request(app)
+      .get("/v1/pets")
+      .set("Authorization", bearer())
+      .set("Origin", "http://127.0.0.1:5173")
+      .expect(200);
+    expect(response.headers["access-control-expose-headers"]?.split(",")).toEqual(
+      expect.arrayContaining(["RateLimit", "RateLimit-Policy"]),
+    );
   });
 });
 
@@ -94,7 +104,11 @@ describe.runIf(sharedRedis)("RateLimit with REDIS_URL", () => {
     const b = await start({ ...env, DATABASE_URL: a.config.databaseUrl }, prefix);
     const remaining = [];
     for (const app of [a.app, b.app, a.app]) {
-      remaining.push(parseRateLimit((await request(app).get("/v1/pets").set("Authorization", bearer()).expect(200)).headers["ratelimit"]).r);
+      remaining.push(
+        parseRateLimit(
+          (await request(app).get("/v1/pets").set("Authorization", bearer()).expect(200)).headers["ratelimit"],
+        ).r,
+      );
     }
     expect(remaining).toEqual([4, 3, 2]);
   });

@@ -7,13 +7,35 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { requireApiKey } from "./api-key-check.js";
 import { sendError } from "../http/errors.js";
 import { RateLimiterMemory, type RateLimiterRes } from "rate-limiter-flexible";
-import { createAbuseLimits, InProcessWindows, memoryLimiter, unlimited, type LimitCount, type LimitName } from "./rate-limit.js";
+import {
+  createAbuseLimits,
+  InProcessWindows,
+  memoryLimiter,
+  unlimited,
+  type LimitCount,
+  type LimitName,
+} from "./rate-limit.js";
 import { startApiProcess, waitUntilReady, type ApiProcess } from "../test/api-process.js";
 import { ConfiguredKeys } from "./configured-keys.js";
 import { expectError } from "../test/expect-error.js";
 import { LOG_FLUSH_INTERVAL_MS } from "../ops/logger.js";
-import { OwnRedisServer, REDIS_TEST_URL, redisServerMissing, redisUnavailable, requireOrSkip } from "../test/redis-server.js";
-import { bearer, configuredKeyIdOn, freshDatabase, SECOND_TEST_KEY, startsAppsClosedAfterEach, TEST_KEY, type TestApp, type TestDatabase } from "../test/test-app.js";
+import {
+  OwnRedisServer,
+  REDIS_TEST_URL,
+  redisServerMissing,
+  redisUnavailable,
+  requireOrSkip,
+} from "../test/redis-server.js";
+import {
+  bearer,
+  configuredKeyIdOn,
+  freshDatabase,
+  SECOND_TEST_KEY,
+  startsAppsClosedAfterEach,
+  TEST_KEY,
+  type TestApp,
+  type TestDatabase,
+} from "../test/test-app.js";
 
 const sha256 = (value: string) => createHash("sha256").update(value, "utf8").digest("hex");
 const get = (app: TestApp["app"], authorization?: string) => {
@@ -61,14 +83,36 @@ describe("InProcessWindows: fixed windows per key, counted synchronously", () =>
     const ours = new InProcessWindows(quota, 60);
     const fromLibrary = (key: string): Promise<LimitCount> =>
       library.consume(key).then(
-        (result) => ({ allowed: true, remaining: result.remainingPoints, resetSeconds: Math.max(0, Math.ceil(result.msBeforeNext / 1000)) }),
-        (rejection: RateLimiterRes) => ({ allowed: false, remaining: 0, resetSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) }),
+        (result) => ({
+          allowed: true,
+          remaining: result.remainingPoints,
+          resetSeconds: Math.max(0, Math.ceil(result.msBeforeNext / 1000)),
+        }),
+        (rejection: RateLimiterRes) => ({
+          allowed: false,
+          remaining: 0,
+          resetSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)),
+        }),
       );
     // Steps of [ms to advance, key]: events inside a window, past the quota, at and after its end, on two keys
     // (the first 7 s in, so no window ends at a sweep).
     const steps: [number, string][] = [
-      [7_000, "a"], [100, "a"], [15_000, "b"], [200, "a"], [1, "a"], [10_000, "a"], [30_000, "b"],
-      [4_698, "a"], [1, "a"], [1, "a"], [59_999, "a"], [1, "a"], [120_000, "b"], [0, "b"], [0, "b"], [0, "b"],
+      [7_000, "a"],
+      [100, "a"],
+      [15_000, "b"],
+      [200, "a"],
+      [1, "a"],
+      [10_000, "a"],
+      [30_000, "b"],
+      [4_698, "a"],
+      [1, "a"],
+      [1, "a"],
+      [59_999, "a"],
+      [1, "a"],
+      [120_000, "b"],
+      [0, "b"],
+      [0, "b"],
+      [0, "b"],
     ];
     for (const [advance, key] of steps) {
       vi.advanceTimersByTime(advance);
@@ -144,7 +188,8 @@ describe("per-address budgets: an IPv6 client counts per /64, an IPv4-mapped one
     expectError(await guess("198.51.100.4"), 401, "UNAUTHORIZED");
     expectError(await guess("::ffff:198.51.100.4"), 401, "UNAUTHORIZED");
     expectError(await guess("198.51.100.4"), 429, "RATE_LIMITED");
-    const startSignIn = (address: string) => request(app).post("/admin/v1/passkeys/authentication/options").set("X-Forwarded-For", address).send({});
+    const startSignIn = (address: string) =>
+      request(app).post("/admin/v1/passkeys/authentication/options").set("X-Forwarded-For", address).send({});
     await startSignIn("2001:db8:bb:1::1").expect(200);
     await startSignIn("2001:db8:bb:1::2").expect(200);
     expectError(await startSignIn("2001:db8:bb:1:1:1:1:1"), 429, "RATE_LIMITED");
@@ -209,8 +254,15 @@ describe.runIf(sharedRedis)("REDIS_URL: replicas share one budget", () => {
 
   it("counters are keyed by the caller (configured-<fingerprint>, key-<id>), never a key or its digest, and by address", async () => {
     const prefix = `petstore-test:${randomUUID()}`;
-    const { app, database } = await start({ REDIS_URL: REDIS_TEST_URL, RATE_LIMIT_PER_MIN: "100", AUTH_FAILURES_PER_MIN: "100" }, prefix);
-    const issued = await request(app).post("/admin/v1/keys").set("Authorization", bearer()).send({ name: "Till", scope: "read" }).expect(201);
+    const { app, database } = await start(
+      { REDIS_URL: REDIS_TEST_URL, RATE_LIMIT_PER_MIN: "100", AUTH_FAILURES_PER_MIN: "100" },
+      prefix,
+    );
+    const issued = await request(app)
+      .post("/admin/v1/keys")
+      .set("Authorization", bearer())
+      .send({ name: "Till", scope: "read" })
+      .expect(201);
     const { id, secret } = { id: issued.body.key.id as number, secret: issued.body.secret as string };
     await get(app, bearer(SECOND_TEST_KEY)).expect(200);
     await get(app, `Bearer ${secret}`).expect(200);
@@ -225,7 +277,15 @@ describe.runIf(sharedRedis)("REDIS_URL: replicas share one budget", () => {
       ].sort(),
     );
     for (const key of keys) {
-      for (const secretText of [TEST_KEY, SECOND_TEST_KEY, secret, sha256(TEST_KEY), sha256(SECOND_TEST_KEY), sha256(secret)]) expect(key).not.toContain(secretText);
+      for (const secretText of [
+        TEST_KEY,
+        SECOND_TEST_KEY,
+        secret,
+        sha256(TEST_KEY),
+        sha256(SECOND_TEST_KEY),
+        sha256(secret),
+      ])
+        expect(key).not.toContain(secretText);
       expect(key).not.toMatch(/[0-9a-f]{64}/);
     }
     expect(await redis.ttl(keys[0] as string)).toBeLessThanOrEqual(60);
@@ -234,7 +294,13 @@ describe.runIf(sharedRedis)("REDIS_URL: replicas share one budget", () => {
 
   it("an IPv6 client's failures are one counter per /64 in Redis, an IPv4-mapped one its IPv4 address's", async () => {
     const prefix = `petstore-test:${randomUUID()}`;
-    const limits = createAbuseLimits({ requestsPerMinute: 0, authFailuresPerMinute: 3, redisUrl: REDIS_TEST_URL, keyPrefix: prefix, logger: pino({ level: "silent" }) });
+    const limits = createAbuseLimits({
+      requestsPerMinute: 0,
+      authFailuresPerMinute: 3,
+      redisUrl: REDIS_TEST_URL,
+      keyPrefix: prefix,
+      logger: pino({ level: "silent" }),
+    });
     try {
       await limits.whenReady();
       await limits.authFailures.count("2001:db8:1:2::1");
@@ -243,7 +309,9 @@ describe.runIf(sharedRedis)("REDIS_URL: replicas share one budget", () => {
       expect(await limits.authFailures.count("2001:db8:1:2:cccc::4")).toMatchObject({ allowed: false });
       await limits.authFailures.count("::ffff:203.0.113.9");
       await limits.authFailures.count("203.0.113.9");
-      expect((await redis.keys(`${prefix}:*`)).sort()).toEqual([`${prefix}:auth_failures:2001:db8:1:2::/64`, `${prefix}:auth_failures:203.0.113.9`].sort());
+      expect((await redis.keys(`${prefix}:*`)).sort()).toEqual(
+        [`${prefix}:auth_failures:2001:db8:1:2::/64`, `${prefix}:auth_failures:203.0.113.9`].sort(),
+      );
       await redis.del(...(await redis.keys(`${prefix}:*`)));
     } finally {
       await limits.close();
@@ -279,13 +347,19 @@ describe.runIf(ownRedis)("Redis stopped mid-run, then back", () => {
     const started = performance.now();
     const statuses: number[] = [];
     for (let i = 0; i < 20; i++) statuses.push((await get(i % 2 ? b.app : a.app, bearer())).status);
-    expect(statuses.every((status) => status === 200), statuses.join(",")).toBe(true);
+    expect(
+      statuses.every((status) => status === 200),
+      statuses.join(","),
+    ).toBe(true);
     expect(performance.now() - started, "requests must not wait on a dead Redis").toBeLessThan(2_000);
     // Each process counts its own failures meanwhile: limited still, never a 5xx.
     const failures: number[] = [];
     for (let i = 0; i < 5; i++) failures.push((await get(a.app, "Bearer guess")).status);
     expect(failures).toEqual([401, 401, 401, 429, 429]);
-    expect((await request(a.app).post("/v1/pets").set("Authorization", bearer()).send({ name: "Rex", categoryId: 1 })).status).toBe(201);
+    expect(
+      (await request(a.app).post("/v1/pets").set("Authorization", bearer()).send({ name: "Rex", categoryId: 1 }))
+        .status,
+    ).toBe(201);
     for (const t of [a, b]) expect(warnings(t)).toHaveLength(1);
 
     await server.restart();
@@ -328,19 +402,26 @@ describe.runIf(ownRedis)("two built replicas (NODE_ENV=production) with one REDI
   it("share one per-key budget and one per-address failure budget", async () => {
     const [a, b] = replicas as [ApiProcess, ApiProcess];
     const status = async (replica: ApiProcess, authorization?: string) =>
-      (await fetch(`${replica.url}/v1/pets`, { headers: authorization ? { Authorization: authorization } : {} })).status;
+      (await fetch(`${replica.url}/v1/pets`, { headers: authorization ? { Authorization: authorization } : {} }))
+        .status;
     // A count Redis does not answer within 500 ms is taken in the process, by design. On a host too loaded
     // for that, the round says nothing about sharing: run it again on an empty Redis (at most twice more).
     for (let attempt = 1; ; attempt++) {
       const logged = replicas.map((replica) => replica.output().length);
       const failures = [await status(a, "Bearer guess"), await status(b, "Bearer guess"), await status(a)];
-      const keyed = [await status(b, bearer()), await status(a, bearer()), await status(b, bearer()), await status(a, bearer())];
+      const keyed = [
+        await status(b, bearer()),
+        await status(a, bearer()),
+        await status(b, bearer()),
+        await status(a, bearer()),
+      ];
       const over = await status(b, bearer());
       // Production batches its log lines and writes them out at least every LOG_FLUSH_INTERVAL_MS: a
       // fallback's warning from this round may not be in the output yet (it failed CI once that way).
       await new Promise((resolve) => setTimeout(resolve, LOG_FLUSH_INTERVAL_MS + 250));
       // Down at some moment of the round: it went down during it, or was still down when it began.
-      const downBefore = (text: string) => text.lastIndexOf("Redis unreachable") > text.lastIndexOf("Redis reachable again");
+      const downBefore = (text: string) =>
+        text.lastIndexOf("Redis unreachable") > text.lastIndexOf("Redis reachable again");
       const fellBack = replicas.some((replica, i) => {
         const output = replica.output();
         return output.slice(logged[i]).includes("Redis unreachable") || downBefore(output.slice(0, logged[i]));

@@ -58,14 +58,20 @@ export const unlimited: RequestLimiter = {
 const countOf = (result: RateLimiterRes, allowed: boolean): LimitCount => ({
   allowed,
   remaining: allowed ? result.remainingPoints : 0,
-  resetSeconds: allowed ? Math.max(0, Math.ceil(result.msBeforeNext / 1000)) : Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
+  resetSeconds: allowed
+    ? Math.max(0, Math.ceil(result.msBeforeNext / 1000))
+    : Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
 });
 
 const toDecision = (count: LimitCount): LimitDecision =>
   count.allowed ? ALLOWED : { allowed: false, retryAfterSeconds: count.resetSeconds };
 
 /** A limiter whose `consume` is its `count` without the numbers. */
-function limiter(quota: number, count: (key: string) => Promise<LimitCount>, refund: (key: string) => Promise<void>): RequestLimiter {
+function limiter(
+  quota: number,
+  count: (key: string) => Promise<LimitCount>,
+  refund: (key: string) => Promise<void>,
+): RequestLimiter {
   return { quota, windowSeconds: WINDOW_SECONDS, count, consume: (key) => count(key).then(toDecision), refund };
 }
 
@@ -142,7 +148,11 @@ export class InProcessWindows {
     window.events += 1;
     const allowed = window.events <= this.quota;
     const seconds = Math.ceil((window.endsAt - now) / 1000);
-    return { allowed, remaining: allowed ? this.quota - window.events : 0, resetSeconds: allowed ? Math.max(0, seconds) : Math.max(1, seconds) };
+    return {
+      allowed,
+      remaining: allowed ? this.quota - window.events : 0,
+      resetSeconds: allowed ? Math.max(0, seconds) : Math.max(1, seconds),
+    };
   }
 
   /** Gives one event of the key's current window back (none below 0; an ended window is left alone). */
@@ -269,21 +279,23 @@ function redisLimiter(store: SharedCounterStore, keyPrefix: string, perMinute: n
         fallback.refund(key);
       },
     );
-  return limiter(perMinute, (key) =>
-    shared.consume(key).then(
-      (result) => {
-        store.answered();
-        return countOf(result, true);
-      },
-      (rejection: unknown) => {
-        if (rejection instanceof RateLimiterRes) {
+  return limiter(
+    perMinute,
+    (key) =>
+      shared.consume(key).then(
+        (result) => {
           store.answered();
-          return countOf(rejection, false);
-        }
-        store.fellBack(rejection);
-        return fromFallback(key);
-      },
-    ),
+          return countOf(result, true);
+        },
+        (rejection: unknown) => {
+          if (rejection instanceof RateLimiterRes) {
+            store.answered();
+            return countOf(rejection, false);
+          }
+          store.fellBack(rejection);
+          return fromFallback(key);
+        },
+      ),
     refund,
   );
 }

@@ -1,8 +1,28 @@
 import { randomBytes } from "node:crypto";
 import type { ApiKey } from "@petstore/contract";
 import { recordActivity } from "../activity/recorded-activity.js";
-import { execute, firstRow, provider, raw, rows, sql, toDateOrNull, toNumber, toNumberOrNull, type SqlRunner, type SqlText, type SqlStatement, type SqlWork } from "../data/sql-work.js";
-import { toApiKey, type AccessRepository, type ActiveKey, type ApiKeyRow, type KeyUseField } from "./access-repository.js";
+import {
+  execute,
+  firstRow,
+  provider,
+  raw,
+  rows,
+  sql,
+  toDateOrNull,
+  toNumber,
+  toNumberOrNull,
+  type SqlRunner,
+  type SqlText,
+  type SqlStatement,
+  type SqlWork,
+} from "../data/sql-work.js";
+import {
+  toApiKey,
+  type AccessRepository,
+  type ActiveKey,
+  type ApiKeyRow,
+  type KeyUseField,
+} from "./access-repository.js";
 import { KEY_COLUMNS, revokeKeyWork } from "./key-revocation.js";
 
 type KeyRow = { id: unknown; name: string; scope: string; secretDigest: string; expiresAt: unknown };
@@ -43,7 +63,10 @@ function* keyById(id: number): SqlWork<ApiKey | null> {
   return row ? toApiKey(row) : null;
 }
 
-const USE_COLUMNS: Record<KeyUseField, SqlText> = { lastUsedAt: raw(`"lastUsedAt"`), lastDeprecatedUseAt: raw(`"lastDeprecatedUseAt"`) };
+const USE_COLUMNS: Record<KeyUseField, SqlText> = {
+  lastUsedAt: raw(`"lastUsedAt"`),
+  lastDeprecatedUseAt: raw(`"lastDeprecatedUseAt"`),
+};
 
 /**
  * Issued keys, key sessions and the fingerprint salt, written once for both providers (decision 040). On
@@ -113,7 +136,9 @@ export function createAccessRepository(runner: SqlRunner): AccessRepository {
       const salt = randomBytes(32).toString("hex");
       // Of processes asking at once, the first insert wins; the others wait for it, then read its salt.
       return runner.transaction(function* () {
-        yield* execute(sql`INSERT INTO "KeyFingerprintSalt" ("id", "salt") VALUES (1, ${salt}) ON CONFLICT ("id") DO NOTHING`);
+        yield* execute(
+          sql`INSERT INTO "KeyFingerprintSalt" ("id", "salt") VALUES (1, ${salt}) ON CONFLICT ("id") DO NOTHING`,
+        );
         return (yield* firstRow<{ salt: string }>(sql`SELECT "salt" FROM "KeyFingerprintSalt" WHERE "id" = 1`))!.salt;
       });
     },
@@ -121,14 +146,19 @@ export function createAccessRepository(runner: SqlRunner): AccessRepository {
       return runner.transaction(function* () {
         // One JSON parameter, not a statement per count of keys; each provider has its own function to read it.
         const kept = JSON.stringify(keep);
-        const keptIds = (yield* provider()) === "sqlite" ? sql`json_each(${kept})` : sql`json_array_elements_text(CAST(${kept} AS json))`;
+        const keptIds =
+          (yield* provider()) === "sqlite"
+            ? sql`json_each(${kept})`
+            : sql`json_array_elements_text(CAST(${kept} AS json))`;
         return yield* execute(sql`
           UPDATE "StaffSession" SET "endedAt" = ${at}
           WHERE "keyId" LIKE 'configured-%' AND "endedAt" IS NULL AND "keyId" NOT IN (SELECT "value" FROM ${keptIds})`);
       });
     },
     async recordKeyUse(id, field, at) {
-      await runner.transaction(() => execute(sql`UPDATE "ApiKey" SET ${USE_COLUMNS[field]} = ${at} WHERE "id" = ${id}`));
+      await runner.transaction(() =>
+        execute(sql`UPDATE "ApiKey" SET ${USE_COLUMNS[field]} = ${at} WHERE "id" = ${id}`),
+      );
     },
   };
 }

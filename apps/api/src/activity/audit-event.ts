@@ -39,7 +39,11 @@ export function toAuditEvent(row: AuditEventRow): AuditEvent {
     id: Number(row.id),
     at: toIsoString(row.at),
     action: row.action as AuditAction,
-    actor: { keyId: row.actorKeyId, staffId: row.actorStaffId === null ? null : Number(row.actorStaffId), name: row.actorName },
+    actor: {
+      keyId: row.actorKeyId,
+      staffId: row.actorStaffId === null ? null : Number(row.actorStaffId),
+      name: row.actorName,
+    },
     target: { type: row.targetType as AuditTargetType, id: Number(row.targetId), label: row.targetLabel },
     detail: row.detail,
     requestId: row.requestId,

@@ -62,7 +62,13 @@ export function eventOfRows(rows: string, eventType: WebhookEventType, data: Pri
  * common table expression `rows`, whose `"id"` and `"name"` columns are the
  * target's id and label.
  */
-export function activityOfRows(rows: string, action: AuditAction, targetType: AuditTargetType, context: AuditContext, changes?: readonly PetFieldChange[]): Prisma.Sql {
+export function activityOfRows(
+  rows: string,
+  action: AuditAction,
+  targetType: AuditTargetType,
+  context: AuditContext,
+  changes?: readonly PetFieldChange[],
+): Prisma.Sql {
   const c = auditColumns(action, { type: targetType, id: 0, label: "" }, context);
   return Prisma.sql`
     INSERT INTO "AuditEvent" ("at", "action", "actorKeyId", "actorStaffId", "actorName", "targetType", "targetId", "targetLabel", "requestId", "clientAddress", "changes")

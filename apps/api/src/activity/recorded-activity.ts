@@ -9,7 +9,14 @@ export const ACTIVITY_EXTENSION = "activity";
  * What the writer takes: when, what, on what, by whom, the changed thing for a webhook event, and for a
  * pet's change the fields it moved (its history).
  */
-export type ActivityArgs = [at: Date, action: AuditAction, target: AuditTarget, context: AuditContext, data?: unknown, changes?: readonly PetFieldChange[]];
+export type ActivityArgs = [
+  at: Date,
+  action: AuditAction,
+  target: AuditTarget,
+  context: AuditContext,
+  data?: unknown,
+  changes?: readonly PetFieldChange[],
+];
 
 /**
  * Records what a change did, inside the unit of work making it (data/sql-work.ts), so it commits with

@@ -5,13 +5,19 @@ import type { ActivityLog } from "./activity-log.js";
 import { auditColumns, toAuditEvent, type AuditContext, type AuditEventRow, type AuditTarget } from "./audit-event.js";
 import { newWebhookEventId, webhookEventTypeOf } from "./webhook-outbox.js";
 
-
 /**
  * Records what a change did, on the connection and inside the caller's transaction. With `data` (the
  * changed thing as the API answers it) and an action that is an event type, the event also goes into
  * the event log.
  */
-export type SqliteActivityWriter = (at: Date, action: AuditAction, target: AuditTarget, context: AuditContext, data?: unknown, changes?: readonly PetFieldChange[]) => void;
+export type SqliteActivityWriter = (
+  at: Date,
+  action: AuditAction,
+  target: AuditTarget,
+  context: AuditContext,
+  data?: unknown,
+  changes?: readonly PetFieldChange[],
+) => void;
 
 const INSERT_COLUMNS = `"at", "action", "actorKeyId", "actorStaffId", "actorName", "targetType", "targetId", "targetLabel", "detail", "requestId", "clientAddress", "changes"`;
 const EVENT_COLUMNS = `"id", "at", "action", "actorKeyId", "actorStaffId", "actorName", "targetType", "targetId", "targetLabel", "detail", "requestId", "clientAddress"`;
@@ -25,12 +31,42 @@ const EVENT_COLUMNS = `"id", "at", "action", "actorKeyId", "actorStaffId", "acto
  * recovery and the webhook fan-out read it there.
  */
 export function sqliteActivityWriter(db: Sqlite.Database): SqliteActivityWriter {
-  type Columns = [string, string, string | null, number | null, string, string, number, string, string | null, string | null, string | null, string | null];
-  const insert = db.prepare<Columns>(`INSERT INTO "AuditEvent" (${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const insertEvent = db.prepare<[string, string, string, string]>(`INSERT INTO "Event" ("eventId", "type", "createdAt", "data") VALUES (?, ?, ?, ?)`);
+  type Columns = [
+    string,
+    string,
+    string | null,
+    number | null,
+    string,
+    string,
+    number,
+    string,
+    string | null,
+    string | null,
+    string | null,
+    string | null,
+  ];
+  const insert = db.prepare<Columns>(
+    `INSERT INTO "AuditEvent" (${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertEvent = db.prepare<[string, string, string, string]>(
+    `INSERT INTO "Event" ("eventId", "type", "createdAt", "data") VALUES (?, ?, ?, ?)`,
+  );
   return (at, action, target, context, data, changes) => {
     const c = auditColumns(action, target, context);
-    insert.run(timestamp(at), c.action, c.actorKeyId, c.actorStaffId, c.actorName, c.targetType, c.targetId, c.targetLabel, c.detail, c.requestId, c.clientAddress, changes ? JSON.stringify(changes) : null);
+    insert.run(
+      timestamp(at),
+      c.action,
+      c.actorKeyId,
+      c.actorStaffId,
+      c.actorName,
+      c.targetType,
+      c.targetId,
+      c.targetLabel,
+      c.detail,
+      c.requestId,
+      c.clientAddress,
+      changes ? JSON.stringify(changes) : null,
+    );
     const eventType = data === undefined ? undefined : webhookEventTypeOf(action);
     if (eventType) insertEvent.run(newWebhookEventId(), eventType, timestamp(at), JSON.stringify(data));
   };

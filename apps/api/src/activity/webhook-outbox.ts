@@ -1,7 +1,14 @@
 import { randomUUID } from "node:crypto";
 
 /** The event types an endpoint may subscribe to. `webhook.test` is sent by `sendTestEvent` only. */
-export const WEBHOOK_EVENT_TYPES = ["pet.created", "pet.updated", "pet.deleted", "pet.restored", "key.created", "key.revoked"] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  "pet.created",
+  "pet.updated",
+  "pet.deleted",
+  "pet.restored",
+  "key.created",
+  "key.revoked",
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number] | "webhook.test";
 
 /** A change's audit action that is also a webhook event type, or undefined. */

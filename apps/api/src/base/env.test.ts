@@ -38,10 +38,15 @@ describe("readConfig", () => {
     expect(readConfig({ ...PRODUCTION, ADMIN_ORIGIN: "https://admin.example-store.com/" }).adminOrigin).toBe(
       "https://admin.example-store.com",
     );
-    expect(() => readConfig({ ADMIN_ORIGIN: "https://admin.example-store.com/app" })).toThrow(/ADMIN_ORIGIN must be an origin/);
+    expect(() => readConfig({ ADMIN_ORIGIN: "https://admin.example-store.com/app" })).toThrow(
+      /ADMIN_ORIGIN must be an origin/,
+    );
     expect(() => readConfig({ ADMIN_ORIGIN: "admin.example-store.com" })).toThrow(/ADMIN_ORIGIN/);
     expect(readConfig({}).sessions).toEqual({ idleMs: 720 * 60_000, maxMs: 168 * 3_600_000 });
-    expect(readConfig({ SESSION_IDLE_MINUTES: "30", SESSION_MAX_HOURS: "2" }).sessions).toEqual({ idleMs: 1_800_000, maxMs: 7_200_000 });
+    expect(readConfig({ SESSION_IDLE_MINUTES: "30", SESSION_MAX_HOURS: "2" }).sessions).toEqual({
+      idleMs: 1_800_000,
+      maxMs: 7_200_000,
+    });
     expect(() => readConfig({ SESSION_IDLE_MINUTES: "0" })).toThrow(/SESSION_IDLE_MINUTES/);
   });
 
@@ -54,7 +59,9 @@ describe("readConfig", () => {
   it("CORS_ORIGIN: the Vite dev server's origins by default in development only; production allows none unless named", () => {
     expect(readConfig({}).corsOrigins).toEqual(["http://127.0.0.1:5173", "http://localhost:5173"]);
     expect(readConfig(PRODUCTION).corsOrigins).toEqual([]);
-    expect(readConfig({ ...PRODUCTION, CORS_ORIGIN: "https://shop.example.com" }).corsOrigins).toEqual(["https://shop.example.com"]);
+    expect(readConfig({ ...PRODUCTION, CORS_ORIGIN: "https://shop.example.com" }).corsOrigins).toEqual([
+      "https://shop.example.com",
+    ]);
   });
 
   it("refuses to start in production without keys", () => {
@@ -86,7 +93,11 @@ describe("readConfig", () => {
 
   it("the development key answers on loopback only: bound elsewhere without API_KEYS, or listing it, the start stops with one line naming API_KEYS", () => {
     for (const host of ["0.0.0.0", "::", "192.168.1.7", "[::]", "petstore.example"]) {
-      for (const env of [{ HOST: host }, { HOST: host, NODE_ENV: "test" }, { HOST: host, API_KEYS: `k,${DEV_API_KEY}` }]) {
+      for (const env of [
+        { HOST: host },
+        { HOST: host, NODE_ENV: "test" },
+        { HOST: host, API_KEYS: `k,${DEV_API_KEY}` },
+      ]) {
         try {
           readConfig(env);
           expect.fail(`should throw: ${JSON.stringify(env)}`);
@@ -117,7 +128,9 @@ describe("readConfig", () => {
       "uniquelocal",
     ]);
     for (const bad of ["true", "10.0.0.0/33", "proxy.example", "10.0.0.1/8/2", ","]) {
-      expect(() => readConfig({ TRUST_PROXY: bad }), bad).toThrow(/^Invalid configuration: TRUST_PROXY must be loopback, a hop count/);
+      expect(() => readConfig({ TRUST_PROXY: bad }), bad).toThrow(
+        /^Invalid configuration: TRUST_PROXY must be loopback, a hop count/,
+      );
     }
   });
 
@@ -146,7 +159,9 @@ describe("readConfig", () => {
     expect(readConfig({ ...PRODUCTION, SHUTDOWN_DRAIN_MS: "0" }).shutdownDrainMs).toBe(0);
     expect(readConfig({ SHUTDOWN_DRAIN_MS: "15000" }).shutdownDrainMs).toBe(15000);
     for (const bad of ["-1", "5s", "1.5"]) {
-      expect(() => readConfig({ SHUTDOWN_DRAIN_MS: bad })).toThrow(/^Invalid configuration: SHUTDOWN_DRAIN_MS must be a non-negative integer$/);
+      expect(() => readConfig({ SHUTDOWN_DRAIN_MS: bad })).toThrow(
+        /^Invalid configuration: SHUTDOWN_DRAIN_MS must be a non-negative integer$/,
+      );
     }
   });
 
@@ -155,7 +170,9 @@ describe("readConfig", () => {
     expect(readConfig({ REQUEST_TIMEOUT_MS: "2000" }).shutdownTimeoutMs).toBe(3_000);
     expect(readConfig({ SHUTDOWN_TIMEOUT_MS: "500" }).shutdownTimeoutMs).toBe(500);
     for (const bad of ["0", "-1", "ten"]) {
-      expect(() => readConfig({ SHUTDOWN_TIMEOUT_MS: bad })).toThrow(/^Invalid configuration: SHUTDOWN_TIMEOUT_MS must be a positive integer$/);
+      expect(() => readConfig({ SHUTDOWN_TIMEOUT_MS: bad })).toThrow(
+        /^Invalid configuration: SHUTDOWN_TIMEOUT_MS must be a positive integer$/,
+      );
     }
   });
 
@@ -167,8 +184,12 @@ describe("readConfig", () => {
     expect(readConfig({ KEEP_ALIVE_TIMEOUT_MS: "65000" }).keepAliveTimeoutMs).toBe(65_000);
     expect(readConfig({ KEEP_ALIVE_TIMEOUT_MS: "0" }).keepAliveTimeoutMs).toBe(0);
     expect(readConfig({ REQUEST_TIMEOUT_MS: "90000", HEADERS_TIMEOUT_MS: "66000" }).headersTimeoutMs).toBe(66_000);
-    expect(() => readConfig({ KEEP_ALIVE_TIMEOUT_MS: "5s" })).toThrow(/^Invalid configuration: KEEP_ALIVE_TIMEOUT_MS must be a non-negative integer$/);
-    expect(() => readConfig({ HEADERS_TIMEOUT_MS: "0" })).toThrow(/^Invalid configuration: HEADERS_TIMEOUT_MS must be a positive integer$/);
+    expect(() => readConfig({ KEEP_ALIVE_TIMEOUT_MS: "5s" })).toThrow(
+      /^Invalid configuration: KEEP_ALIVE_TIMEOUT_MS must be a non-negative integer$/,
+    );
+    expect(() => readConfig({ HEADERS_TIMEOUT_MS: "0" })).toThrow(
+      /^Invalid configuration: HEADERS_TIMEOUT_MS must be a positive integer$/,
+    );
     expect(() => readConfig({ HEADERS_TIMEOUT_MS: "20000" })).toThrow(
       /^Invalid configuration: HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS$/,
     );
@@ -207,14 +228,20 @@ describe("readConfig", () => {
       /^Invalid configuration: PUBLIC_URL_PRODUCTION is required in production \(the public address of the API, ending in \/v1, like https:\/\/api\.example-store\.com\/v1\)$/,
     );
     // Staging alone is no production address either.
-    expect(() => readConfig({ NODE_ENV: "production", API_KEYS: STRONG_KEY, PUBLIC_URL_STAGING: "https://staging.example-store.com/v1" })).toThrow(
-      /^Invalid configuration: PUBLIC_URL_PRODUCTION is required in production/,
-    );
+    expect(() =>
+      readConfig({
+        NODE_ENV: "production",
+        API_KEYS: STRONG_KEY,
+        PUBLIC_URL_STAGING: "https://staging.example-store.com/v1",
+      }),
+    ).toThrow(/^Invalid configuration: PUBLIC_URL_PRODUCTION is required in production/);
   });
 
   it("servers: in production the configured ones, production then staging; no placeholder host", () => {
     expect(readConfig(PRODUCTION).servers).toEqual([{ url: PUBLIC_URL, description: "production" }]);
-    expect(readConfig({ ...PRODUCTION, PUBLIC_URL_STAGING: "https://staging.example-store.com/api/v1" }).servers).toEqual([
+    expect(
+      readConfig({ ...PRODUCTION, PUBLIC_URL_STAGING: "https://staging.example-store.com/api/v1" }).servers,
+    ).toEqual([
       { url: PUBLIC_URL, description: "production" },
       { url: "https://staging.example-store.com/api/v1", description: "staging" },
     ]);
@@ -229,7 +256,9 @@ describe("readConfig", () => {
     expect(readConfig({ PORT: "4123" }).servers).toEqual(development);
     expect(readConfig({ PORT: "0" }).servers).toEqual(development);
     expect(readConfig({ HOST: "::1" }).servers).toEqual(development);
-    expect(readConfig({ PUBLIC_URL_PRODUCTION: PUBLIC_URL, PUBLIC_URL_STAGING: "http://staging.internal:8080/v1" }).servers).toEqual([
+    expect(
+      readConfig({ PUBLIC_URL_PRODUCTION: PUBLIC_URL, PUBLIC_URL_STAGING: "http://staging.internal:8080/v1" }).servers,
+    ).toEqual([
       { url: PUBLIC_URL, description: "production" },
       { url: "http://staging.internal:8080/v1", description: "staging" },
     ]);
@@ -259,13 +288,22 @@ describe("readConfig", () => {
         ] as const) {
           const refuse = () => readConfig({ NODE_ENV: nodeEnv, API_KEYS: STRONG_KEY, ...env });
           expect(refuse, `${name}=${url} ${nodeEnv}`).toThrow(
-            new RegExp(`^Invalid configuration: ${name} must be an http\\(s\\) URL whose path ends in /v1 \\(no trailing slash, query, fragment or credentials\\), like https://api\\.example-store\\.com/v1$`),
+            new RegExp(
+              `^Invalid configuration: ${name} must be an http\\(s\\) URL whose path ends in /v1 \\(no trailing slash, query, fragment or credentials\\), like https://api\\.example-store\\.com/v1$`,
+            ),
           );
         }
       }
     }
-    for (const url of ["https://api.example-store.com/v1", "https://example-store.com/api/v1", "http://127.0.0.1:3100/v1", "https://api.example-store.com:8443/v1"]) {
-      expect(readConfig({ ...PRODUCTION, PUBLIC_URL_PRODUCTION: url }).servers, url).toEqual([{ url, description: "production" }]);
+    for (const url of [
+      "https://api.example-store.com/v1",
+      "https://example-store.com/api/v1",
+      "http://127.0.0.1:3100/v1",
+      "https://api.example-store.com:8443/v1",
+    ]) {
+      expect(readConfig({ ...PRODUCTION, PUBLIC_URL_PRODUCTION: url }).servers, url).toEqual([
+        { url, description: "production" },
+      ]);
     }
   });
 
@@ -292,7 +330,9 @@ describe("readConfig", () => {
     expect(() => readConfig({ WEB_DIST_DIR: dist })).toThrow(/WEB_DIST_DIR has no index.html/);
     writeFileSync(path.join(dist, "index.html"), "<!doctype html>");
     expect(readConfig({ WEB_DIST_DIR: dist }).webDistDir).toBe(dist);
-    expect(readConfig({}).webDistDir).toBe(existsSync(path.join(WORKSPACE_WEB_DIST_DIR, "index.html")) ? WORKSPACE_WEB_DIST_DIR : undefined);
+    expect(readConfig({}).webDistDir).toBe(
+      existsSync(path.join(WORKSPACE_WEB_DIST_DIR, "index.html")) ? WORKSPACE_WEB_DIST_DIR : undefined,
+    );
     expect(WORKSPACE_WEB_DIST_DIR).toMatch(/apps[/\\]web[/\\]dist$/);
   });
 });
@@ -302,7 +342,10 @@ describe("the built API in production without PUBLIC_URL_PRODUCTION", () => {
     const database = await freshDatabase("sqlite");
     // Empty means unset (and keeps an apps/api/.env from setting it).
     const api = await startApiProcess({ PUBLIC_URL_PRODUCTION: "", API_KEYS: STRONG_KEY, DATABASE_URL: database.url });
-    const exit = await Promise.race([api.exited, new Promise<"running">((resolve) => setTimeout(() => resolve("running"), 15_000))]);
+    const exit = await Promise.race([
+      api.exited,
+      new Promise<"running">((resolve) => setTimeout(() => resolve("running"), 15_000)),
+    ]);
     if (exit === "running") await api.stop("SIGKILL");
     await database.remove();
     expect(exit).not.toBe("running");
@@ -318,7 +361,10 @@ describe("the built API bound to every address with NODE_ENV and API_KEYS unset"
     const database = await freshDatabase("sqlite");
     // Empty means unset (and keeps an apps/api/.env from setting them).
     const api = await startApiProcess({ NODE_ENV: "", API_KEYS: "", HOST: "0.0.0.0", DATABASE_URL: database.url });
-    const exit = await Promise.race([api.exited, new Promise<"running">((resolve) => setTimeout(() => resolve("running"), 15_000))]);
+    const exit = await Promise.race([
+      api.exited,
+      new Promise<"running">((resolve) => setTimeout(() => resolve("running"), 15_000)),
+    ]);
     if (exit === "running") await api.stop("SIGKILL");
     await database.remove();
     expect(exit).not.toBe("running");

@@ -31,14 +31,12 @@ const DEV_CORS_ORIGINS = ["http://127.0.0.1:5173", "http://localhost:5173"];
 /** A production key must be at least this long: a short key can be guessed even under the auth-failure limit. */
 export const MIN_PRODUCTION_KEY_LENGTH = 32;
 
-const commaList = z
-  .string()
-  .transform((value) =>
-    value
-      .split(",")
-      .map((item) => item.trim())
-      .filter((item) => item.length > 0),
-  );
+const commaList = z.string().transform((value) =>
+  value
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0),
+);
 
 const nonNegativeInt = (fallback: number) =>
   z
@@ -52,7 +50,10 @@ const durationList = z.string().transform((value, ctx) => {
   const units: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
   const waits = value.split(",").map((item) => /^([0-9]+(?:\.[0-9]+)?)(ms|s|m|h|d)$/.exec(item.trim()));
   if (waits.some((wait) => wait === null)) {
-    ctx.addIssue({ code: "custom", message: "must be a comma-separated list of waits like 5s,5m,30m,2h (units ms, s, m, h, d)" });
+    ctx.addIssue({
+      code: "custom",
+      message: "must be a comma-separated list of waits like 5s,5m,30m,2h (units ms, s, m, h, d)",
+    });
     return z.NEVER;
   }
   return waits.map((wait) => Math.round(Number(wait![1]) * units[wait![2]!]!));
@@ -71,7 +72,14 @@ const publicApiUrl = z
   .refine((value) => {
     if (!URL.canParse(value) || !value.endsWith("/v1")) return false;
     const url = new URL(value);
-    return ["http:", "https:"].includes(url.protocol) && url.pathname.endsWith("/v1") && !url.search && !url.hash && !url.username && !url.password;
+    return (
+      ["http:", "https:"].includes(url.protocol) &&
+      url.pathname.endsWith("/v1") &&
+      !url.search &&
+      !url.hash &&
+      !url.username &&
+      !url.password
+    );
   }, "must be an http(s) URL whose path ends in /v1 (no trailing slash, query, fragment or credentials), like https://api.example-store.com/v1")
   .optional();
 
@@ -108,11 +116,15 @@ const trustProxy = z
   .transform((value, ctx): false | number | string[] => {
     if (value === undefined || value === "false") return false;
     if (/^[0-9]+$/.test(value)) return Number(value);
-    const items = value.split(",").map((item) => item.trim()).filter((item) => item.length > 0);
+    const items = value
+      .split(",")
+      .map((item) => item.trim())
+      .filter((item) => item.length > 0);
     if (items.length > 0 && items.every(isProxyAddress)) return items;
     ctx.addIssue({
       code: "custom",
-      message: "must be loopback, a hop count, or a comma-separated list of proxy addresses or CIDRs (true is not accepted)",
+      message:
+        "must be loopback, a hop count, or a comma-separated list of proxy addresses or CIDRs (true is not accepted)",
     });
     return z.NEVER;
   });
@@ -137,22 +149,47 @@ const EnvSchema = z
       .regex(/^[0-9]+$/, "must be a non-negative integer")
       .transform(Number)
       .default("60000"),
-    DATABASE_POOL_SIZE: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("10"),
+    DATABASE_POOL_SIZE: z
+      .string()
+      .regex(/^[1-9][0-9]*$/, "must be a positive integer")
+      .transform(Number)
+      .default("10"),
     // No default here: the development default must not open a production API to a local page (see corsOrigins).
-    CORS_ORIGIN: commaList.pipe(z.array(z.string().url("must be a comma-separated list of origins like http://127.0.0.1:5173"))).optional(),
+    CORS_ORIGIN: commaList
+      .pipe(z.array(z.string().url("must be a comma-separated list of origins like http://127.0.0.1:5173")))
+      .optional(),
     METRICS_TOKEN: z.string().optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
     RATE_LIMIT_PER_MIN: nonNegativeInt(1200),
     AUTH_FAILURES_PER_MIN: nonNegativeInt(60),
     TOKENS_PER_SESSION_PER_MIN: nonNegativeInt(30),
     TRUST_PROXY: trustProxy,
-    REDIS_URL: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://").optional(),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, "must start with redis:// or rediss://")
+      .optional(),
     SQLITE_BUSY_TIMEOUT_MS: nonNegativeInt(5000),
-    REQUEST_TIMEOUT_MS: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("10000"),
-    HEADERS_TIMEOUT_MS: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).optional(),
+    REQUEST_TIMEOUT_MS: z
+      .string()
+      .regex(/^[1-9][0-9]*$/, "must be a positive integer")
+      .transform(Number)
+      .default("10000"),
+    HEADERS_TIMEOUT_MS: z
+      .string()
+      .regex(/^[1-9][0-9]*$/, "must be a positive integer")
+      .transform(Number)
+      .optional(),
     KEEP_ALIVE_TIMEOUT_MS: nonNegativeInt(5000),
-    SHUTDOWN_DRAIN_MS: z.string().regex(/^[0-9]+$/, "must be a non-negative integer").transform(Number).optional(),
-    SHUTDOWN_TIMEOUT_MS: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).optional(),
+    SHUTDOWN_DRAIN_MS: z
+      .string()
+      .regex(/^[0-9]+$/, "must be a non-negative integer")
+      .transform(Number)
+      .optional(),
+    SHUTDOWN_TIMEOUT_MS: z
+      .string()
+      .regex(/^[1-9][0-9]*$/, "must be a positive integer")
+      .transform(Number)
+      .optional(),
     IDEMPOTENCY_TTL_HOURS: z
       .string()
       .regex(/^[0-9]+(\.[0-9]+)?$/, "must be a positive number of hours")
@@ -164,19 +201,38 @@ const EnvSchema = z
     PUBLIC_URL_PRODUCTION: publicApiUrl,
     PUBLIC_URL_STAGING: publicApiUrl,
     WEB_DIST_DIR: z.string().optional(),
-    WEBHOOK_TIMEOUT_MS: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("10000"),
+    WEBHOOK_TIMEOUT_MS: z
+      .string()
+      .regex(/^[1-9][0-9]*$/, "must be a positive integer")
+      .transform(Number)
+      .default("10000"),
     WEBHOOK_RETRY_SCHEDULE: durationList.default("5s,5m,30m,2h,5h,10h,10h"),
     WEBHOOK_ALLOW_HTTP: trueOrFalse,
     WEBHOOK_ALLOW_PRIVATE: trueOrFalse,
-    WEBHOOK_POLL_MS: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("500"),
-    WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("4"),
+    WEBHOOK_POLL_MS: z
+      .string()
+      .regex(/^[1-9][0-9]*$/, "must be a positive integer")
+      .transform(Number)
+      .default("500"),
+    WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z
+      .string()
+      .regex(/^[1-9][0-9]*$/, "must be a positive integer")
+      .transform(Number)
+      .default("4"),
     // Open event streams (streamEvents) per process; past it, 503 with Retry-After.
-    STREAM_MAX: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("1000"),
+    STREAM_MAX: z
+      .string()
+      .regex(/^[1-9][0-9]*$/, "must be a positive integer")
+      .transform(Number)
+      .default("1000"),
     // Single sign-on (OpenID Connect): on when the first three are set, off when none is.
     OIDC_ISSUER: z
       .string()
       .url("must be the identity provider's issuer URL, like https://accounts.google.com")
-      .refine((value) => value.startsWith("https://"), "must be an https:// URL (OpenID Connect refuses a plain http issuer)")
+      .refine(
+        (value) => value.startsWith("https://"),
+        "must be an https:// URL (OpenID Connect refuses a plain http issuer)",
+      )
       .optional(),
     OIDC_CLIENT_ID: z.string().optional(),
     OIDC_CLIENT_SECRET: z.string().optional(),
@@ -207,10 +263,21 @@ const EnvSchema = z
     ADMIN_ORIGIN: z
       .string()
       .url("must be an origin like https://admin.example-store.com")
-      .refine((value) => URL.canParse(value) && new URL(value).origin === value.replace(/\/$/, ""), "must be an origin (scheme, host and port), with no path")
+      .refine(
+        (value) => URL.canParse(value) && new URL(value).origin === value.replace(/\/$/, ""),
+        "must be an origin (scheme, host and port), with no path",
+      )
       .optional(),
-    SESSION_IDLE_MINUTES: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("720"),
-    SESSION_MAX_HOURS: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("168"),
+    SESSION_IDLE_MINUTES: z
+      .string()
+      .regex(/^[1-9][0-9]*$/, "must be a positive integer")
+      .transform(Number)
+      .default("720"),
+    SESSION_MAX_HOURS: z
+      .string()
+      .regex(/^[1-9][0-9]*$/, "must be a positive integer")
+      .transform(Number)
+      .default("168"),
     ...operationsEnvShape,
   })
   .transform((env, ctx) => {
@@ -235,7 +302,11 @@ const EnvSchema = z
     }
     // A scraper's credential must not also open the API (nor an API key the metrics).
     if (env.METRICS_TOKEN !== undefined && apiKeys.includes(env.METRICS_TOKEN)) {
-      ctx.addIssue({ code: "custom", path: ["METRICS_TOKEN"], message: "must differ from every API key (a secret of its own)" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["METRICS_TOKEN"],
+        message: "must differ from every API key (a secret of its own)",
+      });
       return z.NEVER;
     }
     if (production && apiKeys.some((key) => key.length < MIN_PRODUCTION_KEY_LENGTH)) {
@@ -264,12 +335,17 @@ const EnvSchema = z
       ctx.addIssue({
         code: "custom",
         path: ["PUBLIC_URL_PRODUCTION"],
-        message: "is required in production (the public address of the API, ending in /v1, like https://api.example-store.com/v1)",
+        message:
+          "is required in production (the public address of the API, ending in /v1, like https://api.example-store.com/v1)",
       });
       return z.NEVER;
     }
     if (env.PUBLIC_URL_PRODUCTION === undefined && env.PUBLIC_URL_STAGING !== undefined) {
-      ctx.addIssue({ code: "custom", path: ["PUBLIC_URL_STAGING"], message: "needs PUBLIC_URL_PRODUCTION: the documents list production, then staging" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["PUBLIC_URL_STAGING"],
+        message: "needs PUBLIC_URL_PRODUCTION: the documents list production, then staging",
+      });
       return z.NEVER;
     }
     const servers: Array<{ url: string; description: "production" | "staging" | "development" }> =
@@ -277,7 +353,9 @@ const EnvSchema = z
         ? [{ url: API_PATH_PREFIX, description: "development" }]
         : [
             { url: env.PUBLIC_URL_PRODUCTION, description: "production" },
-            ...(env.PUBLIC_URL_STAGING === undefined ? [] : [{ url: env.PUBLIC_URL_STAGING, description: "staging" as const }]),
+            ...(env.PUBLIC_URL_STAGING === undefined
+              ? []
+              : [{ url: env.PUBLIC_URL_STAGING, description: "staging" as const }]),
           ];
     const operations = operationsSettings(env, DEFAULT_BACKUP_DIR, ctx);
     if (operations === z.NEVER) return z.NEVER;
@@ -294,18 +372,28 @@ const EnvSchema = z
         ? WORKSPACE_WEB_DIST_DIR
         : undefined;
     if (webDistDir && !existsSync(path.join(webDistDir, "index.html"))) {
-      ctx.addIssue({ code: "custom", path: ["WEB_DIST_DIR"], message: "has no index.html (build the admin app or unset it)" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["WEB_DIST_DIR"],
+        message: "has no index.html (build the admin app or unset it)",
+      });
       return z.NEVER;
     }
     // Single sign-on: the issuer, client id and secret go together; a half-configured sign-in would show a
     // button that can only fail. Never the secret in the message.
-    const ssoTrio = { OIDC_ISSUER: env.OIDC_ISSUER, OIDC_CLIENT_ID: env.OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: env.OIDC_CLIENT_SECRET };
+    const ssoTrio = {
+      OIDC_ISSUER: env.OIDC_ISSUER,
+      OIDC_CLIENT_ID: env.OIDC_CLIENT_ID,
+      OIDC_CLIENT_SECRET: env.OIDC_CLIENT_SECRET,
+    };
     const ssoMissing = Object.keys(ssoTrio).filter((name) => ssoTrio[name as keyof typeof ssoTrio] === undefined);
     if (ssoMissing.length > 0 && ssoMissing.length < 3) {
       ctx.addIssue({
         code: "custom",
         path: [ssoMissing[0]!],
-        message: `is required with ${Object.keys(ssoTrio).filter((name) => !ssoMissing.includes(name)).join(" and ")}: single sign-on needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET, or none of them`,
+        message: `is required with ${Object.keys(ssoTrio)
+          .filter((name) => !ssoMissing.includes(name))
+          .join(" and ")}: single sign-on needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET, or none of them`,
       });
       return z.NEVER;
     }
@@ -314,7 +402,8 @@ const EnvSchema = z
       ctx.addIssue({
         code: "custom",
         path: ["OIDC_ROLE_MAP"],
-        message: "is required with single sign-on: which groups get which role, like petstore-admins=admin,front-desk=write",
+        message:
+          "is required with single sign-on: which groups get which role, like petstore-admins=admin,front-desk=write",
       });
       return z.NEVER;
     }
@@ -421,7 +510,9 @@ const OperationsEnvSchema = z
     const operations = operationsSettings(env, DEFAULT_BACKUP_DIR, ctx);
     if (operations === z.NEVER) return z.NEVER;
     return {
-      databaseUrl: env.DATABASE_URL.startsWith("file:") ? `file:${path.resolve(sqliteFilePath(env.DATABASE_URL))}` : env.DATABASE_URL,
+      databaseUrl: env.DATABASE_URL.startsWith("file:")
+        ? `file:${path.resolve(sqliteFilePath(env.DATABASE_URL))}`
+        : env.DATABASE_URL,
       sqliteBusyTimeoutMs: env.SQLITE_BUSY_TIMEOUT_MS,
       idempotencyTtlMs: Math.round(env.IDEMPOTENCY_TTL_HOURS * 3_600_000),
       operations,
@@ -440,8 +531,14 @@ const DatabaseEnvSchema = z
   })
   .transform((env) => ({
     /** As Config.adminOrigin: the base of the invitation links the staff command prints. */
-    adminOrigin: env.ADMIN_ORIGIN ? new URL(env.ADMIN_ORIGIN).origin : env.NODE_ENV === "production" ? undefined : DEV_ADMIN_ORIGIN,
-    databaseUrl: env.DATABASE_URL.startsWith("file:") ? `file:${path.resolve(sqliteFilePath(env.DATABASE_URL))}` : env.DATABASE_URL,
+    adminOrigin: env.ADMIN_ORIGIN
+      ? new URL(env.ADMIN_ORIGIN).origin
+      : env.NODE_ENV === "production"
+        ? undefined
+        : DEV_ADMIN_ORIGIN,
+    databaseUrl: env.DATABASE_URL.startsWith("file:")
+      ? `file:${path.resolve(sqliteFilePath(env.DATABASE_URL))}`
+      : env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE,
     sqliteBusyTimeoutMs: env.SQLITE_BUSY_TIMEOUT_MS,
   }));
@@ -460,7 +557,9 @@ export function readDatabaseConfig(source: NodeJS.ProcessEnv = process.env): Dat
   const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
   const result = DatabaseEnvSchema.safeParse(present);
   if (result.success) return result.data;
-  throw new ConfigError(`Invalid configuration: ${result.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`).join("; ")}`);
+  throw new ConfigError(
+    `Invalid configuration: ${result.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`).join("; ")}`,
+  );
 }
 
 /** The data commands' settings (see OperationsEnvSchema); throws a ConfigError naming each bad variable. */
@@ -468,7 +567,9 @@ export function readOperationsConfig(source: NodeJS.ProcessEnv = process.env): O
   const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
   const result = OperationsEnvSchema.safeParse(present);
   if (result.success) return result.data;
-  throw new ConfigError(`Invalid configuration: ${result.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`).join("; ")}`);
+  throw new ConfigError(
+    `Invalid configuration: ${result.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`).join("; ")}`,
+  );
 }
 
 /** Parses the environment once; throws a ConfigError whose message is one line naming each bad variable. */

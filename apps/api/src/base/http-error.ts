@@ -9,7 +9,10 @@ export function toErrorBody(status: number, code: ErrorCode, message: string): E
 }
 
 /** A handler's `404` answer. */
-export const notFoundAnswer = (message: string) => ({ status: 404 as const, body: toErrorBody(404, "NOT_FOUND", message) });
+export const notFoundAnswer = (message: string) => ({
+  status: 404 as const,
+  body: toErrorBody(404, "NOT_FOUND", message),
+});
 
 /** The `400` body naming the field at fault, worded as the contract's request validation words its own. */
 export function fieldRefusedBody(field: string, message: string): ErrorBody {
@@ -18,7 +21,10 @@ export function fieldRefusedBody(field: string, message: string): ErrorBody {
 }
 
 /** A handler's `400` answer naming the field at fault. */
-export const fieldRefusedAnswer = (field: string, message: string) => ({ status: 400 as const, body: fieldRefusedBody(field, message) });
+export const fieldRefusedAnswer = (field: string, message: string) => ({
+  status: 400 as const,
+  body: fieldRefusedBody(field, message),
+});
 
 /**
  * `text` cut to `maxLength` characters, the last one "…" when cut. Messages may
@@ -48,4 +54,3 @@ export class HttpError extends Error {
     return new HttpError(this.status, this.body.code, this.body.message, { ...this.headers, ...headers });
   }
 }
-

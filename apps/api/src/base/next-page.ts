@@ -21,7 +21,8 @@ export function pageWithNextLink<Row extends { id: number }>(
 ): Row[] {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  if (rows.length > limit && last) res.setHeader("Link", `${pageLink(limit, filters, "after", last.id, req)}; rel="next"`);
+  if (rows.length > limit && last)
+    res.setHeader("Link", `${pageLink(limit, filters, "after", last.id, req)}; rel="next"`);
   return page;
 }
 

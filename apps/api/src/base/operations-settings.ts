@@ -34,8 +34,15 @@ const duration = z.string().transform((value, ctx) => {
 export const operationsEnvShape = {
   BACKUP_DIR: z.string().min(1).optional(),
   BACKUP_EVERY: duration.optional(),
-  BACKUP_KEEP: z.string().regex(/^[1-9][0-9]*$/, "must be a positive integer").transform(Number).default("7"),
-  BACKUP_SCRATCH_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://").optional(),
+  BACKUP_KEEP: z
+    .string()
+    .regex(/^[1-9][0-9]*$/, "must be a positive integer")
+    .transform(Number)
+    .default("7"),
+  BACKUP_SCRATCH_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+    .optional(),
   ACTIVITY_RETENTION_DAYS: days(400).refine((value) => value >= ACTIVITY_RETENTION_FLOOR_DAYS, {
     message: `must be at least ${ACTIVITY_RETENTION_FLOOR_DAYS} days (the activity log's triggers keep younger rows)`,
   }),
@@ -60,9 +67,17 @@ export interface OperationsSettings {
 }
 
 /** Builds the settings, or names the one at fault (BACKUP_EVERY needs a folder of its own). */
-export function operationsSettings(env: OperationsEnv, defaultBackupDir: string, ctx: z.RefinementCtx): OperationsSettings | typeof z.NEVER {
+export function operationsSettings(
+  env: OperationsEnv,
+  defaultBackupDir: string,
+  ctx: z.RefinementCtx,
+): OperationsSettings | typeof z.NEVER {
   if (env.BACKUP_EVERY !== undefined && env.BACKUP_DIR === undefined) {
-    ctx.addIssue({ code: "custom", path: ["BACKUP_DIR"], message: "is required with BACKUP_EVERY: the folder scheduled backups go to (best on another disk)" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["BACKUP_DIR"],
+      message: "is required with BACKUP_EVERY: the folder scheduled backups go to (best on another disk)",
+    });
     return z.NEVER;
   }
   return {

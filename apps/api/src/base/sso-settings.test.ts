@@ -40,17 +40,23 @@ describe("parseRoleMap", () => {
 
   it("refuses an empty map, a pair without a value or role, and an unknown role", () => {
     expect(parseRoleMap(" , ")).toMatchObject({ problem: expect.stringMatching(/must list value=role pairs/) });
-    expect(parseRoleMap("petstore-admins")).toMatchObject({ problem: expect.stringContaining('"petstore-admins" is not one') });
+    expect(parseRoleMap("petstore-admins")).toMatchObject({
+      problem: expect.stringContaining('"petstore-admins" is not one'),
+    });
     expect(parseRoleMap("=admin")).toMatchObject({ problem: expect.stringContaining('"=admin" is not one') });
     expect(parseRoleMap("x=")).toMatchObject({ problem: expect.stringContaining('"x=" is not one') });
-    expect(parseRoleMap("x=owner")).toEqual({ problem: 'gives "x" the role "owner"; a role is one of read, write, admin' });
+    expect(parseRoleMap("x=owner")).toEqual({
+      problem: 'gives "x" the role "owner"; a role is one of read, write, admin',
+    });
     expect(parseRoleMap("x=Admin")).toMatchObject({ problem: expect.stringContaining('the role "Admin"') });
   });
 });
 
 describe("parseScopes", () => {
   it("splits on spaces and commas, once each", () => {
-    expect(parseScopes("groups offline_access, groups,roles")).toEqual({ scopes: ["groups", "offline_access", "roles"] });
+    expect(parseScopes("groups offline_access, groups,roles")).toEqual({
+      scopes: ["groups", "offline_access", "roles"],
+    });
     expect(parseScopes("  ")).toEqual({ scopes: [] });
   });
 
@@ -82,9 +88,17 @@ describe("readConfig: single sign-on", () => {
   });
 
   it("reads the display name, role claim and extra scopes", () => {
-    const sso = readConfig({ ...SSO, OIDC_DISPLAY_NAME: "Acme Workspace", OIDC_ROLE_CLAIM: "realm_access.roles", OIDC_SCOPES: "groups roles" })
-      .singleSignOn!;
-    expect(sso).toMatchObject({ displayName: "Acme Workspace", roleClaim: "realm_access.roles", extraScopes: ["groups", "roles"] });
+    const sso = readConfig({
+      ...SSO,
+      OIDC_DISPLAY_NAME: "Acme Workspace",
+      OIDC_ROLE_CLAIM: "realm_access.roles",
+      OIDC_SCOPES: "groups roles",
+    }).singleSignOn!;
+    expect(sso).toMatchObject({
+      displayName: "Acme Workspace",
+      roleClaim: "realm_access.roles",
+      extraScopes: ["groups", "roles"],
+    });
     // Empty means unset, as everywhere.
     expect(readConfig({ ...SSO, OIDC_DISPLAY_NAME: "", OIDC_ROLE_CLAIM: "" }).singleSignOn).toMatchObject({
       displayName: "single sign-on",
@@ -110,13 +124,21 @@ describe("readConfig: single sign-on", () => {
   });
 
   it("refuses an http or malformed issuer, a bad role map, claim or scope, and a long display name", () => {
-    expect(problemOf({ ...SSO, OIDC_ISSUER: "http://idp.example.test" })).toMatch(/^Invalid configuration: OIDC_ISSUER must be an https:\/\/ URL/);
-    expect(problemOf({ ...SSO, OIDC_ISSUER: "idp.example.test" })).toMatch(/^Invalid configuration: OIDC_ISSUER must be the identity provider's issuer URL/);
+    expect(problemOf({ ...SSO, OIDC_ISSUER: "http://idp.example.test" })).toMatch(
+      /^Invalid configuration: OIDC_ISSUER must be an https:\/\/ URL/,
+    );
+    expect(problemOf({ ...SSO, OIDC_ISSUER: "idp.example.test" })).toMatch(
+      /^Invalid configuration: OIDC_ISSUER must be the identity provider's issuer URL/,
+    );
     expect(problemOf({ ...SSO, OIDC_ROLE_MAP: "petstore-admins=root" })).toBe(
       'Invalid configuration: OIDC_ROLE_MAP gives "petstore-admins" the role "root"; a role is one of read, write, admin',
     );
-    expect(problemOf({ ...SSO, OIDC_ROLE_CLAIM: "my groups" })).toMatch(/^Invalid configuration: OIDC_ROLE_CLAIM must be one claim name/);
+    expect(problemOf({ ...SSO, OIDC_ROLE_CLAIM: "my groups" })).toMatch(
+      /^Invalid configuration: OIDC_ROLE_CLAIM must be one claim name/,
+    );
     expect(problemOf({ ...SSO, OIDC_SCOPES: 'a"b' })).toMatch(/^Invalid configuration: OIDC_SCOPES holds "a"b"/);
-    expect(problemOf({ ...SSO, OIDC_DISPLAY_NAME: "x".repeat(61) })).toBe("Invalid configuration: OIDC_DISPLAY_NAME must be at most 60 characters");
+    expect(problemOf({ ...SSO, OIDC_DISPLAY_NAME: "x".repeat(61) })).toBe(
+      "Invalid configuration: OIDC_DISPLAY_NAME must be at most 60 characters",
+    );
   });
 });

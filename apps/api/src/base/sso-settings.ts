@@ -39,7 +39,9 @@ export function parseRoleMap(text: string): { map: ReadonlyMap<string, Scope> } 
     const value = at < 0 ? "" : pair.slice(0, at).trim();
     const role = at < 0 ? "" : pair.slice(at + 1).trim();
     if (value.length === 0 || role.length === 0) {
-      return { problem: `must list value=role pairs like petstore-admins=admin,front-desk=write ("${pair}" is not one)` };
+      return {
+        problem: `must list value=role pairs like petstore-admins=admin,front-desk=write ("${pair}" is not one)`,
+      };
     }
     if (!SCOPES.includes(role as Scope)) {
       return { problem: `gives "${value}" the role "${role}"; a role is one of ${SCOPES.join(", ")}` };
@@ -57,6 +59,7 @@ export function parseRoleMap(text: string): { map: ReadonlyMap<string, Scope> } 
 export function parseScopes(text: string): { scopes: string[] } | { problem: string } {
   const scopes = text.split(/[\s,]+/).filter((scope) => scope.length > 0);
   const bad = scopes.find((scope) => !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope));
-  if (bad !== undefined) return { problem: `holds "${bad}", which is not a scope token (printable ASCII without quotes or backslashes)` };
+  if (bad !== undefined)
+    return { problem: `holds "${bad}", which is not a scope token (printable ASCII without quotes or backslashes)` };
   return { scopes: [...new Set(scopes)] };
 }

@@ -8,7 +8,14 @@ import pg from "pg";
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, storageFaultOf } from "./database-unavailable.js";
 import { expectError } from "../test/expect-error.js";
 import { POSTGRES_ADMIN_URL } from "../test/postgres-admin.js";
-import { bearer, createTestApp, freshDatabase, TEST_PROVIDERS, type TestApp, type TestDatabase } from "../test/test-app.js";
+import {
+  bearer,
+  createTestApp,
+  freshDatabase,
+  TEST_PROVIDERS,
+  type TestApp,
+  type TestDatabase,
+} from "../test/test-app.js";
 
 let t: TestApp | undefined;
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -98,13 +105,23 @@ describe("storageFaultOf: the cause, in the shapes each provider surfaces it", (
             modelName: "Pet",
             driverAdapterError: {
               name: "DriverAdapterError",
-              cause: { originalCode: "53300", kind: "TooManyConnections", cause: 'too many connections for role "petstore"' },
+              cause: {
+                originalCode: "53300",
+                kind: "TooManyConnections",
+                cause: 'too many connections for role "petstore"',
+              },
             },
           },
         },
         "too_many_connections",
       ],
-      [{ code: "P2010", meta: { driverAdapterError: { cause: { originalCode: "53300", kind: "TooManyConnections" } } } }, "too_many_connections"],
+      [
+        {
+          code: "P2010",
+          meta: { driverAdapterError: { cause: { originalCode: "53300", kind: "TooManyConnections" } } },
+        },
+        "too_many_connections",
+      ],
       [adapterError("57P01", "terminating connection due to administrator command"), "shutting_down"],
       [adapterError("57P03", "the database system is starting up"), "shutting_down"],
       [{ code: "08006", severity: "FATAL" }, "unreachable"],
@@ -128,7 +145,8 @@ describe("storageFaultOf: the cause, in the shapes each provider surfaces it", (
       ["SQLITE_BUSY_SNAPSHOT", "lock_timeout"],
       ["SQLITE_LOCKED_SHAREDCACHE", "lock_timeout"],
     ];
-    for (const [code, cause] of cases) expect(storageFaultOf(Object.assign(new Error("x"), { code }))?.cause, code).toBe(cause);
+    for (const [code, cause] of cases)
+      expect(storageFaultOf(Object.assign(new Error("x"), { code }))?.cause, code).toBe(cause);
   });
 
   it("SQLite: a real SQLITE_FULL from better-sqlite3 (a database at its max_page_count) is disk_full, and says so for the log", () => {
@@ -143,25 +161,32 @@ describe("storageFaultOf: the cause, in the shapes each provider surfaces it", (
       caught = error;
     }
     expect(caught).toMatchObject({ code: "SQLITE_FULL", message: "database or disk is full" });
-    expect(storageFaultOf(caught)).toEqual({ cause: "disk_full", description: "the database's disk is full", lackOfResources: true });
+    expect(storageFaultOf(caught)).toEqual({
+      cause: "disk_full",
+      description: "the database's disk is full",
+      lackOfResources: true,
+    });
   });
 
-  it.runIf(TEST_PROVIDERS.includes("postgresql"))("PostgreSQL: real errors from the server through pg: 53100 disk_full, 53200 out_of_memory, 53300 too_many_connections", async () => {
-    const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 3_000 });
-    await client.connect();
-    cleanups.push(() => client.end());
-    for (const [condition, cause] of [
-      ["disk_full", "disk_full"],
-      ["out_of_memory", "out_of_memory"],
-      ["too_many_connections", "too_many_connections"],
-    ] as const) {
-      const error: unknown = await client
-        .query(`DO $$ BEGIN RAISE EXCEPTION 'raised for a test' USING ERRCODE = '${condition}'; END $$`)
-        .catch((raised: unknown) => raised);
-      expect(error).toBeInstanceOf(pg.DatabaseError);
-      expect(storageFaultOf(error)?.cause).toBe(cause);
-    }
-  });
+  it.runIf(TEST_PROVIDERS.includes("postgresql"))(
+    "PostgreSQL: real errors from the server through pg: 53100 disk_full, 53200 out_of_memory, 53300 too_many_connections",
+    async () => {
+      const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 3_000 });
+      await client.connect();
+      cleanups.push(() => client.end());
+      for (const [condition, cause] of [
+        ["disk_full", "disk_full"],
+        ["out_of_memory", "out_of_memory"],
+        ["too_many_connections", "too_many_connections"],
+      ] as const) {
+        const error: unknown = await client
+          .query(`DO $$ BEGIN RAISE EXCEPTION 'raised for a test' USING ERRCODE = '${condition}'; END $$`)
+          .catch((raised: unknown) => raised);
+        expect(error).toBeInstanceOf(pg.DatabaseError);
+        expect(storageFaultOf(error)?.cause).toBe(cause);
+      }
+    },
+  );
 });
 
 describe("SQLite: a write lock held past busy_timeout", () => {

@@ -48,10 +48,15 @@ const FAULTS: Record<StorageFaultCause, StorageFault> = {
     description: "the database refused a connection: too many connections",
     lackOfResources: true,
   },
-  resource_limit: { cause: "resource_limit", description: "the database ran into a resource limit", lackOfResources: true },
+  resource_limit: {
+    cause: "resource_limit",
+    description: "the database ran into a resource limit",
+    lackOfResources: true,
+  },
   shutting_down: {
     cause: "shutting_down",
-    description: "the database server ended the connection (shut down, or the backend terminated) or is not accepting connections yet",
+    description:
+      "the database server ended the connection (shut down, or the backend terminated) or is not accepting connections yet",
     lackOfResources: false,
   },
   unreachable: {
@@ -83,7 +88,16 @@ const ADAPTER_KINDS = new Map<string, StorageFaultCause>([
   ["TooManyConnections", "too_many_connections"],
 ]);
 /** Socket failures, from Node's net module under pg. */
-const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
+const SOCKET_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+]);
 
 /**
  * PostgreSQL SQLSTATEs: class 08 (connection exception); class 53, insufficient
@@ -124,7 +138,8 @@ function sqliteCause(code: string): StorageFaultCause | undefined {
 }
 
 /** pg's own errors carry no code: a socket closed under a query, a pool that could not connect in time. */
-const PG_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused/i;
+const PG_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused/i;
 
 type Inspectable = {
   code?: unknown;
@@ -137,7 +152,11 @@ type Inspectable = {
 
 function causeHere({ code, kind, originalCode, message }: Inspectable): StorageFaultCause | undefined {
   if (typeof code === "string") {
-    const cause = PRISMA_CODES.get(code) ?? (SOCKET_CODES.has(code) ? "unreachable" : undefined) ?? postgresCause(code) ?? sqliteCause(code);
+    const cause =
+      PRISMA_CODES.get(code) ??
+      (SOCKET_CODES.has(code) ? "unreachable" : undefined) ??
+      postgresCause(code) ??
+      sqliteCause(code);
     if (cause) return cause;
   }
   const adapterCause = typeof kind === "string" ? ADAPTER_KINDS.get(kind) : undefined;

@@ -59,7 +59,9 @@ describe.each(TEST_PROVIDERS)("migrateDatabase on %s", (provider) => {
   it("a database without the migrations table: the CLI runs", async () => {
     const url = await emptyDatabase(provider);
     // Every committed migration is pending, in order.
-    const committed = readdirSync(MIGRATIONS_FOLDER[provider], { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    const committed = readdirSync(MIGRATIONS_FOLDER[provider], { withFileTypes: true }).filter((entry) =>
+      entry.isDirectory(),
+    );
     expect(committed.length).toBeGreaterThanOrEqual(2);
     expect(await pendingMigrations(url)).toEqual(committed.map((entry) => entry.name).sort());
     const deploy = vi.fn(async () => "deployed");

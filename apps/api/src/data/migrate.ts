@@ -37,7 +37,10 @@ export interface MigrateOptions {
  * the CLI: that is safe, Prisma serialises them with its advisory lock and the
  * second finds nothing left to do.
  */
-export async function migrateDatabase(databaseUrl: string, { deploy = prismaMigrateDeploy }: MigrateOptions = {}): Promise<string> {
+export async function migrateDatabase(
+  databaseUrl: string,
+  { deploy = prismaMigrateDeploy }: MigrateOptions = {},
+): Promise<string> {
   const pending = await pendingMigrations(databaseUrl);
   if (pending.length === 0) return "No pending migrations: the database is current.";
   return deploy(databaseUrl);
@@ -68,7 +71,8 @@ interface AppliedMigration {
 }
 
 /** The names of the code's migrations for a provider, oldest first. */
-export const committedMigrationNames = (provider: DatabaseProvider): string[] => committedMigrations(provider).map(({ name }) => name);
+export const committedMigrationNames = (provider: DatabaseProvider): string[] =>
+  committedMigrations(provider).map(({ name }) => name);
 
 /**
  * The migrations a database (or backup) applied that this code does not have: it was made by a newer
@@ -112,7 +116,10 @@ async function appliedMigrations(provider: DatabaseProvider, databaseUrl: string
   const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
   await client.connect();
   try {
-    const sql = APPLIED_MIGRATIONS_SQL.replace("_prisma_migrations", `"${schema.replaceAll('"', '""')}"._prisma_migrations`);
+    const sql = APPLIED_MIGRATIONS_SQL.replace(
+      "_prisma_migrations",
+      `"${schema.replaceAll('"', '""')}"._prisma_migrations`,
+    );
     return (await client.query<AppliedMigration>(sql)).rows;
   } finally {
     await client.end();
@@ -122,12 +129,17 @@ async function appliedMigrations(provider: DatabaseProvider, databaseUrl: string
 /** `prisma migrate deploy` for the provider the URL names; returns the CLI's last line. */
 async function prismaMigrateDeploy(databaseUrl: string): Promise<string> {
   const provider = databaseProvider(databaseUrl);
-  if (provider === "sqlite") mkdirSync(path.dirname(path.resolve(API_ROOT, sqliteFilePath(databaseUrl))), { recursive: true });
+  if (provider === "sqlite")
+    mkdirSync(path.dirname(path.resolve(API_ROOT, sqliteFilePath(databaseUrl))), { recursive: true });
   const prismaCli = createRequire(import.meta.url).resolve("prisma/build/index.js");
-  const { stdout } = await run(process.execPath, [prismaCli, "migrate", "deploy", "--config", PRISMA_CONFIG[provider]], {
-    cwd: API_ROOT,
-    env: childProcessEnv({ DATABASE_URL: databaseUrl, CHECKPOINT_DISABLE: "1", PRISMA_HIDE_UPDATE_MESSAGE: "1" }),
-  });
+  const { stdout } = await run(
+    process.execPath,
+    [prismaCli, "migrate", "deploy", "--config", PRISMA_CONFIG[provider]],
+    {
+      cwd: API_ROOT,
+      env: childProcessEnv({ DATABASE_URL: databaseUrl, CHECKPOINT_DISABLE: "1", PRISMA_HIDE_UPDATE_MESSAGE: "1" }),
+    },
+  );
   return stdout.trim().split("\n").at(-1) ?? "";
 }
 

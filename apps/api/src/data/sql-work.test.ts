@@ -1,7 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../database.js";
 import { freshDatabase, TEST_PROVIDERS, type TestDatabase } from "../test/test-app.js";
-import { execute, firstRow, forUpdate, joinSql, postgresText, raw, rows, sql, toBoolean, toDate, toNumber, type SqlWork } from "./sql-work.js";
+import {
+  execute,
+  firstRow,
+  forUpdate,
+  joinSql,
+  postgresText,
+  raw,
+  rows,
+  sql,
+  toBoolean,
+  toDate,
+  toNumber,
+  type SqlWork,
+} from "./sql-work.js";
 
 describe("sql", () => {
   it("keeps parameters apart from the text, splices nested statements and constant text", () => {
@@ -59,7 +72,9 @@ describe.each(TEST_PROVIDERS)("a unit of work on %s", (provider) => {
   it("locks what it reads for update on PostgreSQL, and reads it plainly on SQLite", async () => {
     await database.sql.transaction(() => insertChallenge("d3"));
     const found = await database.sql.transaction(function* () {
-      return yield* rows<{ digest: string }>(sql`SELECT "digest" FROM "PasskeyChallenge" WHERE "digest" = ${"d3"}${yield* forUpdate()}`);
+      return yield* rows<{ digest: string }>(
+        sql`SELECT "digest" FROM "PasskeyChallenge" WHERE "digest" = ${"d3"}${yield* forUpdate()}`,
+      );
     });
     expect(found).toEqual([{ digest: "d3" }]);
   });

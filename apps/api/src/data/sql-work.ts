@@ -60,12 +60,19 @@ export const raw = (text: string) => new SqlText(text);
 
 /** Statements joined by `separator` (`AND`, `, `). */
 export function joinSql(statements: readonly SqlStatement[], separator: string): SqlStatement {
-  return statements.reduce<SqlStatement | undefined>((joined, next) => (joined ? sql`${joined}${raw(separator)}${next}` : next), undefined) ?? sql``;
+  return (
+    statements.reduce<SqlStatement | undefined>(
+      (joined, next) => (joined ? sql`${joined}${raw(separator)}${next}` : next),
+      undefined,
+    ) ?? sql``
+  );
 }
 
 const isStatement = (value: unknown): value is SqlStatement =>
-  typeof value === "object" && value !== null && Array.isArray((value as SqlStatement).strings) && Array.isArray((value as SqlStatement).values);
-
+  typeof value === "object" &&
+  value !== null &&
+  Array.isArray((value as SqlStatement).strings) &&
+  Array.isArray((value as SqlStatement).values);
 
 /** What a unit of work yields: a statement to run, or an extension the runner was given (the activity writer). */
 export type SqlStep =
@@ -112,10 +119,12 @@ export function* extension(name: string, args: readonly unknown[]): SqlWork<unkn
 
 /** A driver value as a Date (SQLite: ISO 8601 text; PostgreSQL: a Date). */
 export const toDate = (value: unknown): Date => (value instanceof Date ? value : new Date(value as string));
-export const toDateOrNull = (value: unknown): Date | null => (value === null || value === undefined ? null : toDate(value));
+export const toDateOrNull = (value: unknown): Date | null =>
+  value === null || value === undefined ? null : toDate(value);
 /** A driver integer as a number (PostgreSQL's int8 comes back a bigint; ids stay below 2^53). */
 export const toNumber = (value: unknown): number => Number(value);
-export const toNumberOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+export const toNumberOrNull = (value: unknown): number | null =>
+  value === null || value === undefined ? null : Number(value);
 /** A driver boolean (SQLite: 0 or 1). */
 export const toBoolean = (value: unknown): boolean => value === true || value === 1 || value === 1n;
 
@@ -182,7 +191,10 @@ function sqliteValue(value: unknown): unknown {
  * The runner on the API's SQLite connection: each unit of work runs to its end synchronously, inside
  * `BEGIN IMMEDIATE`, with statements prepared once per text.
  */
-export function sqliteRunner(db: Sqlite.Database, extensions: Readonly<Record<string, SqlExtension<Sqlite.Database>>> = {}): SqlRunner {
+export function sqliteRunner(
+  db: Sqlite.Database,
+  extensions: Readonly<Record<string, SqlExtension<Sqlite.Database>>> = {},
+): SqlRunner {
   const statements = new Map<string, Sqlite.Statement>();
   const prepare = (statement: SqlStatement) => {
     const text = statement.strings.join("?");
@@ -267,7 +279,10 @@ export function postgresRunner<Handle extends RawQueries>(
   };
 }
 
-function extensionOf<Handle>(extensions: Readonly<Record<string, SqlExtension<Handle>>>, name: string): SqlExtension<Handle> {
+function extensionOf<Handle>(
+  extensions: Readonly<Record<string, SqlExtension<Handle>>>,
+  name: string,
+): SqlExtension<Handle> {
   const found = extensions[name];
   if (!found) throw new Error(`no SQL extension named ${name}: give it to the runner`);
   return found;

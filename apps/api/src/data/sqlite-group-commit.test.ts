@@ -17,8 +17,12 @@ describe("groupCommit (a real SQLite file, with the API's pragmas: WAL, synchron
     db = new Sqlite(path.join(folder, "db.sqlite"));
     db.exec(SQLITE_PRAGMAS);
     db.pragma("busy_timeout = 0");
-    db.exec(`CREATE TABLE "Thing" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL, "size" INTEGER NOT NULL CHECK ("size" > 0))`);
-    const insert = db.prepare<[string, number], { id: number }>(`INSERT INTO "Thing" ("name", "size") VALUES (?, ?) RETURNING "id"`);
+    db.exec(
+      `CREATE TABLE "Thing" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL, "size" INTEGER NOT NULL CHECK ("size" > 0))`,
+    );
+    const insert = db.prepare<[string, number], { id: number }>(
+      `INSERT INTO "Thing" ("name", "size") VALUES (?, ?) RETURNING "id"`,
+    );
     const log = db.prepare<[string]>(`INSERT INTO "Thing" ("name", "size") VALUES (?, 1)`);
     commits = [];
     add = groupCommit(
@@ -38,10 +42,18 @@ describe("groupCommit (a real SQLite file, with the API's pragmas: WAL, synchron
     rmSync(folder, { recursive: true, force: true });
   });
 
-  const names = () => db.prepare<[], { name: string }>(`SELECT "name" FROM "Thing" ORDER BY "id"`).all().map((row) => row.name);
+  const names = () =>
+    db
+      .prepare<[], { name: string }>(`SELECT "name" FROM "Thing" ORDER BY "id"`)
+      .all()
+      .map((row) => row.name);
 
   it("commits the writes of one turn together, in order, each answered with its own result", async () => {
-    const ids = await Promise.all([add({ name: "a", size: 1 }), add({ name: "b", size: 2 }), add({ name: "c", size: 3 })]);
+    const ids = await Promise.all([
+      add({ name: "a", size: 1 }),
+      add({ name: "b", size: 2 }),
+      add({ name: "c", size: 3 }),
+    ]);
     expect(commits).toEqual([3]);
     expect(ids).toEqual([1, 3, 5]);
     expect(names()).toEqual(["a", "a: logged", "b", "b: logged", "c", "c: logged"]);
@@ -55,20 +67,30 @@ describe("groupCommit (a real SQLite file, with the API's pragmas: WAL, synchron
   it("keeps each write's savepoint journal in memory (temp_store = MEMORY), and undoes a large one alone", async () => {
     expect(db.pragma("temp_store", { simple: true })).toBe(2);
     // About 400 KiB of rows inside one savepoint, far past the 64 KiB SQLite would spill to a temporary file.
-    const big = db.prepare<[string, string]>(`INSERT INTO "Thing" ("name", "size") SELECT ? || "value", 1 FROM json_each(?)`);
+    const big = db.prepare<[string, string]>(
+      `INSERT INTO "Thing" ("name", "size") SELECT ? || "value", 1 FROM json_each(?)`,
+    );
     const large = groupCommit(db, ({ fail }: { fail: boolean }) => {
       big.run("x".repeat(400), JSON.stringify(Array.from({ length: 1_000 }, (_, i) => i)));
       if (fail) throw new Error("undo me");
       return 1;
     });
-    const outcomes = await Promise.allSettled([large({ fail: false }), large({ fail: true }), add({ name: "after", size: 1 })]);
+    const outcomes = await Promise.allSettled([
+      large({ fail: false }),
+      large({ fail: true }),
+      add({ name: "after", size: 1 }),
+    ]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect(db.prepare(`SELECT count(*) AS n FROM "Thing" WHERE "name" LIKE 'x%'`).get()).toEqual({ n: 1_000 });
     expect(names().slice(-2)).toEqual(["after", "after: logged"]);
   });
 
   it("a write that throws is undone alone (its savepoint) and rejects alone; the others commit", async () => {
-    const outcomes = await Promise.allSettled([add({ name: "a", size: 1 }), add({ name: "bad", size: 0 }), add({ name: "c", size: 3 })]);
+    const outcomes = await Promise.allSettled([
+      add({ name: "a", size: 1 }),
+      add({ name: "bad", size: 0 }),
+      add({ name: "c", size: 3 }),
+    ]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect(String((outcomes[1] as PromiseRejectedResult).reason)).toMatch(/CHECK constraint failed/);
     expect(commits).toEqual([3]);

@@ -49,7 +49,11 @@ function tallyOf(db: Sqlite.Database): GroupCommitTally {
  * the last commit held the event loop are read in the next turn, so they
  * share the next commit. docs/decisions/034-sqlite-creates-committed-together.md.
  */
-export function groupCommit<In, Out>(db: Sqlite.Database, write: (item: In) => Out, { onCommit }: GroupCommitOptions = {}): (item: In) => Promise<Out> {
+export function groupCommit<In, Out>(
+  db: Sqlite.Database,
+  write: (item: In) => Out,
+  { onCommit }: GroupCommitOptions = {},
+): (item: In) => Promise<Out> {
   // A transaction function called inside another runs in a savepoint (better-sqlite3's nesting).
   const writeOne = db.transaction(write);
   const writeAll = db.transaction((batch: ReadonlyArray<Pending<In, Out>>) =>

@@ -1,6 +1,16 @@
 import type { Event as LoggedEvent } from "@petstore/contract";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../activity/webhook-outbox.js";
-import { execute, joinSql, provider, rows, sql, toDate, type SqlRunner, type SqlStatement, type SqlWork } from "../data/sql-work.js";
+import {
+  execute,
+  joinSql,
+  provider,
+  rows,
+  sql,
+  toDate,
+  type SqlRunner,
+  type SqlStatement,
+  type SqlWork,
+} from "../data/sql-work.js";
 
 /**
  * The event log (docs/decisions/053-one-event-log.md): every `pet.*` and `key.*` event, written by the
@@ -32,7 +42,8 @@ export function decodePosition(text: string): EventPosition | undefined {
   return position.xid < 2n ** 64n && position.id < 2n ** 63n ? position : undefined;
 }
 
-export const comparePositions = (a: EventPosition, b: EventPosition): number => (a.xid === b.xid ? Number(a.id - b.id) : a.xid < b.xid ? -1 : 1);
+export const comparePositions = (a: EventPosition, b: EventPosition): number =>
+  a.xid === b.xid ? Number(a.id - b.id) : a.xid < b.xid ? -1 : 1;
 
 /** Every type the log holds. */
 export const LOGGED_TYPES: readonly WebhookEventType[] = WEBHOOK_EVENT_TYPES;
@@ -61,7 +72,9 @@ export interface StreamedEvent {
   revokedKeyId?: number;
 }
 
-export function toStreamedEvent(row: Pick<EventRow, "xid" | "id" | "eventId" | "type" | "createdAt" | "data">): StreamedEvent {
+export function toStreamedEvent(
+  row: Pick<EventRow, "xid" | "id" | "eventId" | "type" | "createdAt" | "data">,
+): StreamedEvent {
   const position = positionOf(row);
   const at = encodePosition(position);
   const type = row.type as WebhookEventType;
@@ -94,9 +107,14 @@ interface EventRow {
   data: string | null;
 }
 
-const positionOf = (row: Pick<EventRow, "xid" | "id">): EventPosition => ({ xid: BigInt(row.xid ?? 0), id: BigInt(row.id ?? 0) });
+const positionOf = (row: Pick<EventRow, "xid" | "id">): EventPosition => ({
+  xid: BigInt(row.xid ?? 0),
+  id: BigInt(row.id ?? 0),
+});
 
-export function toLoggedEvent(row: Pick<EventRow, "xid" | "id" | "eventId" | "type" | "createdAt" | "data">): LoggedEvent {
+export function toLoggedEvent(
+  row: Pick<EventRow, "xid" | "id" | "eventId" | "type" | "createdAt" | "data">,
+): LoggedEvent {
   return {
     id: row.eventId!,
     position: encodePosition(positionOf(row)),
@@ -108,7 +126,12 @@ export function toLoggedEvent(row: Pick<EventRow, "xid" | "id" | "eventId" | "ty
 }
 
 const typeFilter = (types: readonly WebhookEventType[]): SqlStatement =>
-  types.length === LOGGED_TYPES.length ? sql`1 = 1` : sql`"type" IN (${joinSql(types.map((type) => sql`${type}`), ", ")})`;
+  types.length === LOGGED_TYPES.length
+    ? sql`1 = 1`
+    : sql`"type" IN (${joinSql(
+        types.map((type) => sql`${type}`),
+        ", ",
+      )})`;
 
 /**
  * One page of the log after `after`, in one snapshot: the purge mark, the frontier (the last event
@@ -116,16 +139,26 @@ const typeFilter = (types: readonly WebhookEventType[]): SqlStatement =>
  */
 export function* readEventPage(query: EventPageQuery): SqlWork<EventPageOutcome> {
   const outcome = yield* readEventRows(query);
-  return outcome.kind === "gone" ? outcome : { kind: "page", events: outcome.rows.map(toLoggedEvent), next: outcome.next };
+  return outcome.kind === "gone"
+    ? outcome
+    : { kind: "page", events: outcome.rows.map(toLoggedEvent), next: outcome.next };
 }
 
 /** As readEventPage, each event as a stream sends it. */
-export function* readStreamedPage(query: EventPageQuery): SqlWork<{ kind: "gone" } | { kind: "page"; events: StreamedEvent[]; next: EventPosition }> {
+export function* readStreamedPage(
+  query: EventPageQuery,
+): SqlWork<{ kind: "gone" } | { kind: "page"; events: StreamedEvent[]; next: EventPosition }> {
   const outcome = yield* readEventRows(query);
-  return outcome.kind === "gone" ? outcome : { kind: "page", events: outcome.rows.map(toStreamedEvent), next: outcome.next };
+  return outcome.kind === "gone"
+    ? outcome
+    : { kind: "page", events: outcome.rows.map(toStreamedEvent), next: outcome.next };
 }
 
-function* readEventRows({ after, types, take }: EventPageQuery): SqlWork<{ kind: "gone" } | { kind: "page"; rows: EventRow[]; next: EventPosition }> {
+function* readEventRows({
+  after,
+  types,
+  take,
+}: EventPageQuery): SqlWork<{ kind: "gone" } | { kind: "page"; rows: EventRow[]; next: EventPosition }> {
   const from = after ?? START_POSITION;
   const found =
     (yield* provider()) === "postgresql"
@@ -149,10 +182,17 @@ function* readEventRows({ after, types, take }: EventPageQuery): SqlWork<{ kind:
   }
   const page = found.filter((row) => row.kind === "event");
   // PostgreSQL's UNION ALL keeps each branch's order; sorted anyway, so no plan can change it.
-  const events = page.map((row) => ({ row, position: positionOf(row) })).sort((a, b) => comparePositions(a.position, b.position));
+  const events = page
+    .map((row) => ({ row, position: positionOf(row) }))
+    .sort((a, b) => comparePositions(a.position, b.position));
   const frontier = found.find((row) => row.kind === "frontier");
   const last = events.at(-1)?.position;
-  const candidates = [from, ...(purged ? [positionOf(purged)] : []), ...(last ? [last] : []), ...(events.length < take && frontier ? [positionOf(frontier)] : [])];
+  const candidates = [
+    from,
+    ...(purged ? [positionOf(purged)] : []),
+    ...(last ? [last] : []),
+    ...(events.length < take && frontier ? [positionOf(frontier)] : []),
+  ];
   const next = candidates.reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b));
   return { kind: "page", rows: events.map(({ row }) => row), next };
 }
@@ -190,12 +230,16 @@ export function* purgeEvents(before: Date, limit: number): SqlWork<{ deleted: nu
     : yield* rows<EventRow>(sql`SELECT 0 AS "xid", "id" FROM "Event" ORDER BY "id" DESC LIMIT 1`);
   // Position order is time order but for a few milliseconds of commit order: an old event just behind
   // a young one goes with the older ones, the young one stays, and the mark says events were purged there.
-  const old = window.slice(0, limit).filter((row) => !newest || comparePositions(positionOf(row), positionOf(newest)) < 0);
+  const old = window
+    .slice(0, limit)
+    .filter((row) => !newest || comparePositions(positionOf(row), positionOf(newest)) < 0);
   const last = old.at(-1);
   if (!last) return { deleted: 0, more: false };
   const upto = positionOf(last);
   const deleted = postgres
-    ? yield* execute(sql`DELETE FROM "Event" WHERE ("xid", "id") <= (CAST(${String(upto.xid)} AS xid8), CAST(${String(upto.id)} AS bigint)) AND "createdAt" < ${before}`)
+    ? yield* execute(
+        sql`DELETE FROM "Event" WHERE ("xid", "id") <= (CAST(${String(upto.xid)} AS xid8), CAST(${String(upto.id)} AS bigint)) AND "createdAt" < ${before}`,
+      )
     : yield* execute(sql`DELETE FROM "Event" WHERE "id" <= ${Number(upto.id)} AND "createdAt" < ${before}`);
   yield* execute(
     postgres
@@ -214,7 +258,9 @@ export function* readFrontier(): SqlWork<EventPosition> {
             (SELECT "xid", "id" FROM "Event" WHERE "xid" < "event_horizon"() ORDER BY "xid" DESC, "id" DESC LIMIT 1)
             UNION ALL SELECT "purgedXid", "purgedId" FROM "EventLog") AS "candidates"
           ORDER BY "candidates"."xid" DESC, "candidates"."id" DESC LIMIT 1`)
-      : yield* rows<EventRow>(sql`SELECT 0 AS "xid", max(coalesce((SELECT max("id") FROM "Event"), 0), "purgedId") AS "id" FROM "EventLog"`);
+      : yield* rows<EventRow>(
+          sql`SELECT 0 AS "xid", max(coalesce((SELECT max("id") FROM "Event"), 0), "purgedId") AS "id" FROM "EventLog"`,
+        );
   return row ? positionOf(row) : START_POSITION;
 }
 
@@ -222,7 +268,9 @@ export function* readFrontier(): SqlWork<EventPosition> {
 export interface EventLog {
   readPage(query: EventPageQuery): Promise<EventPageOutcome>;
   /** As readPage, each event as a stream sends it. */
-  readStreamed(query: EventPageQuery): Promise<{ kind: "gone" } | { kind: "page"; events: StreamedEvent[]; next: EventPosition }>;
+  readStreamed(
+    query: EventPageQuery,
+  ): Promise<{ kind: "gone" } | { kind: "page"; events: StreamedEvent[]; next: EventPosition }>;
   frontier(): Promise<EventPosition>;
 }
 

@@ -53,9 +53,17 @@ interface SseClient {
   close(): void;
 }
 
-async function openStream(base: string, path: string, authorization: string, headers: Record<string, string> = {}): Promise<SseClient> {
+async function openStream(
+  base: string,
+  path: string,
+  authorization: string,
+  headers: Record<string, string> = {},
+): Promise<SseClient> {
   const abort = new AbortController();
-  const response = await fetch(`${base}${path}`, { headers: { Authorization: authorization, Accept: "text/event-stream", ...headers }, signal: abort.signal });
+  const response = await fetch(`${base}${path}`, {
+    headers: { Authorization: authorization, Accept: "text/event-stream", ...headers },
+    signal: abort.signal,
+  });
   const messages: SseMessage[] = [];
   let comments = 0;
   const ended = (async () => {
@@ -95,7 +103,8 @@ async function openStream(base: string, path: string, authorization: string, hea
       for (;;) {
         const events = messages.filter((message) => message.data !== undefined);
         if (events.length >= count) return events;
-        if (Date.now() > deadline) throw new Error(`expected ${count} events within ${timeoutMs} ms, got ${events.length}`);
+        if (Date.now() > deadline)
+          throw new Error(`expected ${count} events within ${timeoutMs} ms, got ${events.length}`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },
@@ -105,10 +114,15 @@ async function openStream(base: string, path: string, authorization: string, hea
   return client;
 }
 
-const createPet = (t: TestApp, name: string) => request(t.app).post("/v1/pets").set("Authorization", bearer()).send({ name, categoryId: 1 }).expect(201);
+const createPet = (t: TestApp, name: string) =>
+  request(t.app).post("/v1/pets").set("Authorization", bearer()).send({ name, categoryId: 1 }).expect(201);
 
 async function keyOfScope(t: TestApp, scope: "read" | "write" | "admin") {
-  const issued = await request(t.app).post("/admin/v1/keys").set("Authorization", bearer()).send({ name: `A ${scope} key`, scope }).expect(201);
+  const issued = await request(t.app)
+    .post("/admin/v1/keys")
+    .set("Authorization", bearer())
+    .send({ name: `A ${scope} key`, scope })
+    .expect(201);
   return { id: issued.body.key.id as number, authorization: `Bearer ${issued.body.secret as string}` };
 }
 
@@ -145,10 +159,17 @@ describe.each(TEST_PROVIDERS)("event streams (streamEvents) on %s", (provider) =
     // Another replica's client would resume the same way: the position is the log's, not the process's.
     const resumed = await openStream(base, "/v1/events/stream", bearer(), { "Last-Event-ID": one!.id! });
     const replayed = await resumed.events(2);
-    expect(replayed.map((message) => (JSON.parse(message.data!) as { data: { name: string } }).data.name)).toEqual(["Two", "Three"]);
+    expect(replayed.map((message) => (JSON.parse(message.data!) as { data: { name: string } }).data.name)).toEqual([
+      "Two",
+      "Three",
+    ]);
     await createPet(t, "Four");
     const all = await resumed.events(3);
-    expect(all.map((message) => (JSON.parse(message.data!) as { data: { name: string } }).data.name)).toEqual(["Two", "Three", "Four"]);
+    expect(all.map((message) => (JSON.parse(message.data!) as { data: { name: string } }).data.name)).toEqual([
+      "Two",
+      "Three",
+      "Four",
+    ]);
     // The query parameter does the same, for clients that cannot set the header.
     const byQuery = await openStream(base, `/v1/events/stream?lastEventId=${one!.id!}&types=pet.created`, bearer());
     expect((await byQuery.events(3)).map((message) => message.id)).toEqual(all.map((message) => message.id));
@@ -169,7 +190,9 @@ describe.each(TEST_PROVIDERS)("event streams (streamEvents) on %s", (provider) =
     expect(stream.messages.at(-1)).toEqual({ retry: "1000" });
     // Reconnecting with the revoked key: 401, once B has reread its keys (within a second).
     const base = await listening(b);
-    await expect.poll(async () => (await openStream(base, "/v1/events/stream", key.authorization)).status, { timeout: 2_000 }).toBe(401);
+    await expect
+      .poll(async () => (await openStream(base, "/v1/events/stream", key.authorization)).status, { timeout: 2_000 })
+      .toBe(401);
   });
 
   it("refuses key events to a read key (403), a malformed Last-Event-ID (400) and one behind retention (410)", async () => {
@@ -180,13 +203,24 @@ describe.each(TEST_PROVIDERS)("event streams (streamEvents) on %s", (provider) =
     expect((await openStream(base, "/v1/events/stream", bearer(), { "Last-Event-ID": "12" })).status).toBe(400);
     const old = new Date(Date.now() - 40 * 86_400_000);
     await t.database.sql.transaction(function* () {
-      for (const id of ["msg_old1", "msg_old2"]) yield* execute(sql`INSERT INTO "Event" ("eventId", "type", "createdAt", "data") VALUES (${id}, 'pet.created', ${old}, '{"id":1,"name":"Old","categoryId":1}')`);
+      for (const id of ["msg_old1", "msg_old2"])
+        yield* execute(
+          sql`INSERT INTO "Event" ("eventId", "type", "createdAt", "data") VALUES (${id}, 'pet.created', ${old}, '{"id":1,"name":"Old","categoryId":1}')`,
+        );
     });
     await createPet(t, "New");
     await untilEventsVisible(t.database, 4);
-    const [oldest] = (await request(t.app).get("/v1/events").set("Authorization", bearer()).expect(200)).body as Array<{ position: string }>;
+    const [oldest] = (await request(t.app).get("/v1/events").set("Authorization", bearer()).expect(200)).body as Array<{
+      position: string;
+    }>;
     await t.database.webhooks.fanOut(200);
-    await purgeExpired(t.database.sql, { activityMs: 400 * 86_400_000, deliveryMs: 30 * 86_400_000, eventMs: 30 * 86_400_000, idempotencyMs: 86_400_000, deletedPetMs: 30 * 86_400_000 });
+    await purgeExpired(t.database.sql, {
+      activityMs: 400 * 86_400_000,
+      deliveryMs: 30 * 86_400_000,
+      eventMs: 30 * 86_400_000,
+      idempotencyMs: 86_400_000,
+      deletedPetMs: 30 * 86_400_000,
+    });
     const gone = await openStream(base, "/v1/events/stream", bearer(), { "Last-Event-ID": oldest!.position });
     expect(gone.status).toBe(410);
   });
@@ -197,11 +231,17 @@ describe("event streams' credentials and metrics", () => {
     const t = await start("sqlite", { METRICS_TOKEN: "metrics-token-0123456789abcdef" });
     const base = await listening(t);
     const expiresAt = new Date(Date.now() + 1_500).toISOString();
-    const issued = await request(t.app).post("/admin/v1/keys").set("Authorization", bearer()).send({ name: "Short-lived", scope: "read", expiresAt }).expect(201);
+    const issued = await request(t.app)
+      .post("/admin/v1/keys")
+      .set("Authorization", bearer())
+      .send({ name: "Short-lived", scope: "read", expiresAt })
+      .expect(201);
     const stream = await openStream(base, "/v1/events/stream", `Bearer ${issued.body.secret as string}`);
     expect(stream.status).toBe(200);
     const gauge = async () => {
-      const text = (await request(t.app).get("/metrics").set("Authorization", "Bearer metrics-token-0123456789abcdef").expect(200)).text;
+      const text = (
+        await request(t.app).get("/metrics").set("Authorization", "Bearer metrics-token-0123456789abcdef").expect(200)
+      ).text;
       return Number(/^petstore_event_streams_open (\d+)$/m.exec(text)?.[1]);
     };
     expect(await gauge()).toBe(1);
@@ -210,7 +250,9 @@ describe("event streams' credentials and metrics", () => {
     expect(stream.messages.at(-1)).toEqual({ retry: "1000" });
     expect(await gauge()).toBe(0);
     // A stream's time is no request's latency: its 200 is left out of the response series.
-    const scraped = (await request(t.app).get("/metrics").set("Authorization", "Bearer metrics-token-0123456789abcdef").expect(200)).text;
+    const scraped = (
+      await request(t.app).get("/metrics").set("Authorization", "Bearer metrics-token-0123456789abcdef").expect(200)
+    ).text;
     expect(scraped).not.toMatch(/operation="streamEvents",status="200"/);
     expect(scraped).toMatch(/operation="createKey",status="201"/);
     // Ended streams are logged once, with what they sent.
@@ -238,7 +280,13 @@ describe("event streams and the drain", () => {
     const t = await start("sqlite");
     const stopState = { stopping: false };
     const eventStreams = createAppEventStreams(t.config, t.database, createLogger(t.config, { write: () => {} }));
-    const app = createApp({ config: t.config, logger: createLogger(t.config, { write: () => {} }), database: t.database, stopState, eventStreams });
+    const app = createApp({
+      config: t.config,
+      logger: createLogger(t.config, { write: () => {} }),
+      database: t.database,
+      stopState,
+      eventStreams,
+    });
     const server = app.listen(0, "127.0.0.1");
     servers.push(server);
     await new Promise((resolve) => server.once("listening", resolve));

@@ -121,7 +121,9 @@ export function createEventStreams({
     const last = positions.at(-1)!;
     const shared = new Map<string, { text: string; count: number }>();
     const batchOf = (stream: Stream, after: EventPosition) => {
-      const picked = messages.filter((_, index) => stream.types.has(events[index]!.type) && comparePositions(positions[index]!, after) > 0);
+      const picked = messages.filter(
+        (_, index) => stream.types.has(events[index]!.type) && comparePositions(positions[index]!, after) > 0,
+      );
       return { text: picked.join(""), count: picked.length };
     };
     for (const stream of to) {
@@ -151,14 +153,19 @@ export function createEventStreams({
         frontier = await log.frontier();
         return;
       }
-      deliver([...streams].filter((stream) => !stream.replaying), page.events, from);
+      deliver(
+        [...streams].filter((stream) => !stream.replaying),
+        page.events,
+        from,
+      );
       // A key revoked on any replica ends its streams here as soon as its event is read, before the key set's next read.
       for (const { revokedKeyId } of page.events) {
         if (revokedKeyId === undefined) continue;
         for (const stream of streams) if (stream.issuedKeyId === revokedKeyId) end(stream, "credential", true);
       }
       frontier = page.next;
-      for (const stream of streams) if (!stream.replaying && comparePositions(stream.at, frontier) < 0) stream.at = frontier;
+      for (const stream of streams)
+        if (!stream.replaying && comparePositions(stream.at, frontier) < 0) stream.at = frontier;
       if (page.events.length < READ_PAGE) return;
     }
   };
@@ -207,7 +214,9 @@ export function createEventStreams({
       const page = await log.readStreamed({ after: stream.at, types: [...stream.types], take: READ_PAGE });
       if (stream.ended) return;
       if (page.kind === "gone") {
-        stream.body.write(`event: gone\ndata: ${JSON.stringify({ message: "Events after Last-Event-ID were purged; start again without it." })}\n\n`);
+        stream.body.write(
+          `event: gone\ndata: ${JSON.stringify({ message: "Events after Last-Event-ID were purged; start again without it." })}\n\n`,
+        );
         return end(stream, "gone", false);
       }
       deliver([stream], page.events, stream.at);

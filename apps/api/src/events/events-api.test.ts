@@ -22,11 +22,16 @@ async function start(provider: (typeof TEST_PROVIDERS)[number]) {
 }
 
 async function keyOfScope(t: TestApp, scope: "read" | "write" | "admin") {
-  const issued = await request(t.app).post("/admin/v1/keys").set("Authorization", bearer()).send({ name: `A ${scope} key`, scope }).expect(201);
+  const issued = await request(t.app)
+    .post("/admin/v1/keys")
+    .set("Authorization", bearer())
+    .send({ name: `A ${scope} key`, scope })
+    .expect(201);
   return `Bearer ${issued.body.secret as string}`;
 }
 
-const createPet = (t: TestApp, name: string) => request(t.app).post("/v1/pets").set("Authorization", bearer()).send({ name, categoryId: 1 }).expect(201);
+const createPet = (t: TestApp, name: string) =>
+  request(t.app).post("/v1/pets").set("Authorization", bearer()).send({ name, categoryId: 1 }).expect(201);
 
 /** The path and query of a `Link: <...>; rel="next"`. */
 function nextLink(response: request.Response): string {
@@ -55,7 +60,11 @@ describe.each(TEST_PROVIDERS)("the event feed (listEvents) on %s", (provider) =>
     const rex = await createPet(t, "Rex");
     await createPet(t, "Tom");
     await createPet(t, "Ada");
-    await request(t.app).patch(`/v1/pets/${rex.body.id}`).set("Authorization", bearer()).send([{ op: "replace", path: "/status", value: "sold" }]).expect(200);
+    await request(t.app)
+      .patch(`/v1/pets/${rex.body.id}`)
+      .set("Authorization", bearer())
+      .send([{ op: "replace", path: "/status", value: "sold" }])
+      .expect(200);
     await untilEventsVisible(t.database, 4);
 
     // The empty page's link picks up exactly what happened since, two at a time.
@@ -68,7 +77,10 @@ describe.each(TEST_PROVIDERS)("the event feed (listEvents) on %s", (provider) =>
       timestamp: expect.any(String),
       data: { id: rex.body.id, name: "Rex", categoryId: 1 },
     });
-    expect(events[3]!.data).toEqual({ pet: { id: rex.body.id, name: "Rex", categoryId: 1, status: "sold" }, previousAttributes: { status: null } });
+    expect(events[3]!.data).toEqual({
+      pet: { id: rex.body.id, name: "Rex", categoryId: 1, status: "sold" },
+      previousAttributes: { status: null },
+    });
     expect(new Set(events.map((event) => event.id)).size).toBe(4);
     expect(next).toMatch(/^\/v1\/events\?limit=2&after=/);
     // Polled again: nothing new, nothing twice.
@@ -89,7 +101,11 @@ describe.each(TEST_PROVIDERS)("the event feed (listEvents) on %s", (provider) =>
     expect(Events.parse(all.body)[0]!.data).not.toHaveProperty("secretDigest");
     const seen = await request(t.app).get("/v1/events").set("Authorization", read).expect(200);
     expect(Events.parse(seen.body).map((event) => event.type)).toEqual(["pet.created"]);
-    const refused = expectError(await request(t.app).get("/v1/events?types=pet.created,key.revoked").set("Authorization", read), 403, "FORBIDDEN");
+    const refused = expectError(
+      await request(t.app).get("/v1/events?types=pet.created,key.revoked").set("Authorization", read),
+      403,
+      "FORBIDDEN",
+    );
     expect(refused.message).toBe("Events of type key.revoked need a key with scope admin.");
     const write = await keyOfScope(t, "write");
     expectError(await request(t.app).get("/v1/events?types=key.created").set("Authorization", write), 403, "FORBIDDEN");
@@ -105,8 +121,15 @@ describe.each(TEST_PROVIDERS)("the event feed (listEvents) on %s", (provider) =>
       ["types=", "query.types"],
       ["limit=101", "query.limit"],
     ] as const) {
-      const body = expectError(await request(t.app).get(`/v1/events?${query}`).set("Authorization", bearer()), 400, "VALIDATION_ERROR");
-      expect(body.issues?.map((issue) => issue.field), query).toEqual([field]);
+      const body = expectError(
+        await request(t.app).get(`/v1/events?${query}`).set("Authorization", bearer()),
+        400,
+        "VALIDATION_ERROR",
+      );
+      expect(
+        body.issues?.map((issue) => issue.field),
+        query,
+      ).toEqual([field]);
     }
   });
 
@@ -115,71 +138,102 @@ describe.each(TEST_PROVIDERS)("the event feed (listEvents) on %s", (provider) =>
     const old = new Date(Date.now() - 40 * DAY);
     await t.database.sql.transaction(function* () {
       for (const id of ["msg_old1", "msg_old2", "msg_old3"]) {
-        yield* execute(sql`INSERT INTO "Event" ("eventId", "type", "createdAt", "data") VALUES (${id}, 'pet.created', ${old}, '{"id":1,"name":"Old","categoryId":1}')`);
+        yield* execute(
+          sql`INSERT INTO "Event" ("eventId", "type", "createdAt", "data") VALUES (${id}, 'pet.created', ${old}, '{"id":1,"name":"Old","categoryId":1}')`,
+        );
       }
     });
     await createPet(t, "New");
     await untilEventsVisible(t.database, 4);
-    const before = Events.parse((await request(t.app).get("/v1/events").set("Authorization", bearer()).expect(200)).body);
+    const before = Events.parse(
+      (await request(t.app).get("/v1/events").set("Authorization", bearer()).expect(200)).body,
+    );
     expect(before.map((event) => event.id).slice(0, 3)).toEqual(["msg_old1", "msg_old2", "msg_old3"]);
     await t.database.webhooks.fanOut(200);
-    const counts = await purgeExpired(t.database.sql, { activityMs: 400 * DAY, deliveryMs: 30 * DAY, eventMs: 30 * DAY, idempotencyMs: DAY, deletedPetMs: 30 * DAY });
+    const counts = await purgeExpired(t.database.sql, {
+      activityMs: 400 * DAY,
+      deliveryMs: 30 * DAY,
+      eventMs: 30 * DAY,
+      idempotencyMs: DAY,
+      deletedPetMs: 30 * DAY,
+    });
     expect(counts.events).toBe(3);
 
     // After the first old one: the two after it are gone.
-    const gone = expectError(await request(t.app).get(`/v1/events?after=${before[0]!.position}`).set("Authorization", bearer()), 410, "GONE");
+    const gone = expectError(
+      await request(t.app).get(`/v1/events?after=${before[0]!.position}`).set("Authorization", bearer()),
+      410,
+      "GONE",
+    );
     expect(gone.message).toMatch(/start again without after/);
     // After the last one purged: nothing was missed.
-    const after = await request(t.app).get(`/v1/events?after=${before[2]!.position}`).set("Authorization", bearer()).expect(200);
+    const after = await request(t.app)
+      .get(`/v1/events?after=${before[2]!.position}`)
+      .set("Authorization", bearer())
+      .expect(200);
     expect(Events.parse(after.body).map((event) => event.id)).toEqual([before[3]!.id]);
     const fromStart = await request(t.app).get("/v1/events").set("Authorization", bearer()).expect(200);
     expect(Events.parse(fromStart.body).map((event) => event.id)).toEqual([before[3]!.id]);
   });
 });
 
-describe.runIf(TEST_PROVIDERS.includes("postgresql"))("the event feed on PostgreSQL, where ids are handed out before commit", () => {
-  it("gives a poller an event that commits late, behind one with a higher id that committed first: both, once, in a stable order", async () => {
-    const t = await start("postgresql");
-    const log = createEventLog(t.database.sql);
-    const read = async (after?: string) => {
-      const page = await log.readPage({ after: after === undefined ? undefined : decodePosition(after), types: LOGGED_TYPES, take: 100 });
-      if (page.kind !== "page") throw new Error("gone");
-      return page;
-    };
-    const start_ = await read();
-    const a = new pg.Client({ connectionString: t.config.databaseUrl });
-    const b = new pg.Client({ connectionString: t.config.databaseUrl });
-    await a.connect();
-    await b.connect();
-    try {
-      const insert = (client: pg.Client, id: string) =>
-        client.query(`INSERT INTO "Event" ("eventId", "type", "createdAt", "data") VALUES ($1, 'pet.created', now(), '{"id":1,"name":"Rex","categoryId":1}') RETURNING "id"`, [id]);
-      // A begins first (the lower transaction id); B takes the lower sequence value, and commits first.
-      await a.query("BEGIN");
-      await a.query("SELECT pg_current_xact_id()");
-      await b.query("BEGIN");
-      const { rows: [low] } = await insert(b, "msg_b");
-      const { rows: [high] } = await insert(a, "msg_a");
-      expect(Number(low.id)).toBeLessThan(Number(high.id));
-      await b.query("COMMIT");
+describe.runIf(TEST_PROVIDERS.includes("postgresql"))(
+  "the event feed on PostgreSQL, where ids are handed out before commit",
+  () => {
+    it("gives a poller an event that commits late, behind one with a higher id that committed first: both, once, in a stable order", async () => {
+      const t = await start("postgresql");
+      const log = createEventLog(t.database.sql);
+      const read = async (after?: string) => {
+        const page = await log.readPage({
+          after: after === undefined ? undefined : decodePosition(after),
+          types: LOGGED_TYPES,
+          take: 100,
+        });
+        if (page.kind !== "page") throw new Error("gone");
+        return page;
+      };
+      const start_ = await read();
+      const a = new pg.Client({ connectionString: t.config.databaseUrl });
+      const b = new pg.Client({ connectionString: t.config.databaseUrl });
+      await a.connect();
+      await b.connect();
+      try {
+        const insert = (client: pg.Client, id: string) =>
+          client.query(
+            `INSERT INTO "Event" ("eventId", "type", "createdAt", "data") VALUES ($1, 'pet.created', now(), '{"id":1,"name":"Rex","categoryId":1}') RETURNING "id"`,
+            [id],
+          );
+        // A begins first (the lower transaction id); B takes the lower sequence value, and commits first.
+        await a.query("BEGIN");
+        await a.query("SELECT pg_current_xact_id()");
+        await b.query("BEGIN");
+        const {
+          rows: [low],
+        } = await insert(b, "msg_b");
+        const {
+          rows: [high],
+        } = await insert(a, "msg_a");
+        expect(Number(low.id)).toBeLessThan(Number(high.id));
+        await b.query("COMMIT");
 
-      // B is committed, but A, older, is still open: nothing is shown yet, and the next position stays put.
-      const meanwhile = await read(encode(start_.next));
-      expect(meanwhile.events).toEqual([]);
-      await a.query("COMMIT");
-      await untilEventsVisible(t.database, 2);
+        // B is committed, but A, older, is still open: nothing is shown yet, and the next position stays put.
+        const meanwhile = await read(encode(start_.next));
+        expect(meanwhile.events).toEqual([]);
+        await a.query("COMMIT");
+        await untilEventsVisible(t.database, 2);
 
-      const after = await read(encode(meanwhile.next));
-      expect(after.events.map((event) => event.id)).toEqual(["msg_a", "msg_b"]);
-      expect((await read(encode(after.next))).events).toEqual([]);
-      // The same order from the start, every time.
-      expect((await read()).events.map((event) => event.id)).toEqual(["msg_a", "msg_b"]);
-    } finally {
-      await a.end();
-      await b.end();
-    }
-  });
-});
+        const after = await read(encode(meanwhile.next));
+        expect(after.events.map((event) => event.id)).toEqual(["msg_a", "msg_b"]);
+        expect((await read(encode(after.next))).events).toEqual([]);
+        // The same order from the start, every time.
+        expect((await read()).events.map((event) => event.id)).toEqual(["msg_a", "msg_b"]);
+      } finally {
+        await a.end();
+        await b.end();
+      }
+    });
+  },
+);
 
 describe.runIf(TEST_PROVIDERS.includes("postgresql"))("the event log's horizon on PostgreSQL", () => {
   it("is held back by an open write transaction of this database only, not by one of another database on the server", async () => {

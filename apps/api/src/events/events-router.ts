@@ -20,11 +20,16 @@ export const typesSeenBy = (scope: Scope): readonly WebhookEventType[] =>
  * The types a caller asked for, or the refusal: undefined `asked` is every type the scope sees; a type
  * it may not see is named in the 403.
  */
-export function typesFor(scope: Scope, asked: readonly WebhookEventType[] | undefined): { types: readonly WebhookEventType[] } | { forbidden: string } {
+export function typesFor(
+  scope: Scope,
+  asked: readonly WebhookEventType[] | undefined,
+): { types: readonly WebhookEventType[] } | { forbidden: string } {
   const seen = typesSeenBy(scope);
   if (asked === undefined) return { types: seen };
   const hidden = asked.filter((type) => !seen.includes(type));
-  return hidden.length > 0 ? { forbidden: `Events of type ${hidden.join(", ")} need a key with scope admin.` } : { types: asked };
+  return hidden.length > 0
+    ? { forbidden: `Events of type ${hidden.join(", ")} need a key with scope admin.` }
+    : { types: asked };
 }
 
 export interface EventsRouterDeps {
@@ -36,12 +41,23 @@ export interface EventsRouterDeps {
   isStopping: () => boolean;
   now: () => number;
   /** Told once per stream, when it ends. */
-  onStreamEnded: (summary: { durationMs: number; eventsSent: number; reason: string; requestId: string | undefined }) => void;
+  onStreamEnded: (summary: {
+    durationMs: number;
+    eventsSent: number;
+    reason: string;
+    requestId: string | undefined;
+  }) => void;
 }
 
 const BAD_POSITION = (field: string) => {
   const message = `${field.replace(/^\w+\./, "")} must be a position from an event or a Link header`;
-  return { status: 400 as const, body: { ...toErrorBody(400, "VALIDATION_ERROR", `Invalid request: ${field}: ${message}.`), issues: [{ field, message }] } };
+  return {
+    status: 400 as const,
+    body: {
+      ...toErrorBody(400, "VALIDATION_ERROR", `Invalid request: ${field}: ${message}.`),
+      issues: [{ field, message }],
+    },
+  };
 };
 const GONE_MESSAGE = "Events after this position were purged (events are kept 30 days); start again without after.";
 
@@ -50,9 +66,15 @@ const GONE_MESSAGE = "Events after this position were purged (events are kept 30
  * (gone from the issued set, which every replica rereads within a second), or a scope lowered below what
  * the stream's types need. A key of API_KEYS holds until the process restarts with other keys.
  */
-function credentialCheck(req: Request, who: Caller, needs: Scope, { issuedKeys, now }: Pick<EventsRouterDeps, "issuedKeys" | "now">): CredentialCheck {
+function credentialCheck(
+  req: Request,
+  who: Caller,
+  needs: Scope,
+  { issuedKeys, now }: Pick<EventsRouterDeps, "issuedKeys" | "now">,
+): CredentialCheck {
   const expiresAt = who.expiresAt?.getTime();
-  if (who.issuedKeyId === undefined && who.sessionId === undefined && who.staffId === null) return () => expiresAt === undefined || expiresAt > now();
+  if (who.issuedKeyId === undefined && who.sessionId === undefined && who.staffId === null)
+    return () => expiresAt === undefined || expiresAt > now();
   const digest = secretDigest(bearerToken(req.headers.authorization) ?? "").toString("hex");
   return async () => {
     if (expiresAt !== undefined && expiresAt <= now()) return false;
@@ -90,7 +112,8 @@ export function createEventsRouter(deps: EventsRouterDeps): RouterOf<typeof v1Co
       const fromHeader = headers["last-event-id"] !== undefined;
       const lastText = headers["last-event-id"] ?? query.lastEventId;
       const lastEventId = lastText === undefined ? undefined : decodePosition(lastText);
-      if (lastText !== undefined && !lastEventId) return BAD_POSITION(fromHeader ? "header.Last-Event-ID" : "query.lastEventId");
+      if (lastText !== undefined && !lastEventId)
+        return BAD_POSITION(fromHeader ? "header.Last-Event-ID" : "query.lastEventId");
       const who = caller(res);
       const chosen = typesFor(who.scope, query.types);
       if ("forbidden" in chosen) {
@@ -99,10 +122,20 @@ export function createEventsRouter(deps: EventsRouterDeps): RouterOf<typeof v1Co
       }
       if (deps.isStopping()) {
         res.setHeader("Retry-After", "1");
-        return { status: 503, body: toErrorBody(503, "UNAVAILABLE", "This server is shutting down; reconnect (through the balancer) after Retry-After seconds.") };
+        return {
+          status: 503,
+          body: toErrorBody(
+            503,
+            "UNAVAILABLE",
+            "This server is shutting down; reconnect (through the balancer) after Retry-After seconds.",
+          ),
+        };
       }
       if (lastEventId && (await log.readPage({ after: lastEventId, types: chosen.types, take: 1 })).kind === "gone") {
-        return { status: 410, body: toErrorBody(410, "GONE", GONE_MESSAGE.replace("without after", "without Last-Event-ID")) };
+        return {
+          status: 410,
+          body: toErrorBody(410, "GONE", GONE_MESSAGE.replace("without after", "without Last-Event-ID")),
+        };
       }
       const needs: Scope = chosen.types.some((type) => type.startsWith("key.")) ? "admin" : "read";
       const opened = await streams.open({
@@ -110,7 +143,8 @@ export function createEventsRouter(deps: EventsRouterDeps): RouterOf<typeof v1Co
         types: chosen.types,
         stillValid: credentialCheck(req, who, needs, deps),
         issuedKeyId: who.issuedKeyId,
-        onEnd: (summary) => deps.onStreamEnded({ ...summary, requestId: typeof req.id === "string" ? req.id : undefined }),
+        onEnd: (summary) =>
+          deps.onStreamEnded({ ...summary, requestId: typeof req.id === "string" ? req.id : undefined }),
       });
       if (opened === "full" || opened === "draining") {
         res.setHeader("Retry-After", opened === "full" ? "5" : "1");

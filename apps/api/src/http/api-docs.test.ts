@@ -52,7 +52,11 @@ describe("/docs in development", () => {
 
   it("in production (PUBLIC_URL_PRODUCTION), the configured public address, as a client generator needs it", async () => {
     const port = await listening({ PUBLIC_URL_PRODUCTION: "https://api.example-store.com/v1" });
-    expect((await tryItOutBase(`http://127.0.0.1:${port}/v1/openapi.json`)).href).toBe("https://api.example-store.com/v1");
-    expect((await tryItOutBase(`http://127.0.0.1:${port}/admin/v1/openapi.json`)).href).toBe("https://api.example-store.com/admin/v1");
+    expect((await tryItOutBase(`http://127.0.0.1:${port}/v1/openapi.json`)).href).toBe(
+      "https://api.example-store.com/v1",
+    );
+    expect((await tryItOutBase(`http://127.0.0.1:${port}/admin/v1/openapi.json`)).href).toBe(
+      "https://api.example-store.com/admin/v1",
+    );
   });
 });

@@ -15,7 +15,9 @@ const routes = contractRoutes(thingsContract);
 
 describe("route facts read from the contract", () => {
   it("knows each operation's method and prefixed path, and which take a JSON body", () => {
-    expect(routes.map(({ operation, method, path, takesJsonBody }) => ({ operation, method, path, takesJsonBody }))).toEqual([
+    expect(
+      routes.map(({ operation, method, path, takesJsonBody }) => ({ operation, method, path, takesJsonBody })),
+    ).toEqual([
       { operation: "listThings", method: "GET", path: "/v9/things", takesJsonBody: false },
       { operation: "addThing", method: "POST", path: "/v9/things", takesJsonBody: true },
       { operation: "uploadThing", method: "PUT", path: "/v9/things/:id", takesJsonBody: false },
@@ -37,7 +39,15 @@ describe("route facts read from the contract", () => {
 
   it("the petstore contract: every operation, with its method, prefixed path, body and deprecation", () => {
     // Derived from the contract, so a new operation needs no edit here.
-    expect(contractRoutes().map(({ operation, method, path, takesJsonBody, deprecation }) => [operation, method, path, takesJsonBody, deprecation !== undefined])).toEqual(
+    expect(
+      contractRoutes().map(({ operation, method, path, takesJsonBody, deprecation }) => [
+        operation,
+        method,
+        path,
+        takesJsonBody,
+        deprecation !== undefined,
+      ]),
+    ).toEqual(
       Object.entries(operationsOf(v1Contract)).map(([operation, route]) => [
         operation,
         route.method,
@@ -80,6 +90,8 @@ describe("pathParamsReader", () => {
 
   it("percent-decodes as Express does, and names a malformed value in a 400 URIError", () => {
     expect(read("/v9/things/%37%20x/parts/a%2Fb")).toEqual({ id: "7 x", part: "a/b" });
-    expect(() => read("/v9/things/%E0%A4%A/parts/a")).toThrow(expect.objectContaining({ name: "URIError", status: 400, message: "Failed to decode param '%E0%A4%A'" }));
+    expect(() => read("/v9/things/%E0%A4%A/parts/a")).toThrow(
+      expect.objectContaining({ name: "URIError", status: 400, message: "Failed to decode param '%E0%A4%A'" }),
+    );
   });
 });

@@ -87,7 +87,9 @@ function compileRoutePath(routePath: string): { pattern: RegExp; names: string[]
  * segment); HEAD is served by a GET route. One regex test per route, compiled
  * once: cheaper per request than walking a Router.
  */
-export function routeMatcher(routes: readonly ContractRoute[]): (method: string, path: string) => ContractRoute | undefined {
+export function routeMatcher(
+  routes: readonly ContractRoute[],
+): (method: string, path: string) => ContractRoute | undefined {
   const compiled = routes.map((route) => ({
     route,
     methods: route.method === "GET" ? ["GET", "HEAD"] : [route.method],
@@ -123,7 +125,8 @@ function decodeParam(value: string): string {
   try {
     return decodeURIComponent(value);
   } catch (error) {
-    if (error instanceof URIError) Object.assign(error, { message: `Failed to decode param '${value}'`, status: 400, statusCode: 400 });
+    if (error instanceof URIError)
+      Object.assign(error, { message: `Failed to decode param '${value}'`, status: 400, statusCode: 400 });
     throw error;
   }
 }

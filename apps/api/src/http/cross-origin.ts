@@ -34,7 +34,8 @@ export function crossOrigin(origins: readonly string[], routes: readonly Contrac
   });
   return (req, res, next) => {
     // A Vary set before is merged by cors (with the `vary` package's rules).
-    if (req.headers.origin !== undefined || req.method === "OPTIONS" || res.hasHeader("Vary")) return handleCors(req, res, next);
+    if (req.headers.origin !== undefined || req.method === "OPTIONS" || res.hasHeader("Vary"))
+      return handleCors(req, res, next);
     res.setHeader("Vary", "Origin");
     next();
   };

@@ -1,10 +1,20 @@
-import { ERROR_ISSUE_FIELD_MAX_LENGTH, ERROR_ISSUE_MESSAGE_MAX_LENGTH, ERROR_ISSUES_MAX, type ErrorIssue } from "@petstore/contract";
+import {
+  ERROR_ISSUE_FIELD_MAX_LENGTH,
+  ERROR_ISSUE_MESSAGE_MAX_LENGTH,
+  ERROR_ISSUES_MAX,
+  type ErrorIssue,
+} from "@petstore/contract";
 import type { AppRoute } from "@ts-rest/core";
 import type { RequestValidationError } from "@ts-rest/express";
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from "express";
 import { z, type ZodError } from "zod";
 import { HttpError, toErrorBody, truncated } from "../base/http-error.js";
-import { DATABASE_RETRY_AFTER_SECONDS, storageFaultOf, type StorageFault, type StorageFaultCause } from "../data/database-unavailable.js";
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  storageFaultOf,
+  type StorageFault,
+  type StorageFaultCause,
+} from "../data/database-unavailable.js";
 
 /** What a body must be, from the route's schema: "must be a JSON object with name and categoryId". */
 function describeExpectedBody(schema: unknown): string {
@@ -53,7 +63,12 @@ function describeValidationFailure(issues: ErrorIssue[]): string {
 }
 
 /** The route's request schemas refused the request: 400 naming every field at fault. */
-export function sendValidationError(error: RequestValidationError, route: AppRoute, _req: Request, res: Response): void {
+export function sendValidationError(
+  error: RequestValidationError,
+  route: AppRoute,
+  _req: Request,
+  res: Response,
+): void {
   const issues = validationIssues(
     [
       { where: "path", error: error.pathParams },
@@ -99,7 +114,12 @@ export function errorHandler({ onStorageFault }: ErrorHandlerOptions = {}): Erro
     }
     if (!known) req.log.error({ err: error }, "unhandled error");
     const failure =
-      known ?? new HttpError(500, "INTERNAL", `An unexpected error occurred; quote request id ${String(req.id)} when reporting it.`);
+      known ??
+      new HttpError(
+        500,
+        "INTERNAL",
+        `An unexpected error occurred; quote request id ${String(req.id)} when reporting it.`,
+      );
     if (res.headersSent) {
       res.destroy();
       return;

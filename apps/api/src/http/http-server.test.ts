@@ -71,7 +71,11 @@ describe("what Node rejects before the app is answered with the Error JSON", () 
 describe("keep-alive", () => {
   it("an idle keep-alive connection is closed after keepAliveTimeoutMs; headersTimeoutMs is the server's", async () => {
     t = await createTestApp();
-    const server = createHttpServer(t.app, { requestTimeoutMs: 10_000, headersTimeoutMs: 4_000, keepAliveTimeoutMs: 300 });
+    const server = createHttpServer(t.app, {
+      requestTimeoutMs: 10_000,
+      headersTimeoutMs: 4_000,
+      keepAliveTimeoutMs: 300,
+    });
     expect(server.headersTimeout).toBe(4_000);
     expect(server.keepAliveTimeout).toBe(300);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -1,4 +1,11 @@
-import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  STATUS_CODES,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { Duplex } from "node:stream";
 import type { ErrorBody } from "@petstore/contract";
 import { toErrorBody } from "../base/http-error.js";
@@ -43,7 +50,9 @@ export function createHttpServer(
     app,
   );
   server.on("clientError", answerClientError);
-  server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => refuseExpectation(req, res, jsonHeaders));
+  server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) =>
+    refuseExpectation(req, res, jsonHeaders),
+  );
   return server;
 }
 
@@ -57,7 +66,11 @@ function refuseExpectation(_req: IncomingMessage, res: ServerResponse, jsonHeade
   );
   res.shouldKeepAlive = false;
   res
-    .writeHead(417, { ...jsonHeaders, "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(json) })
+    .writeHead(417, {
+      ...jsonHeaders,
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Length": Buffer.byteLength(json),
+    })
     .end(json);
 }
 

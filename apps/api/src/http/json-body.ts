@@ -13,7 +13,11 @@ const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
  */
 function requireJsonContentType(mediaTypes: readonly string[]): RequestHandler {
   const accepted = new RegExp(`^(?:${mediaTypes.map(escaped).join("|")})\\s*(;|$)`, "i");
-  const refused = new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", `The request body must be JSON, sent with Content-Type: ${mediaTypes.join(" or ")}.`);
+  const refused = new HttpError(
+    415,
+    "UNSUPPORTED_MEDIA_TYPE",
+    `The request body must be JSON, sent with Content-Type: ${mediaTypes.join(" or ")}.`,
+  );
   return (req, _res, next) => {
     const contentType = req.headers["content-type"];
     const hasBody = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
@@ -28,11 +32,23 @@ function requireJsonContentType(mediaTypes: readonly string[]): RequestHandler {
 /** Errors thrown by body-parser carry a `type`; each maps to the Error body. */
 const BODY_PARSER_ERRORS: Record<string, HttpError> = {
   "entity.parse.failed": new HttpError(400, "VALIDATION_ERROR", "The request body is not valid JSON."),
-  "entity.too.large": new HttpError(413, "PAYLOAD_TOO_LARGE", `The request body is larger than ${BODY_LIMIT_BYTES / 1024} KiB.`),
-  "encoding.unsupported": new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", "The request body's Content-Encoding is not supported."),
+  "entity.too.large": new HttpError(
+    413,
+    "PAYLOAD_TOO_LARGE",
+    `The request body is larger than ${BODY_LIMIT_BYTES / 1024} KiB.`,
+  ),
+  "encoding.unsupported": new HttpError(
+    415,
+    "UNSUPPORTED_MEDIA_TYPE",
+    "The request body's Content-Encoding is not supported.",
+  ),
   "charset.unsupported": new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", "The request body must be UTF-8 JSON."),
   "request.aborted": new HttpError(400, "VALIDATION_ERROR", "The request body was not received in full."),
-  "request.size.invalid": new HttpError(400, "VALIDATION_ERROR", "The request body's length does not match Content-Length."),
+  "request.size.invalid": new HttpError(
+    400,
+    "VALIDATION_ERROR",
+    "The request body's length does not match Content-Length.",
+  ),
 };
 
 /**
@@ -43,7 +59,11 @@ const BODY_PARSER_ERRORS: Record<string, HttpError> = {
  */
 const BODY_PARSER_ERRORS_BY_STATUS: Record<number, HttpError> = {
   413: BODY_PARSER_ERRORS["entity.too.large"] as HttpError,
-  415: new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", "The request body must be UTF-8 JSON, sent with Content-Type: application/json."),
+  415: new HttpError(
+    415,
+    "UNSUPPORTED_MEDIA_TYPE",
+    "The request body must be UTF-8 JSON, sent with Content-Type: application/json.",
+  ),
 };
 const UNREADABLE_BODY = new HttpError(
   400,
@@ -58,7 +78,8 @@ const translateBodyParserError: ErrorRequestHandler = (error: unknown, _req, _re
   const known = type !== undefined ? BODY_PARSER_ERRORS[type] : undefined;
   if (known) return next(known);
   const status = "status" in error && typeof error.status === "number" ? error.status : undefined;
-  if (status !== undefined && status >= 400 && status < 500) return next(BODY_PARSER_ERRORS_BY_STATUS[status] ?? UNREADABLE_BODY);
+  if (status !== undefined && status >= 400 && status < 500)
+    return next(BODY_PARSER_ERRORS_BY_STATUS[status] ?? UNREADABLE_BODY);
   next(error);
 };
 
@@ -80,7 +101,12 @@ export function jsonBodyParsers(routes: readonly ContractRoute[]): RequestHandle
   const methods = new Set<string>();
   for (const { method, path, takesJsonBody, bodyMediaTypes } of routes) {
     if (!takesJsonBody) continue;
-    router[routerMethod(method)](path, requireJsonContentType(bodyMediaTypes), parserFor(bodyMediaTypes), translateBodyParserError);
+    router[routerMethod(method)](
+      path,
+      requireJsonContentType(bodyMediaTypes),
+      parserFor(bodyMediaTypes),
+      translateBodyParserError,
+    );
     methods.add(method);
   }
   return (req, res, next) => (methods.has(req.method) ? router(req, res, next) : next());

@@ -9,7 +9,10 @@ function appAnswering(withMatch: boolean) {
   const app = express();
   if (withMatch) app.use(matchRoutes(contractRoutes()));
   app.use((_req, res) => void res.json({ operation: matchedRoute(res)?.operation ?? null }));
-  app.use(((error, _req, res, _next) => void res.status(500).json({ message: (error as Error).message })) as express.ErrorRequestHandler);
+  app.use(
+    ((error, _req, res, _next) =>
+      void res.status(500).json({ message: (error as Error).message })) as express.ErrorRequestHandler,
+  );
   return app;
 }
 
@@ -46,7 +49,10 @@ it("reading the match where matchRoutes never ran is a wiring fault, not 'no ope
 
 describe("unlessRouted: the handlers of paths outside the contract", () => {
   const routes = contractRoutes();
-  const answer = (name: string): express.RequestHandler => (_req, res) => void res.json({ served: name });
+  const answer =
+    (name: string): express.RequestHandler =>
+    (_req, res) =>
+      void res.json({ served: name });
   const app = express();
   app.use(matchRoutes(routes));
   app.use(

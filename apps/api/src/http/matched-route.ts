@@ -32,7 +32,8 @@ export function matchRoutes(routes: readonly ContractRoute[]): RequestHandler {
  */
 export function matchedRoute(res: Response): ContractRoute | undefined {
   const found = (res.locals as Locals)[MATCHED_ROUTE];
-  if (found === undefined) throw new Error("no route match ran for this request (matchRoutes is not mounted before it)");
+  if (found === undefined)
+    throw new Error("no route match ran for this request (matchRoutes is not mounted before it)");
   return (found as ContractRoute | null) ?? undefined;
 }
 

@@ -1,4 +1,13 @@
-import { CreatePetHeaders, GetPetParams, ListPetsQuery, NewPet, pinnedCreatePetHeaders, pinnedListPetsQuery, pinnedNewPet, pinnedPetIdParams } from "@petstore/contract";
+import {
+  CreatePetHeaders,
+  GetPetParams,
+  ListPetsQuery,
+  NewPet,
+  pinnedCreatePetHeaders,
+  pinnedListPetsQuery,
+  pinnedNewPet,
+  pinnedPetIdParams,
+} from "@petstore/contract";
 import { initContract, TsRestResponseError, type AppRoute } from "@ts-rest/core";
 import { createExpressEndpoints, initServer, type RequestValidationError } from "@ts-rest/express";
 import express from "express";
@@ -16,16 +25,30 @@ const c = initContract();
 const contract = c.router(
   {
     listThings: { method: "GET", path: "/things", query: ListPetsQuery, responses: { 200: z.unknown() } },
-    getThing: { method: "GET", path: "/things/:petId", pathParams: GetPetParams, responses: { 200: z.object({ petId: z.number() }), 404: z.unknown() } },
+    getThing: {
+      method: "GET",
+      path: "/things/:petId",
+      pathParams: GetPetParams,
+      responses: { 200: z.object({ petId: z.number() }), 404: z.unknown() },
+    },
     addThing: {
       method: "POST",
       path: "/things",
       body: z.object({ name: z.string().min(1) }).strip(),
-      headers: z.object({ "x-trace": z.string().regex(/^[a-z]+$/).optional() }),
+      headers: z.object({
+        "x-trace": z
+          .string()
+          .regex(/^[a-z]+$/)
+          .optional(),
+      }),
       responses: { 201: z.object({ name: z.string() }) },
     },
     removeThing: { method: "DELETE", path: "/things/:id/:part", body: c.noBody(), responses: { 204: c.noBody() } },
-    exportThings: { method: "GET", path: "/export", responses: { 200: c.otherResponse({ contentType: "text/csv", body: c.type<string>() }) } },
+    exportThings: {
+      method: "GET",
+      path: "/export",
+      responses: { 200: c.otherResponse({ contentType: "text/csv", body: c.type<string>() }) },
+    },
     streamThings: { method: "GET", path: "/stream", responses: { 200: c.type<unknown>() } },
     refuseThing: { method: "GET", path: "/refuse", responses: { 418: z.object({ why: z.string() }) } },
     breakThing: { method: "GET", path: "/break", responses: { 200: z.unknown() } },
@@ -36,8 +59,14 @@ const contract = c.router(
 
 const implementation = initServer().router(contract, {
   listThings: async ({ query }) => ({ status: 200, body: { query } }),
-  getThing: async ({ params }) => (params.petId === 404 ? { status: 404, body: { missing: true } } : { status: 200, body: { ...params, extra: "stripped when validated" } }),
-  addThing: async ({ body, headers }) => ({ status: 201, body: { ...body, trace: headers["x-trace"] ?? null, host: headers["x-other"] ?? null } }),
+  getThing: async ({ params }) =>
+    params.petId === 404
+      ? { status: 404, body: { missing: true } }
+      : { status: 200, body: { ...params, extra: "stripped when validated" } },
+  addThing: async ({ body, headers }) => ({
+    status: 201,
+    body: { ...body, trace: headers["x-trace"] ?? null, host: headers["x-other"] ?? null },
+  }),
   removeThing: async ({ params }) => {
     if (params.part === "keep") throw new Error("refused to remove");
     return { status: 204, body: undefined };
@@ -50,13 +79,25 @@ const implementation = initServer().router(contract, {
   breakThing: async () => {
     throw new Error("broken");
   },
-  addPet: async ({ body, headers }) => ({ status: 201, body: { ...body, key: headers["idempotency-key"] ?? null, host: headers["x-other"] ?? null } }),
+  addPet: async ({ body, headers }) => ({
+    status: 201,
+    body: { ...body, key: headers["idempotency-key"] ?? null, host: headers["x-other"] ?? null },
+  }),
 });
 
 /** What both apps answer for a refused request: where each schema failed, and the route it was refused on. */
 function invalid(error: RequestValidationError, route: AppRoute, res: express.Response) {
-  const issues = (failure: z.ZodError | null) => failure?.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`) ?? null;
-  res.status(400).json({ path: route.path, params: issues(error.pathParams), headers: issues(error.headers), query: issues(error.query), body: issues(error.body) });
+  const issues = (failure: z.ZodError | null) =>
+    failure?.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`) ?? null;
+  res
+    .status(400)
+    .json({
+      path: route.path,
+      params: issues(error.pathParams),
+      headers: issues(error.headers),
+      query: issues(error.query),
+      body: issues(error.body),
+    });
 }
 
 function appWith(serve: (app: express.Express) => void) {
@@ -65,7 +106,10 @@ function appWith(serve: (app: express.Express) => void) {
   app.use(matchRoutes(contractRoutes(contract)));
   serve(app);
   app.use((_req, res) => void res.status(404).json({ notFound: true }));
-  app.use(((error: Error, _req, res, _next) => void res.status(500).json({ error: error.name, message: error.message })) as express.ErrorRequestHandler);
+  app.use(
+    ((error: Error, _req, res, _next) =>
+      void res.status(500).json({ error: error.name, message: error.message })) as express.ErrorRequestHandler,
+  );
   return app;
 }
 
@@ -110,7 +154,11 @@ const requests: Array<[string, Send]> = [
   ["another letter case and a trailing slash", (app) => request(app).get("/V9/Things/7/")],
   ["HEAD", (app) => request(app).head("/v9/things/7")],
   ["a 404 the handler answers", (app) => request(app).get("/v9/things/404")],
-  ["a body and headers", (app) => request(app).post("/v9/things").set("X-Trace", "abc").set("X-Other", "kept").send({ name: "Rex", extra: 1 })],
+  [
+    "a body and headers",
+    (app) =>
+      request(app).post("/v9/things").set("X-Trace", "abc").set("X-Other", "kept").send({ name: "Rex", extra: 1 }),
+  ],
   ["a refused body and header", (app) => request(app).post("/v9/things").set("X-Trace", "ABC").send({ name: "" })],
   ["no body", (app) => request(app).delete("/v9/things/1/wheel")],
   ["a handler's throw", (app) => request(app).delete("/v9/things/1/keep")],
@@ -119,20 +167,37 @@ const requests: Array<[string, Send]> = [
   ["a TsRestResponseError", (app) => request(app).get("/v9/refuse")],
   ["a thrown error", (app) => request(app).get("/v9/break")],
   ["an unknown path", (app) => request(app).get("/v9/nothing")],
-  ["a pet's body (pinned)", (app) => request(app).post("/v9/pets").send({ name: " Rex ", categoryId: 3, status: "sold", id: 9 })],
-  ["a pet's body with an Idempotency-Key (the schema)", (app) => request(app).post("/v9/pets").set("Idempotency-Key", "k-1").set("X-Other", "kept").send({ name: "Rex", categoryId: 3 })],
-  ["a pet's body the schema refuses", (app) => request(app).post("/v9/pets").send({ name: " ", categoryId: 1.5, status: "lost" })],
+  [
+    "a pet's body (pinned)",
+    (app) => request(app).post("/v9/pets").send({ name: " Rex ", categoryId: 3, status: "sold", id: 9 }),
+  ],
+  [
+    "a pet's body with an Idempotency-Key (the schema)",
+    (app) =>
+      request(app)
+        .post("/v9/pets")
+        .set("Idempotency-Key", "k-1")
+        .set("X-Other", "kept")
+        .send({ name: "Rex", categoryId: 3 }),
+  ],
+  [
+    "a pet's body the schema refuses",
+    (app) => request(app).post("/v9/pets").send({ name: " ", categoryId: 1.5, status: "lost" }),
+  ],
 ];
 
-describe.each([false, true])("dispatchOperations answers as ts-rest's createExpressEndpoints does (response validation %s)", (responseValidation) => {
-  const { tsRest, dispatched } = apps(responseValidation);
-  it.each(requests)("%s", async (_name, send) => {
-    const [expected, actual] = [await send(tsRest), await send(dispatched)];
-    expect(actual.status).toBe(expected.status);
-    expect(actual.headers["content-type"]).toBe(expected.headers["content-type"]);
-    expect(actual.text).toBe(expected.text);
-  });
-});
+describe.each([false, true])(
+  "dispatchOperations answers as ts-rest's createExpressEndpoints does (response validation %s)",
+  (responseValidation) => {
+    const { tsRest, dispatched } = apps(responseValidation);
+    it.each(requests)("%s", async (_name, send) => {
+      const [expected, actual] = [await send(tsRest), await send(dispatched)];
+      expect(actual.status).toBe(expected.status);
+      expect(actual.headers["content-type"]).toBe(expected.headers["content-type"]);
+      expect(actual.text).toBe(expected.text);
+    });
+  },
+);
 
 it("the answers differ between the requests (the comparison above is not of two empty answers)", async () => {
   const { dispatched } = apps(false);
@@ -142,12 +207,24 @@ it("the answers differ between the requests (the comparison above is not of two 
     answers.add(`${res.status} ${res.text}`);
   }
   expect(answers.size).toBeGreaterThanOrEqual(requests.length - 2);
-  expect((await request(dispatched).get("/v9/things/0042")).body).toEqual({ petId: 42, extra: "stripped when validated" });
-  expect((await request(dispatched).get("/v9/things?status=sold&limit=5&after=10")).body).toEqual({ query: { limit: 5, status: "sold", after: 10 } });
+  expect((await request(dispatched).get("/v9/things/0042")).body).toEqual({
+    petId: 42,
+    extra: "stripped when validated",
+  });
+  expect((await request(dispatched).get("/v9/things?status=sold&limit=5&after=10")).body).toEqual({
+    query: { limit: 5, status: "sold", after: 10 },
+  });
 });
 
 it("refuses to start with an operation that has no handler, or is in two contracts", () => {
   const options = { responseValidation: false, onInvalidRequest: () => undefined };
-  expect(() => dispatchOperations([{ routes: contract, implementation: { ...implementation, getThing: undefined }, pinned: {} }], options)).toThrow(/getThing has no handler/);
-  expect(() => dispatchOperations([servedContract(contract, implementation), servedContract(contract, implementation)], options)).toThrow(/listThings is in two contracts/);
+  expect(() =>
+    dispatchOperations(
+      [{ routes: contract, implementation: { ...implementation, getThing: undefined }, pinned: {} }],
+      options,
+    ),
+  ).toThrow(/getThing has no handler/);
+  expect(() =>
+    dispatchOperations([servedContract(contract, implementation), servedContract(contract, implementation)], options),
+  ).toThrow(/listThings is in two contracts/);
 });

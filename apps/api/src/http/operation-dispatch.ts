@@ -29,7 +29,9 @@ export interface ServedContract {
 function handlersOf(contract: AppRouter, implementation: Readonly<Record<string, unknown>>): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(contract).flatMap(([name, entry]) =>
-      isAppRoute(entry) ? [[name, implementation[name]]] : Object.entries(handlersOf(entry, (implementation[name] ?? {}) as Record<string, unknown>)),
+      isAppRoute(entry)
+        ? [[name, implementation[name]]]
+        : Object.entries(handlersOf(entry, (implementation[name] ?? {}) as Record<string, unknown>)),
     ),
   );
 }
@@ -71,7 +73,12 @@ interface Operation {
 }
 
 /** A declared schema's parse, pinned first where a pinned parser takes the input; ts-rest's `checkZodSchema` otherwise. */
-function checked(data: unknown, schema: unknown, pinned: ((input: unknown) => object | undefined) | undefined, passThroughExtraKeys = false) {
+function checked(
+  data: unknown,
+  schema: unknown,
+  pinned: ((input: unknown) => object | undefined) | undefined,
+  passThroughExtraKeys = false,
+) {
   const fast = pinned?.(data);
   if (fast === undefined) return checkZodSchema(data, schema, { passThroughExtraKeys });
   return { success: true as const, data: passThroughExtraKeys ? { ...(data as object), ...fast } : fast };
@@ -89,14 +96,19 @@ function checked(data: unknown, schema: unknown, pinned: ((input: unknown) => ob
  * `operation-dispatch.test.ts` sends the same requests through both.
  * docs/decisions/033-operations-dispatched-once.md.
  */
-export function dispatchOperations(contracts: readonly ServedContract[], { responseValidation, onInvalidRequest }: DispatchOptions): OperationDispatch {
+export function dispatchOperations(
+  contracts: readonly ServedContract[],
+  { responseValidation, onInvalidRequest }: DispatchOptions,
+): OperationDispatch {
   const operations = new Map<string, Operation>();
   for (const { routes, implementation, pinned } of contracts) {
     for (const [name, route] of Object.entries(routes)) {
       const given = implementation[name];
-      const handler = (typeof given === "function" ? given : (given as { handler?: unknown } | undefined)?.handler) as OperationHandler | undefined;
+      const handler = (typeof given === "function" ? given : (given as { handler?: unknown } | undefined)?.handler) as
+        OperationHandler | undefined;
       if (!handler) throw new Error(`operation ${name} has no handler`);
-      if ((given as { middleware?: unknown[] }).middleware?.length) throw new Error(`operation ${name}: per-route middleware is not served here`);
+      if ((given as { middleware?: unknown[] }).middleware?.length)
+        throw new Error(`operation ${name}: per-route middleware is not served here`);
       if (operations.has(name)) throw new Error(`operation ${name} is in two contracts`);
       operations.set(name, { route, handler, paramsOf: pathParamsReader(route.path), pinned: pinned[name] });
     }
@@ -139,7 +151,9 @@ export function dispatchOperations(contracts: readonly ServedContract[], { respo
     }
     const status = Number(result.status);
     if (result.body instanceof Stream) return result.body.pipe(res.status(status));
-    const responseBody = responseValidation ? validateResponse({ appRoute: route, response: { status, body: result.body } }).body : result.body;
+    const responseBody = responseValidation
+      ? validateResponse({ appRoute: route, response: { status, body: result.body } }).body
+      : result.body;
     const responseType = route.responses[status];
     if (responseType === undefined) return res.status(status).json(responseBody);
     if (isAppRouteNoBody(responseType)) return res.status(status).end();
@@ -156,5 +170,7 @@ export function dispatchOperations(contracts: readonly ServedContract[], { respo
     if (!operation) return next();
     serve(operation, req, res).catch(next);
   };
-  return Object.assign(dispatch, { routes: [...operations.values()].map(({ route }) => `${route.method} ${route.path}`) });
+  return Object.assign(dispatch, {
+    routes: [...operations.values()].map(({ route }) => `${route.method} ${route.path}`),
+  });
 }

@@ -24,7 +24,10 @@ const CONTENT_TYPES: Record<string, string> = {
  * it rates them alike, whatever order it lists them in (Express's `acceptsEncodings` follows the client's
  * order, and Chromium lists gzip first). None when it accepts neither.
  */
-export function bestEncoding(acceptEncoding: string | undefined, available: readonly Encoding[]): (typeof ENCODINGS)[number] | undefined {
+export function bestEncoding(
+  acceptEncoding: string | undefined,
+  available: readonly Encoding[],
+): (typeof ENCODINGS)[number] | undefined {
   const quality = new Map<string, number>();
   for (const part of (acceptEncoding ?? "").split(",")) {
     const [name = "", ...parameters] = part.split(";").map((piece) => piece.trim().toLowerCase());
@@ -62,7 +65,11 @@ export function precompressedAssets(assetsDir: string, urlPrefix: string, header
   return (req: Request, res, next) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const available = variants.get(req.path);
-    if (!available || !sendPrecompressed(req, res, next, path.join(assetsDir, path.basename(req.path)), available, headers)) next();
+    if (
+      !available ||
+      !sendPrecompressed(req, res, next, path.join(assetsDir, path.basename(req.path)), available, headers)
+    )
+      next();
   };
 }
 

@@ -37,7 +37,11 @@ describe("middleware built from the route facts", () => {
   });
 
   it("other routes carry none of them, nor another method on the deprecated route's path", async () => {
-    for (const res of [await request(app).get("/v9/things"), await request(app).put("/v9/things/1"), await request(app).get("/v9/things/1/parts")]) {
+    for (const res of [
+      await request(app).get("/v9/things"),
+      await request(app).put("/v9/things/1"),
+      await request(app).get("/v9/things/1/parts"),
+    ]) {
       expect(res.headers["deprecation"]).toBeUndefined();
       expect(res.headers["sunset"]).toBeUndefined();
     }

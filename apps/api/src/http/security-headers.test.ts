@@ -25,7 +25,10 @@ const SECURITY_HEADERS = [
 
 function securityHeadersOf(response: request.Response): Record<string, string> {
   return Object.fromEntries(
-    SECURITY_HEADERS.filter((name) => response.headers[name] !== undefined).map((name) => [name, response.headers[name] as string]),
+    SECURITY_HEADERS.filter((name) => response.headers[name] !== undefined).map((name) => [
+      name,
+      response.headers[name] as string,
+    ]),
   );
 }
 
@@ -89,18 +92,22 @@ const responses = {
       .send(JSON.stringify({ name: "x".repeat(20_000), categoryId: 1 }))
       .expect(413),
   "/v1/openapi.json": (app: TestApp["app"]) => request(app).get("/v1/openapi.json").expect(200),
-  "non-/v1 JSON 404": (app: TestApp["app"]) => request(app).get("/pets/42").set("Accept", "application/json").expect(404),
+  "non-/v1 JSON 404": (app: TestApp["app"]) =>
+    request(app).get("/pets/42").set("Accept", "application/json").expect(404),
   "missing asset 404": (app: TestApp["app"]) => request(app).get("/assets/gone-000000.js").expect(404),
   "/healthz": (app: TestApp["app"]) => request(app).get("/healthz").expect(200),
   "/readyz": (app: TestApp["app"]) => request(app).get("/readyz").expect(200),
 };
 
 describe("response headers by kind of response", () => {
-  it.each(Object.keys(responses) as Array<keyof typeof responses>)("%s: exactly the API set, with a request id", async (kind) => {
-    const response = await responses[kind](await start());
-    expect(securityHeadersOf(response)).toEqual(API_SET);
-    expect(response.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
-  });
+  it.each(Object.keys(responses) as Array<keyof typeof responses>)(
+    "%s: exactly the API set, with a request id",
+    async (kind) => {
+      const response = await responses[kind](await start());
+      expect(securityHeadersOf(response)).toEqual(API_SET);
+      expect(response.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    },
+  );
 
   it("index.html (a deep link, and / itself): the app's strict CSP, revalidated on every load", async () => {
     const app = await start();
@@ -126,10 +133,16 @@ describe("response headers by kind of response", () => {
   it("in production every set adds HSTS", async () => {
     const app = await start({ NODE_ENV: "production", API_KEYS: PRODUCTION_KEY, SEED: "false" });
     const key = bearer(PRODUCTION_KEY);
-    expect(securityHeadersOf(await request(app).get("/v1/pets").set("Authorization", key).expect(200))).toEqual({ ...API_SET, ...HSTS });
+    expect(securityHeadersOf(await request(app).get("/v1/pets").set("Authorization", key).expect(200))).toEqual({
+      ...API_SET,
+      ...HSTS,
+    });
     expect(securityHeadersOf(await request(app).get("/v1/pets").expect(401))).toEqual({ ...API_SET, ...HSTS });
     expect(securityHeadersOf(await request(app).get("/nope").expect(404))).toEqual({ ...API_SET, ...HSTS });
-    expect(securityHeadersOf(await request(app).get("/pets/1").set("Accept", NAVIGATION).expect(200))).toEqual({ ...APP_PAGE_SET, ...HSTS });
+    expect(securityHeadersOf(await request(app).get("/pets/1").set("Accept", NAVIGATION).expect(200))).toEqual({
+      ...APP_PAGE_SET,
+      ...HSTS,
+    });
     expect(securityHeadersOf(await request(app).get(FIXTURE_ASSET).expect(200))).toEqual({ ...APP_ASSET_SET, ...HSTS });
     expect(securityHeadersOf(await request(app).get("/docs/").expect(200))).toEqual({ ...DOCS_SET, ...HSTS });
   });

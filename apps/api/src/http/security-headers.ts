@@ -60,7 +60,9 @@ export function responseHeaderSets({
     "form-action": ["'self'"],
   });
   // A relative server (`/v1`, development) is the page's own origin: 'self' covers it.
-  const serverOrigins = [...new Set(docsServerUrls.filter((url) => URL.canParse(url)).map((url) => new URL(url).origin))];
+  const serverOrigins = [
+    ...new Set(docsServerUrls.filter((url) => URL.canParse(url)).map((url) => new URL(url).origin)),
+  ];
   const docsCsp = csp({
     "default-src": ["'self'"],
     "script-src": ["'self'"],

@@ -85,7 +85,11 @@ describe("the admin app at / (WEB_DIST_DIR)", () => {
       ["gzip", "gzip"],
       ["identity", undefined],
     ] as const) {
-      const page = await request(app).get("/pets/7").set("Accept", NAVIGATION_ACCEPT).set("Accept-Encoding", accept).expect(200);
+      const page = await request(app)
+        .get("/pets/7")
+        .set("Accept", NAVIGATION_ACCEPT)
+        .set("Accept-Encoding", accept)
+        .expect(200);
       expect(page.headers["content-encoding"], accept).toBe(encoding);
       expect(page.headers["content-type"]).toMatch(/^text\/html; charset=utf-8$/i);
       expect(page.headers["vary"]).toMatch(/Accept-Encoding/);
@@ -94,7 +98,9 @@ describe("the admin app at / (WEB_DIST_DIR)", () => {
     }
     const hash = createHash("sha256").update(FIXTURE_INLINE_CSS).digest("base64");
     const styleSrc = (response: request.Response) =>
-      String(response.headers["content-security-policy"]).split("; ").find((directive) => directive.startsWith("style-src "));
+      String(response.headers["content-security-policy"])
+        .split("; ")
+        .find((directive) => directive.startsWith("style-src "));
     const page = await request(app).get("/").set("Accept", NAVIGATION_ACCEPT);
     expect(styleSrc(page)).toBe(`style-src 'self' 'sha256-${hash}'`);
     // The assets carry the same policy; the API's answers keep theirs.
@@ -121,17 +127,31 @@ describe("the admin app at / (WEB_DIST_DIR)", () => {
     "%s is never the admin app, even for a browser navigation",
     async (url) => {
       const app = await startWithWebApp();
-      expectError(await request(app).get(url).set("Accept", NAVIGATION_ACCEPT).set("Authorization", bearer()), 404, "NOT_FOUND");
+      expectError(
+        await request(app).get(url).set("Accept", NAVIGATION_ACCEPT).set("Authorization", bearer()),
+        404,
+        "NOT_FOUND",
+      );
     },
   );
 
   it("the API, its docs and the probes answer as before beside the app", async () => {
     const app = await startWithWebApp();
-    const pets = await request(app).get("/v1/pets").set("Accept", NAVIGATION_ACCEPT).set("Authorization", bearer()).expect(200);
+    const pets = await request(app)
+      .get("/v1/pets")
+      .set("Accept", NAVIGATION_ACCEPT)
+      .set("Authorization", bearer())
+      .expect(200);
     expect(pets.headers["content-type"]).toMatch(/^application\/json/);
-    expect((await request(app).get("/healthz").set("Accept", NAVIGATION_ACCEPT).expect(200)).body).toEqual({ status: "ok" });
-    expect((await request(app).get("/docs/").set("Accept", NAVIGATION_ACCEPT).expect(200)).text).toContain("swagger-ui");
-    expect((await request(app).get("/v1/openapi.json").set("Accept", NAVIGATION_ACCEPT).expect(200)).body.openapi).toBeDefined();
+    expect((await request(app).get("/healthz").set("Accept", NAVIGATION_ACCEPT).expect(200)).body).toEqual({
+      status: "ok",
+    });
+    expect((await request(app).get("/docs/").set("Accept", NAVIGATION_ACCEPT).expect(200)).text).toContain(
+      "swagger-ui",
+    );
+    expect(
+      (await request(app).get("/v1/openapi.json").set("Accept", NAVIGATION_ACCEPT).expect(200)).body.openapi,
+    ).toBeDefined();
   });
 
   it("without a build the API runs alone: a navigation is the JSON 404", async () => {

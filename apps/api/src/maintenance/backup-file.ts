@@ -41,13 +41,17 @@ export async function writeSidecar(file: string): Promise<string> {
 export async function checkSidecar(file: string): Promise<void> {
   const sidecar = sidecarOf(file);
   if (!existsSync(sidecar)) {
-    throw new BackupRefusal(`${path.basename(sidecar)} is missing: nothing tells whether ${path.basename(file)} is whole (make one with sha256sum only if you trust the file)`);
+    throw new BackupRefusal(
+      `${path.basename(sidecar)} is missing: nothing tells whether ${path.basename(file)} is whole (make one with sha256sum only if you trust the file)`,
+    );
   }
   const expected = /^([0-9a-f]{64})\b/i.exec(readFileSync(sidecar, "utf8").trim())?.[1]?.toLowerCase();
   if (!expected) throw new BackupRefusal(`${path.basename(sidecar)} holds no SHA-256`);
   const actual = await sha256OfFile(file);
   if (actual !== expected) {
-    throw new BackupRefusal(`${path.basename(file)} does not match its SHA-256 sidecar (${actual.slice(0, 12)}… is not ${expected.slice(0, 12)}…): the file is damaged or not the one backed up`);
+    throw new BackupRefusal(
+      `${path.basename(file)} does not match its SHA-256 sidecar (${actual.slice(0, 12)}… is not ${expected.slice(0, 12)}…): the file is damaged or not the one backed up`,
+    );
   }
 }
 
@@ -79,7 +83,12 @@ export function backupsIn(dir: string, provider: DatabaseProvider): BackupOnDisk
 export function rotateBackups(dir: string, provider: DatabaseProvider, keep: number): string[] {
   const all = backupsIn(dir, provider);
   const newestVerified = all.findIndex((backup) => backup.verified);
-  const keptVerified = new Set(all.filter((backup) => backup.verified).slice(0, keep).map((backup) => backup.file));
+  const keptVerified = new Set(
+    all
+      .filter((backup) => backup.verified)
+      .slice(0, keep)
+      .map((backup) => backup.file),
+  );
   const deleted: string[] = [];
   // A backup ended half-way (its process killed) leaves its `.partial`; one an hour old is nobody's.
   for (const name of readdirSync(dir).filter((entry) => entry.startsWith("petstore-") && entry.endsWith(".partial"))) {
@@ -92,7 +101,8 @@ export function rotateBackups(dir: string, provider: DatabaseProvider, keep: num
   all.forEach((backup, index) => {
     const old = backup.verified ? !keptVerified.has(backup.file) : newestVerified !== -1 && index > newestVerified;
     if (!old) return;
-    for (const file of [backup.file, sidecarOf(backup.file), unverifiedMarkerOf(backup.file)]) rmSync(file, { force: true });
+    for (const file of [backup.file, sidecarOf(backup.file), unverifiedMarkerOf(backup.file)])
+      rmSync(file, { force: true });
     deleted.push(backup.file);
   });
   return deleted;

@@ -29,7 +29,11 @@ export function backupInChildProcess({
   return (signal) =>
     new Promise((resolve, reject) => {
       // Ended at the API's close (SIGTERM); the `.partial` it leaves is removed by a later rotation.
-      const child = fork(command, ["backup", "--to", dir, "--keep", String(keep), "--json"], { env: environment, stdio: ["ignore", "pipe", "pipe", "ipc"], signal });
+      const child = fork(command, ["backup", "--to", dir, "--keep", String(keep), "--json"], {
+        env: environment,
+        stdio: ["ignore", "pipe", "pipe", "ipc"],
+        signal,
+      });
       let stdout = "";
       let stderr = "";
       child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -37,7 +41,8 @@ export function backupInChildProcess({
       child.on("error", reject);
       child.on("exit", (code) => {
         const line = stdout.trim().split("\n").at(-1) ?? "";
-        if ((code === 0 || code === 2) && line.startsWith("{")) return resolve(JSON.parse(line) as ScheduledBackupResult);
+        if ((code === 0 || code === 2) && line.startsWith("{"))
+          return resolve(JSON.parse(line) as ScheduledBackupResult);
         reject(new Error(stderr.trim().split("\n").at(-1) || `the backup command exited with ${code}`));
       });
     });

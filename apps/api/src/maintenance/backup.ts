@@ -5,7 +5,13 @@ import { databaseProvider, sqliteFilePath } from "../base/database-url.js";
 import { committedMigrationNames, migrationsNewerThanCode } from "../data/migrate.js";
 import { backupFileName, BackupRefusal, unverifiedMarkerOf, writeSidecar } from "./backup-file.js";
 import { copySqliteOnline, inspectSqlite } from "./sqlite-backup.js";
-import { dumpPostgres, inspectPostgres, postgresTarget, restorePostgres, withScratchDatabase } from "./postgres-backup.js";
+import {
+  dumpPostgres,
+  inspectPostgres,
+  postgresTarget,
+  restorePostgres,
+  withScratchDatabase,
+} from "./postgres-backup.js";
 
 export interface BackupOptions {
   databaseUrl: string;
@@ -35,7 +41,12 @@ export interface BackupReport {
  * sidecar once verified (or marked `.unverified` when it could not be). A failure leaves no backup
  * behind and throws a BackupRefusal with one line.
  */
-export async function takeBackup({ databaseUrl, dir, scratchDatabaseUrl, now = () => new Date() }: BackupOptions): Promise<BackupReport> {
+export async function takeBackup({
+  databaseUrl,
+  dir,
+  scratchDatabaseUrl,
+  now = () => new Date(),
+}: BackupOptions): Promise<BackupReport> {
   const started = now();
   const startedMs = performance.now();
   const provider = databaseProvider(databaseUrl);
@@ -60,17 +71,27 @@ export async function takeBackup({ databaseUrl, dir, scratchDatabaseUrl, now = (
       });
       if (counted === undefined) {
         verified = false;
-        unverifiedReason = "the database role may not create a scratch database to restore it in (grant CREATEDB or set BACKUP_SCRATCH_DATABASE_URL)";
+        unverifiedReason =
+          "the database role may not create a scratch database to restore it in (grant CREATEDB or set BACKUP_SCRATCH_DATABASE_URL)";
       }
       pets = counted ?? 0;
     }
     renameSync(partial, file);
     if (!verified) writeFileSync(unverifiedMarkerOf(file), `${unverifiedReason}\n`);
     await writeSidecar(file);
-    return { file, bytes: statSync(file).size, pets, seconds: (performance.now() - startedMs) / 1000, verified, ...(unverifiedReason ? { unverifiedReason } : {}) };
+    return {
+      file,
+      bytes: statSync(file).size,
+      pets,
+      seconds: (performance.now() - startedMs) / 1000,
+      verified,
+      ...(unverifiedReason ? { unverifiedReason } : {}),
+    };
   } catch (error) {
     rmSync(partial, { force: true });
-    throw error instanceof BackupRefusal ? error : new BackupRefusal(`backup failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw error instanceof BackupRefusal
+      ? error
+      : new BackupRefusal(`backup failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

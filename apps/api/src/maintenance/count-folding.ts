@@ -9,7 +9,10 @@ export const FOLD_EVERY_MS = 1_000;
  * second's writes, whatever the load. A fold that fails (the database away) is retried at the next; the
  * counts stay exact meanwhile, only their rows more numerous. Nothing to start on SQLite.
  */
-export function startCountFolding(runner: SqlRunner, { everyMs = FOLD_EVERY_MS } = {}): { stop(): Promise<void> } | undefined {
+export function startCountFolding(
+  runner: SqlRunner,
+  { everyMs = FOLD_EVERY_MS } = {},
+): { stop(): Promise<void> } | undefined {
   if (runner.provider !== "postgresql") return undefined;
   let last: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {

@@ -15,11 +15,13 @@ export interface Heartbeat {
  * serves from one nobody uses. A failed beat (the database away) is retried at the next; it never stops
  * the API.
  */
-export function startHeartbeat(runner: SqlRunner, { now = () => new Date(), everyMs = HEARTBEAT_EVERY_MS, host = hostname() } = {}): Heartbeat {
+export function startHeartbeat(
+  runner: SqlRunner,
+  { now = () => new Date(), everyMs = HEARTBEAT_EVERY_MS, host = hostname() } = {},
+): Heartbeat {
   const id = `${host}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const startedAt = now();
-  const beat = () =>
-    runner.transaction(() => upsertBeat(id, host, startedAt, now())).catch(() => {});
+  const beat = () => runner.transaction(() => upsertBeat(id, host, startedAt, now())).catch(() => {});
   let last = beat();
   const timer = setInterval(() => {
     last = last.then(beat);

@@ -36,7 +36,11 @@ export function jobLease(runner: SqlRunner, name: string): JobLease {
     renew: ({ holder, leaseMs, at }) =>
       runner.transaction(function* () {
         const until = new Date(at.getTime() + leaseMs);
-        return (yield* execute(sql`UPDATE "JobLease" SET "leaseUntil" = ${until} WHERE "name" = ${name} AND "holder" = ${holder}`)) === 1;
+        return (
+          (yield* execute(
+            sql`UPDATE "JobLease" SET "leaseUntil" = ${until} WHERE "name" = ${name} AND "holder" = ${holder}`,
+          )) === 1
+        );
       }),
     release: ({ holder, at, ran }) =>
       runner.transaction(function* () {
@@ -48,7 +52,9 @@ export function jobLease(runner: SqlRunner, name: string): JobLease {
       }),
     lastRunAt: () =>
       runner.read(function* () {
-        const row = yield* firstRow<{ lastRunAt: unknown }>(sql`SELECT "lastRunAt" FROM "JobLease" WHERE "name" = ${name}`);
+        const row = yield* firstRow<{ lastRunAt: unknown }>(
+          sql`SELECT "lastRunAt" FROM "JobLease" WHERE "name" = ${name}`,
+        );
         return toDateOrNull(row?.lastRunAt);
       }),
   };

@@ -13,7 +13,14 @@ const run = promisify(execFile);
  * (`schema`, `connection_limit`...), which libpq refuses; a `schema` other than public becomes `--schema`.
  */
 
-const PRISMA_ONLY_PARAMETERS = ["schema", "connection_limit", "pool_timeout", "socket_timeout", "pgbouncer", "statement_cache_size"];
+const PRISMA_ONLY_PARAMETERS = [
+  "schema",
+  "connection_limit",
+  "pool_timeout",
+  "socket_timeout",
+  "pgbouncer",
+  "statement_cache_size",
+];
 
 export interface PostgresTarget {
   /** The URL libpq accepts. */
@@ -37,9 +44,12 @@ async function tool(name: "pg_dump" | "pg_restore", args: string[]): Promise<{ s
   } catch (error) {
     const failure = error as NodeJS.ErrnoException & { stderr?: string };
     if (failure.code === "ENOENT") {
-      throw new BackupRefusal(`${name} is not installed: install the PostgreSQL client package (Debian: apt-get install postgresql-client)`);
+      throw new BackupRefusal(
+        `${name} is not installed: install the PostgreSQL client package (Debian: apt-get install postgresql-client)`,
+      );
     }
-    const reason = (failure.stderr ?? failure.message).split("\n").find((line) => line.trim().length > 0) ?? failure.message;
+    const reason =
+      (failure.stderr ?? failure.message).split("\n").find((line) => line.trim().length > 0) ?? failure.message;
     throw new BackupRefusal(`${name} failed: ${reason.trim()}`);
   }
 }
@@ -70,9 +80,15 @@ async function requireToolForServer(name: "pg_dump" | "pg_restore", target: Post
   // One after the other: a missing tool must not leave a connection behind still querying.
   const client = await toolMajor(name);
   const server = await withClient(target.url, async (c) =>
-    Math.floor(Number((await c.query<{ server_version_num: string }>("SHOW server_version_num")).rows[0]!.server_version_num) / 10_000),
+    Math.floor(
+      Number((await c.query<{ server_version_num: string }>("SHOW server_version_num")).rows[0]!.server_version_num) /
+        10_000,
+    ),
   );
-  if (client < server) throw new BackupRefusal(`${name} is version ${client}, older than the server's ${server}: install the PostgreSQL ${server} client package`);
+  if (client < server)
+    throw new BackupRefusal(
+      `${name} is version ${client}, older than the server's ${server}: install the PostgreSQL ${server} client package`,
+    );
 }
 
 export async function dumpPostgres(target: PostgresTarget, file: string): Promise<void> {
@@ -81,7 +97,11 @@ export async function dumpPostgres(target: PostgresTarget, file: string): Promis
 }
 
 /** Restores an archive into a database: one transaction (a failure leaves it as it was), objects owned by whoever restores. */
-export async function restorePostgres(file: string, target: PostgresTarget, { clean }: { clean: boolean }): Promise<void> {
+export async function restorePostgres(
+  file: string,
+  target: PostgresTarget,
+  { clean }: { clean: boolean },
+): Promise<void> {
   await requireToolForServer("pg_restore", target);
   await tool("pg_restore", [
     "--no-owner",
@@ -105,7 +125,10 @@ export async function migrationsInArchive(file: string): Promise<string[]> {
   const lines = stdout.split("\n");
   const copy = lines.findIndex((line) => /^COPY\s+\S*_prisma_migrations\s*\(/.test(line));
   if (copy === -1) throw new BackupRefusal("the archive is not a Petstore database (no _prisma_migrations data)");
-  const columns = /\(([^)]*)\)/.exec(lines[copy]!)![1]!.split(",").map((column) => column.trim());
+  const columns = /\(([^)]*)\)/
+    .exec(lines[copy]!)![1]!
+    .split(",")
+    .map((column) => column.trim());
   const at = (name: string) => columns.indexOf(name);
   const names: string[] = [];
   for (const line of lines.slice(copy + 1)) {
@@ -136,13 +159,24 @@ export async function inspectPostgres(target: PostgresTarget): Promise<{ migrati
 /** The tables of the target's schema: a database with any is not empty. */
 export async function tablesIn(target: PostgresTarget): Promise<string[]> {
   return withClient(target.url, async (client) =>
-    (await client.query<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = $1 ORDER BY tablename", [target.schema])).rows.map((row) => row.name),
+    (
+      await client.query<{ name: string }>(
+        "SELECT tablename AS name FROM pg_tables WHERE schemaname = $1 ORDER BY tablename",
+        [target.schema],
+      )
+    ).rows.map((row) => row.name),
   );
 }
 
-export async function liveServersInPostgres(target: PostgresTarget, now: Date, withinMs: number): Promise<LiveServer[]> {
+export async function liveServersInPostgres(
+  target: PostgresTarget,
+  now: Date,
+  withinMs: number,
+): Promise<LiveServer[]> {
   return withClient(target.url, async (client) => {
-    const exists = await client.query("SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = 'ApiHeartbeat'", [target.schema]);
+    const exists = await client.query("SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = 'ApiHeartbeat'", [
+      target.schema,
+    ]);
     if (exists.rowCount === 0) return [];
     const since = new Date(now.getTime() - withinMs);
     // "beatAt" is UTC without a zone; compare it as such.
@@ -178,6 +212,8 @@ export async function withScratchDatabase<T>(
   try {
     return await work({ url: url.toString(), schema: target.schema }, false);
   } finally {
-    await withClient(target.url, (client) => client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(name)} WITH (FORCE)`)).catch(() => {});
+    await withClient(target.url, (client) =>
+      client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(name)} WITH (FORCE)`),
+    ).catch(() => {});
   }
 }

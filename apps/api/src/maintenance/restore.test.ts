@@ -1,5 +1,15 @@
 import { createHash, randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync, closeSync, statSync, copyFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+  closeSync,
+  statSync,
+  copyFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Sqlite from "better-sqlite3";
@@ -56,14 +66,24 @@ describe.each(TEST_PROVIDERS)("backup and restore on %s", (provider) => {
 
   /** What would show a change to the target: its file's digest, or its pets. */
   const fingerprint = async (url: string) =>
-    provider === "sqlite" ? (existsSync(sqliteFilePath(url)) ? sha256(sqliteFilePath(url)) : "absent") : JSON.stringify(await petNames(url).catch(() => "no pets table"));
+    provider === "sqlite"
+      ? existsSync(sqliteFilePath(url))
+        ? sha256(sqliteFilePath(url))
+        : "absent"
+      : JSON.stringify(await petNames(url).catch(() => "no pets table"));
 
   it("a backup is verified, named by its time, with a sha256sum sidecar; restored into a new database it holds every pet", async () => {
     const report = await takeBackup({ databaseUrl: t.config.databaseUrl, dir });
     expect(report).toMatchObject({ pets: 3, verified: true });
-    expect(path.basename(report.file)).toMatch(new RegExp(`^petstore-\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}-\\d{3}Z\\.${provider === "sqlite" ? "sqlite" : "pgdump"}$`));
+    expect(path.basename(report.file)).toMatch(
+      new RegExp(
+        `^petstore-\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}-\\d{3}Z\\.${provider === "sqlite" ? "sqlite" : "pgdump"}$`,
+      ),
+    );
     expect(report.bytes).toBe(statSync(report.file).size);
-    expect(readFileSync(sidecarOf(report.file), "utf8")).toBe(`${sha256(report.file)}  ${path.basename(report.file)}\n`);
+    expect(readFileSync(sidecarOf(report.file), "utf8")).toBe(
+      `${sha256(report.file)}  ${path.basename(report.file)}\n`,
+    );
     expect(existsSync(`${report.file}.partial`)).toBe(false);
 
     const target = await newTarget();
@@ -94,12 +114,20 @@ describe.each(TEST_PROVIDERS)("backup and restore on %s", (provider) => {
     const { file } = await takeBackup({ databaseUrl: t.config.databaseUrl, dir });
     const fd = openSync(file, "r+");
     // SQLite: garbage over the second page onwards (the tables' b-trees); pg_dump: over the archive's header.
-    writeSync(fd, Buffer.alloc(provider === "sqlite" ? 8192 : 64, 0x5a), 0, provider === "sqlite" ? 8192 : 64, provider === "sqlite" ? 4096 : 0);
+    writeSync(
+      fd,
+      Buffer.alloc(provider === "sqlite" ? 8192 : 64, 0x5a),
+      0,
+      provider === "sqlite" ? 8192 : 64,
+      provider === "sqlite" ? 4096 : 0,
+    );
     closeSync(fd);
     await writeSidecar(file);
     const target = await newTarget();
     const before = await fingerprint(target);
-    await expect(restoreBackup({ file, databaseUrl: target })).rejects.toThrow(provider === "sqlite" ? /failed its integrity check/ : /not a readable pg_dump archive/);
+    await expect(restoreBackup({ file, databaseUrl: target })).rejects.toThrow(
+      provider === "sqlite" ? /failed its integrity check/ : /not a readable pg_dump archive/,
+    );
     expect(await fingerprint(target)).toBe(before);
     if (provider === "sqlite") expect(existsSync(`${sqliteFilePath(target)}.restoring-${process.pid}`)).toBe(false);
   });
@@ -110,7 +138,9 @@ describe.each(TEST_PROVIDERS)("backup and restore on %s", (provider) => {
     if (provider === "sqlite") {
       copyFileSync(file, newer);
       const db = new Sqlite(newer);
-      db.prepare(`INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at, finished_at, applied_steps_count) VALUES ('x', 'x', '9999_from_the_future', 0, 0, 1)`).run();
+      db.prepare(
+        `INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at, finished_at, applied_steps_count) VALUES ('x', 'x', '9999_from_the_future', 0, 0, 1)`,
+      ).run();
       db.close();
     } else {
       // Restored somewhere, moved on by a "newer version", dumped again.
@@ -118,7 +148,9 @@ describe.each(TEST_PROVIDERS)("backup and restore on %s", (provider) => {
       await restorePostgres(file, postgresTarget(scratch), { clean: false });
       const database = await openDatabase({ url: scratch, poolSize: 1 });
       await database.sql.transaction(() =>
-        execute(sql`INSERT INTO "_prisma_migrations" ("id", "checksum", "migration_name", "started_at", "finished_at", "applied_steps_count") VALUES ('x', 'x', '9999_from_the_future', now(), now(), 1)`),
+        execute(
+          sql`INSERT INTO "_prisma_migrations" ("id", "checksum", "migration_name", "started_at", "finished_at", "applied_steps_count") VALUES ('x', 'x', '9999_from_the_future', now(), now(), 1)`,
+        ),
       );
       await database.close();
       await dumpPostgres(postgresTarget(scratch), newer);
@@ -140,17 +172,27 @@ describe.each(TEST_PROVIDERS)("backup and restore on %s", (provider) => {
     const database = await openDatabase({ url: target, poolSize: 1 });
     const beat = new Date();
     await database.sql.transaction(() =>
-      execute(sql`INSERT INTO "ApiHeartbeat" ("id", "host", "pid", "startedAt", "beatAt") VALUES ('web-3:41:ab', 'web-3', 41, ${beat}, ${beat})`),
+      execute(
+        sql`INSERT INTO "ApiHeartbeat" ("id", "host", "pid", "startedAt", "beatAt") VALUES ('web-3:41:ab', 'web-3', 41, ${beat}, ${beat})`,
+      ),
     );
     await database.close();
     const before = await fingerprint(target);
-    await expect(restoreBackup({ file, databaseUrl: target, replace: true })).rejects.toThrow(/an API on web-3 \(pid 41\) serves this database \(heartbeat \d+ s ago\)/);
+    await expect(restoreBackup({ file, databaseUrl: target, replace: true })).rejects.toThrow(
+      /an API on web-3 \(pid 41\) serves this database \(heartbeat \d+ s ago\)/,
+    );
     expect(await fingerprint(target)).toBe(before);
     // A beat older than 15 s is a process that is gone...
-    await expect(restoreBackup({ file, databaseUrl: target, replace: true, now: () => new Date(beat.getTime() + 16_000) })).resolves.toBeDefined();
+    await expect(
+      restoreBackup({ file, databaseUrl: target, replace: true, now: () => new Date(beat.getTime() + 16_000) }),
+    ).resolves.toBeDefined();
     // ...and --force restores over a fresh one (a process killed a moment ago).
     const again = await openDatabase({ url: target, poolSize: 1 });
-    await again.sql.transaction(() => execute(sql`INSERT INTO "ApiHeartbeat" ("id", "host", "pid", "startedAt", "beatAt") VALUES ('web-3:42:cd', 'web-3', 42, ${beat}, ${new Date()})`));
+    await again.sql.transaction(() =>
+      execute(
+        sql`INSERT INTO "ApiHeartbeat" ("id", "host", "pid", "startedAt", "beatAt") VALUES ('web-3:42:cd', 'web-3', 42, ${beat}, ${new Date()})`,
+      ),
+    );
     await again.close();
     await expect(restoreBackup({ file, databaseUrl: target, replace: true, force: true })).resolves.toBeDefined();
     expect(await petNames(target)).toEqual(["Rex", "Tom", "Kiki"]);
@@ -160,9 +202,15 @@ describe.each(TEST_PROVIDERS)("backup and restore on %s", (provider) => {
     it("refuses a SQLite target another process holds open (its -wal and -shm stay), and restores once it is closed", async () => {
       const { file } = await takeBackup({ databaseUrl: t.config.databaseUrl, dir });
       // The test app's own database: open, in WAL mode, with pets of its own since the backup.
-      await request(t.app).post("/v1/pets").set("Authorization", bearer()).send({ name: "After", categoryId: 1 }).expect(201);
+      await request(t.app)
+        .post("/v1/pets")
+        .set("Authorization", bearer())
+        .send({ name: "After", categoryId: 1 })
+        .expect(201);
       const target = t.config.databaseUrl;
-      await expect(restoreBackup({ file, databaseUrl: target })).rejects.toThrow(/is open in another process \(.*-wal.*\): stop every API/);
+      await expect(restoreBackup({ file, databaseUrl: target })).rejects.toThrow(
+        /is open in another process \(.*-wal.*\): stop every API/,
+      );
       expect(await petNames(target)).toEqual(["Rex", "Tom", "Kiki", "After"]);
       await t.database.close();
       await expect(restoreBackup({ file, databaseUrl: target })).resolves.toMatchObject({ pets: 3 });
@@ -192,9 +240,15 @@ describe.each(TEST_PROVIDERS)("backup and restore on %s", (provider) => {
   } else {
     it("refuses a non-empty PostgreSQL database unless --replace, which replaces what it holds in one transaction", async () => {
       const { file } = await takeBackup({ databaseUrl: t.config.databaseUrl, dir });
-      await request(t.app).post("/v1/pets").set("Authorization", bearer()).send({ name: "After", categoryId: 1 }).expect(201);
+      await request(t.app)
+        .post("/v1/pets")
+        .set("Authorization", bearer())
+        .send({ name: "After", categoryId: 1 })
+        .expect(201);
       const target = t.config.databaseUrl;
-      await expect(restoreBackup({ file, databaseUrl: target })).rejects.toThrow(/the database is not empty \(\d+ tables in schema public.*pass --replace/);
+      await expect(restoreBackup({ file, databaseUrl: target })).rejects.toThrow(
+        /the database is not empty \(\d+ tables in schema public.*pass --replace/,
+      );
       expect(await petNames(target)).toEqual(["Rex", "Tom", "Kiki", "After"]);
       await t.database.close();
       await restoreBackup({ file, databaseUrl: target, replace: true });
@@ -207,7 +261,11 @@ describe.each(TEST_PROVIDERS)("backup and restore on %s", (provider) => {
       await withAdminClient(async (client) => {
         await client.query(`CREATE ROLE ${role} LOGIN NOCREATEDB`);
       });
-      cleanups.push(() => withAdminClient((client) => client.query(`DROP OWNED BY ${role}; DROP ROLE IF EXISTS ${role}`)).then(() => undefined));
+      cleanups.push(() =>
+        withAdminClient((client) => client.query(`DROP OWNED BY ${role}; DROP ROLE IF EXISTS ${role}`)).then(
+          () => undefined,
+        ),
+      );
       // The role reads everything pg_dump reads, in the test app's database.
       const owner = await openDatabase({ url: t.config.databaseUrl, poolSize: 1 });
       await owner.sql.transaction(function* () {
@@ -218,7 +276,12 @@ describe.each(TEST_PROVIDERS)("backup and restore on %s", (provider) => {
       url.username = role;
       url.password = "";
       const report = await takeBackup({ databaseUrl: url.toString(), dir });
-      expect(report).toMatchObject({ verified: false, unverifiedReason: expect.stringMatching(/may not create a scratch database.*CREATEDB.*BACKUP_SCRATCH_DATABASE_URL/) as unknown });
+      expect(report).toMatchObject({
+        verified: false,
+        unverifiedReason: expect.stringMatching(
+          /may not create a scratch database.*CREATEDB.*BACKUP_SCRATCH_DATABASE_URL/,
+        ) as unknown,
+      });
       expect(existsSync(`${report.file}.unverified`)).toBe(true);
       expect(existsSync(sidecarOf(report.file))).toBe(true);
       expect(backupsIn(dir, "postgresql")).toEqual([{ file: report.file, verified: false, bytes: report.bytes }]);
@@ -229,7 +292,9 @@ describe.each(TEST_PROVIDERS)("backup and restore on %s", (provider) => {
       process.env["PATH"] = "/nonexistent";
       try {
         await expect(takeBackup({ databaseUrl: t.config.databaseUrl, dir })).rejects.toThrow(
-          new BackupRefusal("pg_dump is not installed: install the PostgreSQL client package (Debian: apt-get install postgresql-client)"),
+          new BackupRefusal(
+            "pg_dump is not installed: install the PostgreSQL client package (Debian: apt-get install postgresql-client)",
+          ),
         );
       } finally {
         process.env["PATH"] = saved;

@@ -3,8 +3,22 @@ import path from "node:path";
 import { databaseProvider, sqliteFilePath } from "../base/database-url.js";
 import { BACKUP_EXTENSION, BackupRefusal, checkSidecar } from "./backup-file.js";
 import { refuseNewer } from "./backup.js";
-import { inspectSqlite, liveServersInSqlite, releaseSqliteTarget, stageBeside, swapInSqliteFile, type LiveServer } from "./sqlite-backup.js";
-import { checkArchive, liveServersInPostgres, migrationsInArchive, postgresTarget, restorePostgres, tablesIn } from "./postgres-backup.js";
+import {
+  inspectSqlite,
+  liveServersInSqlite,
+  releaseSqliteTarget,
+  stageBeside,
+  swapInSqliteFile,
+  type LiveServer,
+} from "./sqlite-backup.js";
+import {
+  checkArchive,
+  liveServersInPostgres,
+  migrationsInArchive,
+  postgresTarget,
+  restorePostgres,
+  tablesIn,
+} from "./postgres-backup.js";
 
 /** Every API process writes its heartbeat this often... */
 export const HEARTBEAT_EVERY_MS = 5_000;
@@ -34,11 +48,19 @@ export interface RestoreReport {
  * a SQLite target another process holds open; a non-empty PostgreSQL database (`replace` overrides).
  * The API migrates the restored database at its next start when it is older than the code.
  */
-export async function restoreBackup({ file, databaseUrl, force = false, replace = false, now = () => new Date() }: RestoreOptions): Promise<RestoreReport> {
+export async function restoreBackup({
+  file,
+  databaseUrl,
+  force = false,
+  replace = false,
+  now = () => new Date(),
+}: RestoreOptions): Promise<RestoreReport> {
   if (!existsSync(file)) throw new BackupRefusal(`no backup at ${file}`);
   const provider = databaseProvider(databaseUrl);
   if (!file.endsWith(`.${BACKUP_EXTENSION[provider]}`)) {
-    throw new BackupRefusal(`${path.basename(file)} is not a ${provider === "sqlite" ? "SQLite backup (.sqlite)" : "PostgreSQL backup (.pgdump)"}, and DATABASE_URL names a ${provider} database`);
+    throw new BackupRefusal(
+      `${path.basename(file)} is not a ${provider === "sqlite" ? "SQLite backup (.sqlite)" : "PostgreSQL backup (.pgdump)"}, and DATABASE_URL names a ${provider} database`,
+    );
   }
   await checkSidecar(file);
   const refuseLive = (servers: LiveServer[]) => {
@@ -56,7 +78,8 @@ export async function restoreBackup({ file, databaseUrl, force = false, replace 
     const staged = stageBeside(file, target);
     try {
       const found = inspectSqlite(staged);
-      if (found.integrity !== "ok") throw new BackupRefusal(`${path.basename(file)} failed its integrity check: ${found.integrity}`);
+      if (found.integrity !== "ok")
+        throw new BackupRefusal(`${path.basename(file)} failed its integrity check: ${found.integrity}`);
       refuseNewer("sqlite", found.migrations);
       if (existsSync(target)) refuseLive(liveServersInSqlite(target, now(), LIVE_HEARTBEAT_MS));
       releaseSqliteTarget(target);
@@ -69,14 +92,18 @@ export async function restoreBackup({ file, databaseUrl, force = false, replace 
 
   const target = postgresTarget(databaseUrl);
   await checkArchive(file).catch((error: unknown) => {
-    throw new BackupRefusal(`${path.basename(file)} is not a readable pg_dump archive: ${error instanceof Error ? error.message : String(error)}`);
+    throw new BackupRefusal(
+      `${path.basename(file)} is not a readable pg_dump archive: ${error instanceof Error ? error.message : String(error)}`,
+    );
   });
   const migrations = await migrationsInArchive(file);
   refuseNewer("postgresql", migrations);
   refuseLive(await liveServersInPostgres(target, now(), LIVE_HEARTBEAT_MS));
   const tables = await tablesIn(target);
   if (tables.length > 0 && !replace) {
-    throw new BackupRefusal(`the database is not empty (${tables.length} tables in schema ${target.schema}, ${tables.slice(0, 3).join(", ")}…): pass --replace to replace what it holds`);
+    throw new BackupRefusal(
+      `the database is not empty (${tables.length} tables in schema ${target.schema}, ${tables.slice(0, 3).join(", ")}…): pass --replace to replace what it holds`,
+    );
   }
   await restorePostgres(file, target, { clean: tables.length > 0 });
   return { target: new URL(target.url).pathname.slice(1), migrations: migrations.length };

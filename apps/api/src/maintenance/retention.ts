@@ -1,5 +1,15 @@
 import { purgeEvents } from "../events/event-log.js";
-import { execute, provider, raw, rows, sql, toNumber, type SqlRunner, type SqlStatement, type SqlWork } from "../data/sql-work.js";
+import {
+  execute,
+  provider,
+  raw,
+  rows,
+  sql,
+  toNumber,
+  type SqlRunner,
+  type SqlStatement,
+  type SqlWork,
+} from "../data/sql-work.js";
 import { purgeDeletedPets } from "../pets/pet-changes.js";
 
 /**
@@ -23,7 +33,18 @@ export interface RetentionSettings {
   deletedPetMs: number;
 }
 
-export const RETENTION_KINDS = ["deletedPets", "activity", "deliveries", "events", "idempotency", "sessions", "tokens", "challenges", "invitations", "heartbeats"] as const;
+export const RETENTION_KINDS = [
+  "deletedPets",
+  "activity",
+  "deliveries",
+  "events",
+  "idempotency",
+  "sessions",
+  "tokens",
+  "challenges",
+  "invitations",
+  "heartbeats",
+] as const;
 export type RetentionKind = (typeof RETENTION_KINDS)[number];
 export type PurgeCounts = Record<RetentionKind, number>;
 
@@ -82,9 +103,16 @@ function* oldestWindow(table: string, old: SqlStatement, limit: number): SqlWork
 }
 
 /** Rows a time index finds: at most `limit` of them per batch. */
-function* byIndex(table: string, key: readonly string[], old: SqlStatement, limit: number): SqlWork<{ deleted: number; more: boolean }> {
+function* byIndex(
+  table: string,
+  key: readonly string[],
+  old: SqlStatement,
+  limit: number,
+): SqlWork<{ deleted: number; more: boolean }> {
   const columns = key.map((column) => `"${column}"`).join(", ");
-  const deleted = yield* execute(sql`DELETE FROM ${raw(`"${table}"`)} WHERE (${raw(columns)}) IN (SELECT ${raw(columns)} FROM ${raw(`"${table}"`)} WHERE ${old} LIMIT ${limit})`);
+  const deleted = yield* execute(
+    sql`DELETE FROM ${raw(`"${table}"`)} WHERE (${raw(columns)}) IN (SELECT ${raw(columns)} FROM ${raw(`"${table}"`)} WHERE ${old} LIMIT ${limit})`,
+  );
   return { deleted, more: deleted === limit };
 }
 
@@ -95,17 +123,22 @@ const BATCHES: Record<RetentionKind, Batch> = {
   // its own (docs/operations.md): then this role leaves the log to that one.
   activity: function* (c, limit) {
     if ((yield* provider()) === "postgresql") {
-      const [may] = yield* rows<{ may: boolean }>(sql`SELECT has_table_privilege(current_user, '"AuditEvent"', 'DELETE') AS "may"`);
+      const [may] = yield* rows<{ may: boolean }>(
+        sql`SELECT has_table_privilege(current_user, '"AuditEvent"', 'DELETE') AS "may"`,
+      );
       if (!may?.may) return { deleted: 0, more: false };
     }
     return yield* oldestWindow("AuditEvent", sql`"at" < ${c.activity}`, limit);
   },
-  deliveries: (c, limit) => oldestWindow("WebhookDelivery", sql`"createdAt" < ${c.deliveries} AND "status" <> 'pending'`, limit),
+  deliveries: (c, limit) =>
+    oldestWindow("WebhookDelivery", sql`"createdAt" < ${c.deliveries} AND "status" <> 'pending'`, limit),
   events: (c, limit) => purgeEvents(c.events, limit),
   idempotency: (c, limit) => byIndex("IdempotencyRecord", ["scope", "key"], sql`"createdAt" < ${c.idempotency}`, limit),
   // A session's tokens go with it; a token still unexpired dies with its ended session anyway.
   sessions: function* (c, limit) {
-    const dead = yield* rows<{ id: unknown }>(sql`SELECT "id" FROM "StaffSession" WHERE "expiresAt" < ${c.now} OR "endedAt" < ${c.now} LIMIT ${limit}`);
+    const dead = yield* rows<{ id: unknown }>(
+      sql`SELECT "id" FROM "StaffSession" WHERE "expiresAt" < ${c.now} OR "endedAt" < ${c.now} LIMIT ${limit}`,
+    );
     if (dead.length === 0) return { deleted: 0, more: false };
     const ids = dead.map((row) => toNumber(row.id));
     const list = raw(ids.map((id) => String(Math.trunc(id))).join(", "));
@@ -120,7 +153,11 @@ const BATCHES: Record<RetentionKind, Batch> = {
 };
 
 /** Purges every kind once, oldest first, in batches; answers what it deleted of each. */
-export async function purgeExpired(runner: SqlRunner, settings: RetentionSettings, { now = () => new Date(), onPurged, onBatch, signal }: PurgeOptions = {}): Promise<PurgeCounts> {
+export async function purgeExpired(
+  runner: SqlRunner,
+  settings: RetentionSettings,
+  { now = () => new Date(), onPurged, onBatch, signal }: PurgeOptions = {},
+): Promise<PurgeCounts> {
   const at = now();
   const before = (ms: number) => new Date(at.getTime() - ms);
   const cutoffs: Cutoffs = {
@@ -142,7 +179,8 @@ export async function purgeExpired(runner: SqlRunner, settings: RetentionSetting
       failures.push(`${kind}: ${error instanceof Error ? error.message.trim().split("\n").at(-1) : String(error)}`);
     }
   }
-  if (failures.length > 0) throw new Error(`retention purge failed for ${failures.join("; ")} (purged ${describePurge(counts)})`);
+  if (failures.length > 0)
+    throw new Error(`retention purge failed for ${failures.join("; ")} (purged ${describePurge(counts)})`);
   return counts;
 
   async function purgeKind(kind: RetentionKind): Promise<void> {
@@ -157,7 +195,12 @@ export async function purgeExpired(runner: SqlRunner, settings: RetentionSetting
         onPurged?.(kind, deleted);
       }
       if (!more) break;
-      limit = ms > TARGET_BATCH_MS ? Math.max(MIN_BATCH[runner.provider], Math.floor(limit / 2)) : ms < TARGET_BATCH_MS / 4 ? Math.min(MAX_BATCH, limit * 2) : limit;
+      limit =
+        ms > TARGET_BATCH_MS
+          ? Math.max(MIN_BATCH[runner.provider], Math.floor(limit / 2))
+          : ms < TARGET_BATCH_MS / 4
+            ? Math.min(MAX_BATCH, limit * 2)
+            : limit;
       // Requests waiting on the connection (SQLite) or its locks go first, and then some.
       await new Promise((resolve) => setTimeout(resolve, Math.max(2, Math.ceil(ms * REST_PER_BATCH))));
     }

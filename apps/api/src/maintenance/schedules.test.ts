@@ -14,8 +14,18 @@ function fakeBackup(kind: "succeeds" | "hangs" | "fails") {
   const takeBackup = (signal: AbortSignal) => {
     calls.push(Date.now());
     if (kind === "fails") return Promise.reject(new Error("the disk is full"));
-    if (kind === "succeeds") return Promise.resolve({ file: "b.sqlite", bytes: 1, pets: 0, seconds: 0, verified: true, rotated: [] } as unknown as ScheduledBackupResult);
-    return new Promise<ScheduledBackupResult>((_, reject) => signal.addEventListener("abort", () => reject(new Error("killed")), { once: true }));
+    if (kind === "succeeds")
+      return Promise.resolve({
+        file: "b.sqlite",
+        bytes: 1,
+        pets: 0,
+        seconds: 0,
+        verified: true,
+        rotated: [],
+      } as unknown as ScheduledBackupResult);
+    return new Promise<ScheduledBackupResult>((_, reject) =>
+      signal.addEventListener("abort", () => reject(new Error("killed")), { once: true }),
+    );
   };
   return { calls, takeBackup };
 }
@@ -35,7 +45,13 @@ describe.each(TEST_PROVIDERS)("scheduled jobs' last run on %s", (provider) => {
     const lease = jobLease(runner, "backup");
     const run = async (kind: "succeeds" | "hangs" | "fails") => {
       const backup = fakeBackup(kind);
-      const schedule = startBackupSchedule({ runner, everyMs: 6 * HOUR, holder: `replica-${kind}`, logger: silent, takeBackup: backup.takeBackup });
+      const schedule = startBackupSchedule({
+        runner,
+        everyMs: 6 * HOUR,
+        holder: `replica-${kind}`,
+        logger: silent,
+        takeBackup: backup.takeBackup,
+      });
       await expect.poll(() => backup.calls.length).toBe(1);
       await schedule.stop();
       return backup.calls.length;
@@ -50,7 +66,13 @@ describe.each(TEST_PROVIDERS)("scheduled jobs' last run on %s", (provider) => {
 
     // Due again only BACKUP_EVERY later: a start now takes none.
     const early = fakeBackup("succeeds");
-    const quiet = startBackupSchedule({ runner, everyMs: 6 * HOUR, holder: "replica-early", logger: silent, takeBackup: early.takeBackup });
+    const quiet = startBackupSchedule({
+      runner,
+      everyMs: 6 * HOUR,
+      holder: "replica-early",
+      logger: silent,
+      takeBackup: early.takeBackup,
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     await quiet.stop();
     expect(early.calls).toHaveLength(0);

@@ -51,7 +51,10 @@ function tick({ runner, name, holder, logger, checkEveryMs, dueAfterMs, leaseMs,
     try {
       outcome = await job(stopping.signal);
     } catch (error) {
-      logger.error({ err: error, job: name }, `${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      logger.error(
+        { err: error, job: name },
+        `${name} failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     } finally {
       clearInterval(renewal);
       // A run the API's close cut short did not happen: the next start (of any replica) runs it when it was
@@ -85,7 +88,15 @@ export interface RetentionScheduleOptions {
 }
 
 /** The retention purge: once at start, then daily, by whichever replica gets there first. */
-export function startRetentionSchedule({ runner, settings, holder, logger, onPurged, now = () => new Date(), checkEveryMs = 3_600_000 }: RetentionScheduleOptions): Schedule {
+export function startRetentionSchedule({
+  runner,
+  settings,
+  holder,
+  logger,
+  onPurged,
+  now = () => new Date(),
+  checkEveryMs = 3_600_000,
+}: RetentionScheduleOptions): Schedule {
   return tick({
     runner,
     name: "retention",
@@ -107,7 +118,10 @@ export function startRetentionSchedule({ runner, settings, holder, logger, onPur
       });
       const seconds = Math.round(performance.now() - started) / 1000;
       longestBatchMs = Math.round(longestBatchMs * 10) / 10;
-      logger.info({ purged: counts, seconds, longestBatchMs }, `retention: purged ${describePurge(counts)} in ${seconds} s (longest batch ${longestBatchMs} ms)`);
+      logger.info(
+        { purged: counts, seconds, longestBatchMs },
+        `retention: purged ${describePurge(counts)} in ${seconds} s (longest batch ${longestBatchMs} ms)`,
+      );
     },
   });
 }
@@ -130,7 +144,16 @@ export interface BackupScheduleOptions {
 }
 
 /** Backups every BACKUP_EVERY, by one replica at a time, keeping the newest BACKUP_KEEP verified ones. */
-export function startBackupSchedule({ runner, everyMs, holder, logger, takeBackup, onSucceeded, onFailed, now = () => new Date() }: BackupScheduleOptions): Schedule {
+export function startBackupSchedule({
+  runner,
+  everyMs,
+  holder,
+  logger,
+  takeBackup,
+  onSucceeded,
+  onFailed,
+  now = () => new Date(),
+}: BackupScheduleOptions): Schedule {
   return tick({
     runner,
     name: "backup",
@@ -154,11 +177,17 @@ export function startBackupSchedule({ runner, everyMs, holder, logger, takeBacku
       }
       if (!result.verified) {
         onFailed?.();
-        logger.error({ backup: result }, `backup ${result.file} is unverified and not counted good: ${result.unverifiedReason ?? "unknown reason"}`);
+        logger.error(
+          { backup: result },
+          `backup ${result.file} is unverified and not counted good: ${result.unverifiedReason ?? "unknown reason"}`,
+        );
         return;
       }
       onSucceeded?.(result.bytes, now());
-      logger.info({ backup: result }, `backup ${result.file}: ${result.bytes} bytes, ${result.pets} pets, ${result.seconds.toFixed(1)} s, verified`);
+      logger.info(
+        { backup: result },
+        `backup ${result.file}: ${result.bytes} bytes, ${result.pets} pets, ${result.seconds.toFixed(1)} s, verified`,
+      );
     },
   });
 }

@@ -44,19 +44,30 @@ export function inspectSqlite(file: string): SqliteInspection {
     let integrity: string;
     try {
       const answers = db.pragma("integrity_check") as Array<{ integrity_check: string }>;
-      integrity = answers.map((answer) => answer.integrity_check).slice(0, 3).join("; ");
+      integrity = answers
+        .map((answer) => answer.integrity_check)
+        .slice(0, 3)
+        .join("; ");
     } catch (error) {
       // Not a database at all ("file is not a database"), or one too damaged to read.
       integrity = error instanceof Error ? error.message : String(error);
       return { integrity, migrations: [], pets: 0 };
     }
     if (integrity !== "ok") return { integrity, migrations: [], pets: 0 };
-    const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((row) => row.name));
+    const tables = new Set(
+      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map(
+        (row) => row.name,
+      ),
+    );
     if (!tables.has("_prisma_migrations") || !tables.has("Pet")) {
       throw new BackupRefusal(`${path.basename(file)} is not a Petstore database (no _prisma_migrations or Pet table)`);
     }
     const migrations = (
-      db.prepare("SELECT migration_name AS name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL").all() as Array<{ name: string }>
+      db
+        .prepare(
+          "SELECT migration_name AS name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL",
+        )
+        .all() as Array<{ name: string }>
     ).map((row) => row.name);
     const pets = (db.prepare(`SELECT count(*) AS n FROM "Pet"`).get() as { n: number }).n;
     return { integrity, migrations, pets };
@@ -79,9 +90,11 @@ export function liveServersInSqlite(file: string, now: Date, withinMs: number): 
     const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ApiHeartbeat'").get();
     if (!table) return [];
     const since = new Date(now.getTime() - withinMs).toISOString().replace("Z", "+00:00");
-    return (db.prepare(`SELECT "host", "pid", "beatAt" FROM "ApiHeartbeat" WHERE "beatAt" > ? ORDER BY "beatAt" DESC`).all(since) as Array<{ host: string; pid: number; beatAt: string }>).map(
-      (row) => ({ host: row.host, pid: row.pid, beatAt: new Date(row.beatAt) }),
-    );
+    return (
+      db
+        .prepare(`SELECT "host", "pid", "beatAt" FROM "ApiHeartbeat" WHERE "beatAt" > ? ORDER BY "beatAt" DESC`)
+        .all(since) as Array<{ host: string; pid: number; beatAt: string }>
+    ).map((row) => ({ host: row.host, pid: row.pid, beatAt: new Date(row.beatAt) }));
   } finally {
     db.close();
   }
@@ -103,12 +116,16 @@ export function releaseSqliteTarget(target: string): void {
     db.pragma("wal_checkpoint(TRUNCATE)");
   } catch (error) {
     db.close();
-    throw new BackupRefusal(`cannot checkpoint ${path.basename(target)} (${error instanceof Error ? error.message : String(error)}): another process holds it; stop the API first`);
+    throw new BackupRefusal(
+      `cannot checkpoint ${path.basename(target)} (${error instanceof Error ? error.message : String(error)}): another process holds it; stop the API first`,
+    );
   }
   db.close();
   const stayed = [`${target}-wal`, `${target}-shm`].filter((file) => existsSync(file));
   if (stayed.length > 0) {
-    throw new BackupRefusal(`${path.basename(target)} is open in another process (${stayed.map((file) => path.basename(file)).join(" and ")} stay after a checkpoint): stop every API and command using it first`);
+    throw new BackupRefusal(
+      `${path.basename(target)} is open in another process (${stayed.map((file) => path.basename(file)).join(" and ")} stay after a checkpoint): stop every API and command using it first`,
+    );
   }
 }
 

@@ -11,14 +11,21 @@ describe("usePrettyLogs", () => {
     ["development", true],
     ["production", false],
     ["test", false],
-  ] as const)("NODE_ENV=%s -> readable lines: %s (a TTY or not: turbo dev pipes the API's output)", (nodeEnv, pretty) => {
-    expect(usePrettyLogs(nodeEnv)).toBe(pretty);
-  });
+  ] as const)(
+    "NODE_ENV=%s -> readable lines: %s (a TTY or not: turbo dev pipes the API's output)",
+    (nodeEnv, pretty) => {
+      expect(usePrettyLogs(nodeEnv)).toBe(pretty);
+    },
+  );
 });
 
 it("a caller-given destination gets JSON lines, even in development at a terminal", () => {
   const lines: string[] = [];
-  const logger = createLogger({ nodeEnv: "development", logLevel: "info" }, { write: (line: string) => void lines.push(line) }, true);
+  const logger = createLogger(
+    { nodeEnv: "development", logLevel: "info" },
+    { write: (line: string) => void lines.push(line) },
+    true,
+  );
   logger.info("hello");
   expect(JSON.parse(lines[0]!)).toMatchObject({ msg: "hello", service: "petstore-api" });
 });
@@ -34,7 +41,11 @@ it("the development format: a request is one readable line, without the key", ()
   const pretty = PinoPretty({ ...PRETTY_TRANSPORT.options, colorize: false, destination, sync: true });
   const logger = pino({ base: { service: "petstore-api" } }, pretty);
   logger.info(
-    { req: { id: "r1", method: "GET", url: "/v1/pets?limit=2", headers: { authorization: "Bearer secret" } }, res: { statusCode: 200 }, responseTime: 3 },
+    {
+      req: { id: "r1", method: "GET", url: "/v1/pets?limit=2", headers: { authorization: "Bearer secret" } },
+      res: { statusCode: 200 },
+      responseTime: 3,
+    },
     "request completed",
   );
   logger.warn({ attempt: 2 }, "database not ready");
@@ -54,11 +65,21 @@ describe("the built API in development, its stdout piped (as turbo dev runs it)"
 
   it("prints one readable line per request, not JSON, and never the key", async () => {
     database = await freshDatabase("sqlite");
-    api = await startApiProcess({ NODE_ENV: "development", LOG_LEVEL: "info", API_KEYS: TEST_KEY, DATABASE_URL: database.url });
+    api = await startApiProcess({
+      NODE_ENV: "development",
+      LOG_LEVEL: "info",
+      API_KEYS: TEST_KEY,
+      DATABASE_URL: database.url,
+    });
     await waitUntilReady(api);
     await fetch(`${api.url}/v1/pets?limit=2`, { headers: { Authorization: bearer() } });
-    await vi.waitFor(() => expect(api!.output()).toMatch(/INFO: GET \/v1\/pets\?limit=2 200 \d+(\.\d+)?ms/), { timeout: 5_000 });
-    const requestLine = api.output().split("\n").find((line) => line.includes("/v1/pets?limit=2"));
+    await vi.waitFor(() => expect(api!.output()).toMatch(/INFO: GET \/v1\/pets\?limit=2 200 \d+(\.\d+)?ms/), {
+      timeout: 5_000,
+    });
+    const requestLine = api
+      .output()
+      .split("\n")
+      .find((line) => line.includes("/v1/pets?limit=2"));
     expect(requestLine).not.toMatch(/^\s*\{/);
     expect(api.output()).not.toContain(TEST_KEY);
     expect(api.output()).not.toContain("\u001b["); // no colours without a terminal

@@ -44,7 +44,12 @@ export const LOG_FLUSH_INTERVAL_MS = 1_000;
  * the process exits, however it exits short of a signal it does not handle.
  */
 export function batchedStdout(): DestinationStream {
-  const stdout = pinoDestination({ dest: 1, sync: true, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_INTERVAL_MS });
+  const stdout = pinoDestination({
+    dest: 1,
+    sync: true,
+    minLength: LOG_BATCH_BYTES,
+    periodicFlush: LOG_FLUSH_INTERVAL_MS,
+  });
   process.once("exit", () => {
     try {
       stdout.flushSync();
@@ -68,7 +73,10 @@ export function createLogger(
   };
   // A caller-given destination (the tests) always gets JSON.
   if (!destination && usePrettyLogs(config.nodeEnv)) {
-    return pino({ ...options, transport: { ...PRETTY_TRANSPORT, options: { ...PRETTY_TRANSPORT.options, colorize: stdoutIsTty } } });
+    return pino({
+      ...options,
+      transport: { ...PRETTY_TRANSPORT, options: { ...PRETTY_TRANSPORT.options, colorize: stdoutIsTty } },
+    });
   }
   return pino(options, destination ?? batchedStdout());
 }

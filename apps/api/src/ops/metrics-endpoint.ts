@@ -33,9 +33,14 @@ export function metricsEndpoint(
         onRejected: metrics.limitRejected,
         tooManyReason: "Too many requests with a missing or invalid token from this address",
         unauthorized: () =>
-          new HttpError(401, "UNAUTHORIZED", "The metrics need the metrics token: send it as Authorization: Bearer <METRICS_TOKEN>.", {
-            "WWW-Authenticate": 'Bearer realm="metrics"',
-          }),
+          new HttpError(
+            401,
+            "UNAUTHORIZED",
+            "The metrics need the metrics token: send it as Authorization: Bearer <METRICS_TOKEN>.",
+            {
+              "WWW-Authenticate": 'Bearer realm="metrics"',
+            },
+          ),
       }).then(next, next);
       return;
     }

@@ -52,9 +52,15 @@ it("storageFault counts 503s from the database by cause, every cause present at 
   const metrics = createMetrics({ database: { isReady: async () => true }, enabled: false });
   const before = series(await metrics.registry.metrics(), "petstore_storage_faults_total");
   expect([...before.keys()].sort()).toEqual(
-    ["disk_full", "lock_timeout", "out_of_memory", "resource_limit", "shutting_down", "too_many_connections", "unreachable"].map(
-      (cause) => `petstore_storage_faults_total{cause="${cause}"}`,
-    ),
+    [
+      "disk_full",
+      "lock_timeout",
+      "out_of_memory",
+      "resource_limit",
+      "shutting_down",
+      "too_many_connections",
+      "unreachable",
+    ].map((cause) => `petstore_storage_faults_total{cause="${cause}"}`),
   );
   expect(new Set(before.values())).toEqual(new Set([0]));
   metrics.storageFault("disk_full");
@@ -88,7 +94,13 @@ describe.each(TEST_PROVIDERS)("GET /metrics on %s", (provider) => {
 
   it("401 with WWW-Authenticate without the token, with a wrong one, and with an API key", async () => {
     await start();
-    for (const authorization of [undefined, "Bearer wrong", bearer(TEST_KEY), METRICS_TOKEN, `Basic ${METRICS_TOKEN}`]) {
+    for (const authorization of [
+      undefined,
+      "Bearer wrong",
+      bearer(TEST_KEY),
+      METRICS_TOKEN,
+      `Basic ${METRICS_TOKEN}`,
+    ]) {
       const call = request(t.app).get("/metrics");
       const response = await (authorization ? call.set("Authorization", authorization) : call);
       expectError(response, 401, "UNAUTHORIZED");
@@ -131,7 +143,11 @@ describe.each(TEST_PROVIDERS)("GET /metrics on %s", (provider) => {
   it("counts and times each response by contract operation and status, 401s included", async () => {
     await start();
     const api = request(t.app);
-    const created = await api.post("/v1/pets").set("Authorization", bearer()).send({ name: "Rex", categoryId: 1 }).expect(201);
+    const created = await api
+      .post("/v1/pets")
+      .set("Authorization", bearer())
+      .send({ name: "Rex", categoryId: 1 })
+      .expect(201);
     await api.post("/v1/pets").set("Authorization", bearer()).send({ name: "" }).expect(400);
     await api.get("/v1/pets").set("Authorization", bearer()).expect(200);
     await api.get("/v1/pets").set("Authorization", bearer()).expect(200);
@@ -157,14 +173,27 @@ describe.each(TEST_PROVIDERS)("GET /metrics on %s", (provider) => {
     expect(found.get('http_request_duration_seconds_bucket{le="+Inf",operation="getPet",status="404"}')).toBe(1);
     expect(found.get('http_request_duration_seconds_sum{operation="createPet",status="201"}')).toBeGreaterThan(0);
     // Never the raw path: no label but operation, status and the histogram's le.
-    for (const name of found.keys()) expect(name).toMatch(/^[a-z_]+\{(le="[^"]+",)?operation="[A-Za-z]+",status="\d{3}"\}$/);
+    for (const name of found.keys())
+      expect(name).toMatch(/^[a-z_]+\{(le="[^"]+",)?operation="[A-Za-z]+",status="\d{3}"\}$/);
   });
 
   it("label values are bounded: hundreds of unknown paths and odd methods add no series", async () => {
     await start();
     await request(t.app).get("/unknown-first").expect(404);
     const before = [...series(await scrape(), "http_request").keys()].filter((name) => !name.includes('status="200"'));
-    const methods = ["get", "post", "put", "patch", "delete", "head", "propfind", "mkcol", "lock", "search", "purge"] as const;
+    const methods = [
+      "get",
+      "post",
+      "put",
+      "patch",
+      "delete",
+      "head",
+      "propfind",
+      "mkcol",
+      "lock",
+      "search",
+      "purge",
+    ] as const;
     for (let i = 0; i < 300; i++) {
       const method = methods[i % methods.length]!;
       const path = [`/unknown-${i}`, `/a/${i}/b?x=${i}`, `/v2/pets/${i}`, `/%7e${i}`][i % 4]!;
@@ -231,17 +260,26 @@ describe.each(TEST_PROVIDERS)("GET /metrics on %s", (provider) => {
           ["petstore_sqlite_group_committed_creates_total", 0],
         ]),
       );
-      const create = (name: string) => request(t.app).post("/v1/pets").set("Authorization", bearer()).send({ name, categoryId: 1 }).expect(201);
+      const create = (name: string) =>
+        request(t.app).post("/v1/pets").set("Authorization", bearer()).send({ name, categoryId: 1 }).expect(201);
       await Promise.all([create("a"), create("b"), create("c")]);
       await create("d");
       // Keyed creates have their own transaction, not counted here.
-      await request(t.app).post("/v1/pets").set("Authorization", bearer()).set("Idempotency-Key", "k-1").send({ name: "e", categoryId: 1 }).expect(201);
+      await request(t.app)
+        .post("/v1/pets")
+        .set("Authorization", bearer())
+        .set("Idempotency-Key", "k-1")
+        .send({ name: "e", categoryId: 1 })
+        .expect(201);
       const after = series(await scrape(), "petstore_sqlite_group_");
       expect(after.get("petstore_sqlite_group_committed_creates_total")).toBe(4);
       // Three sent at once share a commit when they arrive in one turn; the fourth has its own.
       expect(after.get("petstore_sqlite_group_commits_total")).toBeGreaterThanOrEqual(2);
       expect(after.get("petstore_sqlite_group_commits_total")).toBeLessThanOrEqual(4);
-      expect(t.database.groupCommits?.()).toEqual({ commits: after.get("petstore_sqlite_group_commits_total"), writes: 4 });
+      expect(t.database.groupCommits?.()).toEqual({
+        commits: after.get("petstore_sqlite_group_commits_total"),
+        writes: 4,
+      });
     });
   }
 });
@@ -270,7 +308,8 @@ describe("createApp wires the limiter store's fallbacks and the 429s to the metr
     try {
       const app = createApp({ config, logger: createLogger({ logLevel: "silent", nodeEnv: "test" }), database });
       const statuses: number[] = [];
-      for (let i = 0; i < 3; i++) statuses.push((await request(app).get("/v1/pets").set("Authorization", bearer())).status);
+      for (let i = 0; i < 3; i++)
+        statuses.push((await request(app).get("/v1/pets").set("Authorization", bearer())).status);
       expect(statuses).toEqual([200, 200, 429]);
       const scraped = series((await request(app).get("/metrics").set("Authorization", scrapeAuth)).text, "petstore_");
       expect(scraped.get("petstore_limiter_store_fallbacks_total")).toBe(3);

@@ -64,7 +64,13 @@ export interface MetricsOptions {
   eventStreams?: { readonly openCount: number };
 }
 
-export function createMetrics({ database, stopState = NEVER_STOPPING, enabled, webhooks, eventStreams }: MetricsOptions): Metrics {
+export function createMetrics({
+  database,
+  stopState = NEVER_STOPPING,
+  enabled,
+  webhooks,
+  eventStreams,
+}: MetricsOptions): Metrics {
   const registry = new Registry();
   const registers = [registry];
   if (enabled) collectDefaultMetrics({ register: registry });
@@ -175,7 +181,8 @@ export function createMetrics({ database, stopState = NEVER_STOPPING, enabled, w
     labelNames: ["status_class"] as const,
     registers,
   });
-  for (const statusClass of ["2xx", "3xx", "4xx", "5xx", "error"]) webhookAttempts.inc({ status_class: statusClass }, 0);
+  for (const statusClass of ["2xx", "3xx", "4xx", "5xx", "error"])
+    webhookAttempts.inc({ status_class: statusClass }, 0);
   if (webhooks) {
     new Gauge({
       name: "petstore_webhook_oldest_pending_seconds",

@@ -15,7 +15,9 @@ export function probes(database: Pick<DatabaseHealth, "provider" | "isReady">, s
   });
   router.get("/readyz", async (_req, res) => {
     if (stopState.stopping) {
-      res.status(503).json(toErrorBody(503, "SHUTTING_DOWN", "The process is stopping: send requests to another replica."));
+      res
+        .status(503)
+        .json(toErrorBody(503, "SHUTTING_DOWN", "The process is stopping: send requests to another replica."));
       return;
     }
     if (await database.isReady()) {

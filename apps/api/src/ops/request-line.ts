@@ -55,7 +55,10 @@ export function requestLineWriter(logger: Logger): RequestLineWriter | undefined
   }
   const write = stream.write.bind(stream);
   const time = pino[symbols.timeSym] as () => string;
-  const prefixOf = { info: levelPrefixes[logger.levels.values["info"]!], warn: levelPrefixes[logger.levels.values["warn"]!] };
+  const prefixOf = {
+    info: levelPrefixes[logger.levels.values["info"]!],
+    warn: levelPrefixes[logger.levels.values["warn"]!],
+  };
   if (prefixOf.info === undefined || prefixOf.warn === undefined) return undefined;
   const suffix = `,"msg":${JSON.stringify(REQUEST_LINE_MESSAGE)}}\n`;
   return (level, { id, method, url, statusCode, responseTime }) => {

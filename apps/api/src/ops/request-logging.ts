@@ -51,7 +51,9 @@ export function requestLogging(app: Express, logger: Logger, observeResponse?: R
     log: {
       configurable: true,
       get(this: Request & { [CHILD]?: Logger }): Logger {
-        return (this[CHILD] ??= logger.child({ req: { id: this.id, method: this.method, url: loggableUrl(this.originalUrl) } }));
+        return (this[CHILD] ??= logger.child({
+          req: { id: this.id, method: this.method, url: loggableUrl(this.originalUrl) },
+        }));
       },
     },
   });
@@ -75,14 +77,25 @@ export function requestLogging(app: Express, logger: Logger, observeResponse?: R
       if (!lines.isLevelEnabled(level)) return;
       const refused = statusCode === 401 || statusCode === 403 || statusCode === 429;
       if (writeLine && level !== "error" && !refused) {
-        return writeLine(level, { id, method: req.method, url: loggableUrl(req.originalUrl), statusCode, responseTime: Math.round(elapsedMs) });
+        return writeLine(level, {
+          id,
+          method: req.method,
+          url: loggableUrl(req.originalUrl),
+          statusCode,
+          responseTime: Math.round(elapsedMs),
+        });
       }
-      const line: Record<string, unknown> = { req: { id, method: req.method, url: loggableUrl(req.originalUrl) }, res: { statusCode }, responseTime: Math.round(elapsedMs) };
+      const line: Record<string, unknown> = {
+        req: { id, method: req.method, url: loggableUrl(req.originalUrl) },
+        res: { statusCode },
+        responseTime: Math.round(elapsedMs),
+      };
       if (refused) {
         line["clientAddress"] = req.ip ?? null;
         Object.assign(line, keyNamedInLog(res));
       }
-      if (level === "error") lines.error({ ...line, err: new Error(`failed with status code ${statusCode}`) }, "request errored");
+      if (level === "error")
+        lines.error({ ...line, err: new Error(`failed with status code ${statusCode}`) }, "request errored");
       else lines[level](line, REQUEST_LINE_MESSAGE);
     });
     next();

@@ -17,7 +17,13 @@ function both(responses: readonly [operation: string, status: number, seconds: n
   const ownRegistry = new Registry();
   const labelNames = ["operation", "status"] as const;
   const counter = new Counter({ name: NAMES.countName, help: NAMES.countHelp, labelNames, registers: [ownRegistry] });
-  const histogram = new Histogram({ name: NAMES.durationName, help: NAMES.durationHelp, labelNames, buckets: BUCKETS, registers: [ownRegistry] });
+  const histogram = new Histogram({
+    name: NAMES.durationName,
+    help: NAMES.durationHelp,
+    labelNames,
+    buckets: BUCKETS,
+    registers: [ownRegistry],
+  });
   for (const [operation, status, seconds] of responses) {
     tallies.observe(operation, status, seconds);
     counter.inc({ operation, status: String(status) });
@@ -66,11 +72,17 @@ describe("ResponseTallies", () => {
     new ResponseTallies({ ...NAMES, buckets: BUCKETS, registers: [tallies] }).observe("getPet", 200, 0.002);
     const own = openMetrics();
     const labelNames = ["operation", "status"] as const;
-    new Counter({ name: NAMES.countName, help: NAMES.countHelp, labelNames, registers: [own] }).inc({ operation: "getPet", status: "200" });
-    new Histogram({ name: NAMES.durationName, help: NAMES.durationHelp, labelNames, buckets: BUCKETS, registers: [own] }).observe(
-      { operation: "getPet", status: "200" },
-      0.002,
-    );
+    new Counter({ name: NAMES.countName, help: NAMES.countHelp, labelNames, registers: [own] }).inc({
+      operation: "getPet",
+      status: "200",
+    });
+    new Histogram({
+      name: NAMES.durationName,
+      help: NAMES.durationHelp,
+      labelNames,
+      buckets: BUCKETS,
+      registers: [own],
+    }).observe({ operation: "getPet", status: "200" }, 0.002);
     expect(await tallies.metrics()).toBe(await own.metrics());
   });
 });

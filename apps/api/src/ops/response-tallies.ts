@@ -57,7 +57,12 @@ export class ResponseTallies {
     const key = `${operation} ${status}`;
     let found = this.series.get(key);
     if (found === undefined) {
-      found = { labels: { operation, status: String(status) }, count: 0, sum: 0, inBucket: new Float64Array(this.bounds.length + 1) };
+      found = {
+        labels: { operation, status: String(status) },
+        count: 0,
+        sum: 0,
+        inBucket: new Float64Array(this.bounds.length + 1),
+      };
       this.series.set(key, found);
     }
     found.count += 1;
@@ -76,7 +81,13 @@ export class ResponseTallies {
       help,
       type,
       aggregator: "sum",
-      get: async () => ({ name: metric.name, help: metric.help, type, aggregator: metric.aggregator, values: values() }),
+      get: async () => ({
+        name: metric.name,
+        help: metric.help,
+        type,
+        aggregator: metric.aggregator,
+        values: values(),
+      }),
     };
     return metric;
   }
@@ -88,7 +99,8 @@ export class ResponseTallies {
   private durationValues() {
     const { durationName: name } = this.options;
     // Bucket values carry `exemplar: null` as prom-client's do (exemplars are off).
-    const values: { value: number; labels: Record<string, string | number>; metricName: string; exemplar?: null }[] = [];
+    const values: { value: number; labels: Record<string, string | number>; metricName: string; exemplar?: null }[] =
+      [];
     for (const { labels, count, sum, inBucket } of this.series.values()) {
       let cumulative = 0;
       this.bounds.forEach((le, index) => {

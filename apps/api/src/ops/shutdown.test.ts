@@ -8,7 +8,6 @@ import { createTestApp, TEST_KEY, type TestApp } from "../test/test-app.js";
 import { createLogger } from "./logger.js";
 import { createStopSwitch, drainThenClose, type GracefulShutdown } from "./shutdown.js";
 
-
 let t: TestApp | undefined;
 const cleanups: Array<() => void> = [];
 afterEach(async () => {
@@ -29,7 +28,15 @@ interface Started {
 }
 
 /** The real app behind the real HTTP server on a free port, with the shutdown wired as main.ts wires it, but its exit caught. */
-async function start({ drainMs, timeoutMs, requestTimeoutMs = 10_000 }: { drainMs: number; timeoutMs: number; requestTimeoutMs?: number }) {
+async function start({
+  drainMs,
+  timeoutMs,
+  requestTimeoutMs = 10_000,
+}: {
+  drainMs: number;
+  timeoutMs: number;
+  requestTimeoutMs?: number;
+}) {
   t = await createTestApp({ METRICS_TOKEN: "metrics-token-0123456789abcdef" });
   const logs: string[] = [];
   const logger = createLogger({ logLevel: "info", nodeEnv: "test" }, { write: (line: string) => void logs.push(line) });
@@ -50,8 +57,18 @@ async function start({ drainMs, timeoutMs, requestTimeoutMs = 10_000 }: { drainM
     exit: exited,
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  cleanups.push(() => server.closeAllConnections(), () => server.close());
-  const started: Started = { port: (server.address() as AddressInfo).port, shutdown, logs, exitCode, databaseClosed: () => databaseClosed, firstRequest };
+  cleanups.push(
+    () => server.closeAllConnections(),
+    () => server.close(),
+  );
+  const started: Started = {
+    port: (server.address() as AddressInfo).port,
+    shutdown,
+    logs,
+    exitCode,
+    databaseClosed: () => databaseClosed,
+    firstRequest,
+  };
   return started;
 }
 
@@ -61,7 +78,12 @@ interface Answer {
   body: string;
 }
 
-function get(port: number, path: string, agent: http.Agent | false = false, headers: Record<string, string> = {}): Promise<Answer> {
+function get(
+  port: number,
+  path: string,
+  agent: http.Agent | false = false,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = http.get({ host: "127.0.0.1", port, path, agent, headers }, (res) => {
       let body = "";
@@ -148,7 +170,11 @@ describe("drainThenClose", () => {
     expect(Date.now() - signalledAt).toBeGreaterThanOrEqual(TIMEOUT - 5);
     const cutLines = logs.filter((line) => line.includes("cut;"));
     expect(cutLines).toHaveLength(1);
-    expect(JSON.parse(cutLines[0]!)).toMatchObject({ level: 50, cut: 1, msg: expect.stringContaining("1 request(s) cut") });
+    expect(JSON.parse(cutLines[0]!)).toMatchObject({
+      level: 50,
+      cut: 1,
+      msg: expect.stringContaining("1 request(s) cut"),
+    });
   });
 
   it("a second signal exits 1 at once", async () => {

@@ -113,7 +113,10 @@ export function drainThenClose({
     }, timeoutMs).unref();
     server.close(async () => {
       await onClosed();
-      logger.info({ answeredWhileStopping, cut: 0 }, `stopped: ${answeredWhileStopping} request(s) answered while stopping, 0 cut`);
+      logger.info(
+        { answeredWhileStopping, cut: 0 },
+        `stopped: ${answeredWhileStopping} request(s) answered while stopping, 0 cut`,
+      );
       exitOnce(0);
     });
     server.closeIdleConnections();
@@ -123,7 +126,10 @@ export function drainThenClose({
     begin(reason) {
       if (stopSwitch.stopping) return;
       stopSwitch.stop();
-      logger.info({ reason, drainMs, timeoutMs }, `shutting down (${reason}): readiness answers 503; draining for ${drainMs} ms`);
+      logger.info(
+        { reason, drainMs, timeoutMs },
+        `shutting down (${reason}): readiness answers 503; draining for ${drainMs} ms`,
+      );
       // Responses begun before the signal whose headers are still unsent close their connection too.
       for (const res of unfinished) {
         if (res.headersSent) continue;
@@ -135,7 +141,10 @@ export function drainThenClose({
       else setTimeout(closeListener, drainMs).unref(); // the open listener keeps the process up meanwhile
     },
     abort(reason) {
-      logger.warn({ reason, cut: unfinished.size }, `second signal (${reason}): exiting at once; ${unfinished.size} request(s) cut`);
+      logger.warn(
+        { reason, cut: unfinished.size },
+        `second signal (${reason}): exiting at once; ${unfinished.size} request(s) cut`,
+      );
       exitOnce(1);
     },
   };

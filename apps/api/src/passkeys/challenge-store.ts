@@ -29,4 +29,5 @@ export interface ChallengeStore {
   take(digest: string): Promise<TakenChallenge | null>;
 }
 
-export const challengeDigest = (challenge: string): string => createHash("sha256").update(challenge, "utf8").digest("hex");
+export const challengeDigest = (challenge: string): string =>
+  createHash("sha256").update(challenge, "utf8").digest("hex");

@@ -58,24 +58,34 @@ const newChallenge = (): Uint8Array<ArrayBuffer> => Uint8Array.from(randomBytes(
  * The WebAuthn user handle of a person: stable (a second passkey of the same authenticator replaces
  * the first rather than sitting beside it), opaque, and no personal data (it is not their email).
  */
-export const userHandleOf = (staffId: number): Uint8Array<ArrayBuffer> => Uint8Array.from(Buffer.from(`petstore-staff-${staffId}`, "utf8"));
+export const userHandleOf = (staffId: number): Uint8Array<ArrayBuffer> =>
+  Uint8Array.from(Buffer.from(`petstore-staff-${staffId}`, "utf8"));
 const userHandleText = (staffId: number) => Buffer.from(userHandleOf(staffId)).toString("base64url");
 
 /** The challenge a ceremony's answer signed, read from its clientDataJSON (checked again by the verifier); undefined when unreadable. */
 export function challengeIn(response: { response?: unknown }): string | undefined {
   const inner = response.response;
-  if (typeof inner !== "object" || inner === null || !("clientDataJSON" in inner) || typeof inner.clientDataJSON !== "string") return undefined;
+  if (
+    typeof inner !== "object" ||
+    inner === null ||
+    !("clientDataJSON" in inner) ||
+    typeof inner.clientDataJSON !== "string"
+  )
+    return undefined;
   try {
     const clientData: unknown = JSON.parse(Buffer.from(inner.clientDataJSON, "base64url").toString("utf8"));
     if (typeof clientData !== "object" || clientData === null || !("challenge" in clientData)) return undefined;
-    return typeof clientData.challenge === "string" && clientData.challenge.length <= 512 ? clientData.challenge : undefined;
+    return typeof clientData.challenge === "string" && clientData.challenge.length <= 512
+      ? clientData.challenge
+      : undefined;
   } catch {
     return undefined;
   }
 }
 
 const AGAIN = "start again";
-const COUNTER_BACKWARDS = "This passkey's signature counter went backwards, as a copied authenticator's does: it is refused. Sign in another way.";
+const COUNTER_BACKWARDS =
+  "This passkey's signature counter went backwards, as a copied authenticator's does: it is refused. Sign in another way.";
 const STALE = `This passkey request has expired or was already used: ${AGAIN}.`;
 
 /**
@@ -84,7 +94,13 @@ const STALE = `This passkey request has expired or was already used: ${AGAIN}.`;
  * user verification is required; each challenge is one-time and lives CHALLENGE_TTL_MS, in the
  * database, so any API process can finish a ceremony another began.
  */
-export function createPasskeysRouter({ sessions, challenges, adminOrigin, signInStarts = unlimited, onRejected }: PasskeyHandlerDeps): RouterOf<typeof adminContract.passkeys> {
+export function createPasskeysRouter({
+  sessions,
+  challenges,
+  adminOrigin,
+  signInStarts = unlimited,
+  onRejected,
+}: PasskeyHandlerDeps): RouterOf<typeof adminContract.passkeys> {
   const repository = sessions.repository;
   const startFields = new RateLimitFields("sign-in-starts", signInStarts);
   /**
@@ -100,12 +116,22 @@ export function createPasskeysRouter({ sessions, challenges, adminOrigin, signIn
   };
   const rp = relyingPartyOf(adminOrigin);
   const relyingParty = (): RelyingParty => {
-    if (!rp) throw new HttpError(404, "NOT_FOUND", "Passkeys are off on this server: it has no ADMIN_ORIGIN, the admin app's origin.");
+    if (!rp)
+      throw new HttpError(
+        404,
+        "NOT_FOUND",
+        "Passkeys are off on this server: it has no ADMIN_ORIGIN, the admin app's origin.",
+      );
     return rp;
   };
 
   /** Stores the challenge the options carry (base64url), for its purpose, until CHALLENGE_TTL_MS from now. */
-  const saveChallenge = async <T extends { challenge: string }>(options: T, purpose: ChallengePurpose, staffId: number | null, invitationDigest: string | null): Promise<T> => {
+  const saveChallenge = async <T extends { challenge: string }>(
+    options: T,
+    purpose: ChallengePurpose,
+    staffId: number | null,
+    invitationDigest: string | null,
+  ): Promise<T> => {
     const now = sessions.now();
     await challenges.save({
       digest: challengeDigest(options.challenge),
@@ -119,7 +145,10 @@ export function createPasskeysRouter({ sessions, challenges, adminOrigin, signIn
   };
 
   /** Takes (uses up) the challenge the answer signed, when it is of this purpose and still valid; else undefined. */
-  const takeChallenge = async (response: { response?: unknown }, purpose: ChallengePurpose): Promise<{ challenge: string; taken: TakenChallenge } | undefined> => {
+  const takeChallenge = async (
+    response: { response?: unknown },
+    purpose: ChallengePurpose,
+  ): Promise<{ challenge: string; taken: TakenChallenge } | undefined> => {
     const challenge = challengeIn(response);
     if (challenge === undefined) return undefined;
     const taken = await challenges.take(challengeDigest(challenge));
@@ -135,7 +164,11 @@ export function createPasskeysRouter({ sessions, challenges, adminOrigin, signIn
   ) => {
     const existing = await repository.passkeyCredentials(staff.id);
     if (existing.length >= MAX_PASSKEYS_PER_PERSON) {
-      throw new HttpError(400, "VALIDATION_ERROR", `You have ${existing.length} passkeys, the most one person may hold: remove one first.`);
+      throw new HttpError(
+        400,
+        "VALIDATION_ERROR",
+        `You have ${existing.length} passkeys, the most one person may hold: remove one first.`,
+      );
     }
     const options = await generateRegistrationOptions({
       rpName: party.name,
@@ -192,7 +225,8 @@ export function createPasskeysRouter({ sessions, challenges, adminOrigin, signIn
   const person = async (res: Response) => {
     const { staffId } = caller(res);
     const staff = staffId === null ? null : await repository.getStaff(staffId);
-    if (!staff || staff.disabledAt !== null) throw new HttpError(401, "UNAUTHORIZED", "Sign in again: this account is disabled or no longer exists.");
+    if (!staff || staff.disabledAt !== null)
+      throw new HttpError(401, "UNAUTHORIZED", "Sign in again: this account is disabled or no longer exists.");
     return staff;
   };
 
@@ -220,16 +254,22 @@ export function createPasskeysRouter({ sessions, challenges, adminOrigin, signIn
       if (!found || found.taken.invitationDigest !== digest || found.taken.staffId === null) throw await refuse(STALE);
       const verified = await verifyRegistration(party, response, found.challenge);
       if ("refused" in verified) throw await refuse(`Invalid request: response: ${verified.refused}.`);
-      if (await repository.findPasskey(verified.info.credential.id)) throw await refuse("This passkey is registered here already.");
+      if (await repository.findPasskey(verified.info.credential.id))
+        throw await refuse("This passkey is registered here already.");
       const staffId = found.taken.staffId;
       const invited = await repository.getStaff(staffId);
       if (!invited) throw await sessions.failure(req, () => new HttpError(404, "NOT_FOUND", INVITATION_GONE));
       const actor = { keyId: null, staffId, name: invited.name };
-      const accepted = await repository.acceptInvitation(digest, await newPasskeyOf(staffId, verified.info, body.name, req), new Date(sessions.now()), {
-        actor,
-        requestId: req.id || null,
-        clientAddress: req.ip ?? null,
-      });
+      const accepted = await repository.acceptInvitation(
+        digest,
+        await newPasskeyOf(staffId, verified.info, body.name, req),
+        new Date(sessions.now()),
+        {
+          actor,
+          requestId: req.id || null,
+          clientAddress: req.ip ?? null,
+        },
+      );
       if (!accepted) throw await sessions.failure(req, () => new HttpError(404, "NOT_FOUND", INVITATION_GONE));
       return { status: 201, body: await sessions.startStaffSession(req, res, accepted, "passkey") };
     },
@@ -249,14 +289,20 @@ export function createPasskeysRouter({ sessions, challenges, adminOrigin, signIn
 
     passkeySignIn: async ({ body, req, res }) => {
       const party = relyingParty();
-      const refuse = async (message: string) => sessions.failure(req, () => new HttpError(401, "UNAUTHORIZED", message));
+      const refuse = async (message: string) =>
+        sessions.failure(req, () => new HttpError(401, "UNAUTHORIZED", message));
       const response = body.response as unknown as AuthenticationResponseJSON;
       const found = await takeChallenge(response, "sign-in");
       if (!found) throw await refuse(`This sign-in has expired or was already used: ${AGAIN}.`);
-      const passkey = typeof response.id === "string" && response.id.length <= 1400 ? await repository.findPasskey(response.id) : null;
-      if (!passkey) throw await refuse("This passkey is not known here: it may have been removed. Sign in another way.");
+      const passkey =
+        typeof response.id === "string" && response.id.length <= 1400
+          ? await repository.findPasskey(response.id)
+          : null;
+      if (!passkey)
+        throw await refuse("This passkey is not known here: it may have been removed. Sign in another way.");
       const userHandle = response.response?.userHandle;
-      if (userHandle !== undefined && userHandle !== userHandleText(passkey.staffId)) throw await refuse("This passkey does not belong to the account it names.");
+      if (userHandle !== undefined && userHandle !== userHandleText(passkey.staffId))
+        throw await refuse("This passkey does not belong to the account it names.");
       const staff = await repository.getStaff(passkey.staffId);
       if (!staff || staff.disabledAt !== null) throw await refuse("This account is disabled.");
       let newCounter: number;
@@ -283,7 +329,8 @@ export function createPasskeysRouter({ sessions, challenges, adminOrigin, signIn
         throw await refuse(`This passkey could not be verified: ${message}.`);
       }
       // Conditional: of two sign-ins answering with the same counter at once, the second is refused too.
-      if (!(await repository.recordPasskeyUse(passkey.id, newCounter, new Date(sessions.now())))) throw await refuse(COUNTER_BACKWARDS);
+      if (!(await repository.recordPasskeyUse(passkey.id, newCounter, new Date(sessions.now()))))
+        throw await refuse(COUNTER_BACKWARDS);
       return { status: 200, body: await sessions.startStaffSession(req, res, staff, "passkey") };
     },
 
@@ -301,9 +348,19 @@ export function createPasskeysRouter({ sessions, challenges, adminOrigin, signIn
       if (!found || found.taken.staffId !== staff.id) throw badRequest(STALE);
       const verified = await verifyRegistration(party, response, found.challenge);
       if ("refused" in verified) throw badRequest(`Invalid request: response: ${verified.refused}.`);
-      if (await repository.findPasskey(verified.info.credential.id)) throw badRequest("This passkey is registered here already.");
-      const added = await repository.addPasskey(await newPasskeyOf(staff.id, verified.info, body.name, req), auditContext(req, res), staff.name);
-      const passkey: Passkey = { id: added.id, name: added.name, createdAt: added.createdAt.toISOString(), lastUsedAt: null };
+      if (await repository.findPasskey(verified.info.credential.id))
+        throw badRequest("This passkey is registered here already.");
+      const added = await repository.addPasskey(
+        await newPasskeyOf(staff.id, verified.info, body.name, req),
+        auditContext(req, res),
+        staff.name,
+      );
+      const passkey: Passkey = {
+        id: added.id,
+        name: added.name,
+        createdAt: added.createdAt.toISOString(),
+        lastUsedAt: null,
+      };
       return { status: 201, body: passkey };
     },
   });

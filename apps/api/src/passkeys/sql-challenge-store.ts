@@ -18,11 +18,18 @@ export function createChallengeStore(runner: SqlRunner): ChallengeStore {
       // One DELETE ... RETURNING: of two takes of the same challenge, the second waits for the first (its row
       // lock on PostgreSQL, BEGIN IMMEDIATE on SQLite) and then finds nothing, so a challenge is answered once.
       const row = await runner.transaction(() =>
-        firstRow<ChallengeRow>(sql`DELETE FROM "PasskeyChallenge" WHERE "digest" = ${digest} RETURNING "purpose", "staffId", "invitationDigest", "expiresAt"`),
+        firstRow<ChallengeRow>(
+          sql`DELETE FROM "PasskeyChallenge" WHERE "digest" = ${digest} RETURNING "purpose", "staffId", "invitationDigest", "expiresAt"`,
+        ),
       );
       if (!row) return null;
       const { purpose, staffId, invitationDigest, expiresAt } = row;
-      return { purpose: purpose as ChallengePurpose, staffId: toNumberOrNull(staffId), invitationDigest, expiresAt: toDate(expiresAt) };
+      return {
+        purpose: purpose as ChallengePurpose,
+        staffId: toNumberOrNull(staffId),
+        invitationDigest,
+        expiresAt: toDate(expiresAt),
+      };
     },
   };
 }

@@ -7,10 +7,42 @@ import type { PetRepository } from "./pet-repository.js";
 const DEMO_CATEGORIES = ["Dogs", "Cats", "Birds", "Rabbits", "Fish"];
 
 const NAMES = [
-  "Rex", "Bella", "Milo", "Luna", "Charlie", "Lucy", "Max", "Daisy", "Oscar", "Coco",
-  "Buddy", "Molly", "Leo", "Ruby", "Teddy", "Rosie", "Jasper", "Willow", "Finn", "Hazel",
-  "Ziggy", "Pepper", "Olive", "Biscuit", "Mango", "Nala", "Simba", "Pickle", "Tofu", "Waffles",
-  "Juniper", "Clover", "Sprout", "Maple", "Nugget", "Poppy",
+  "Rex",
+  "Bella",
+  "Milo",
+  "Luna",
+  "Charlie",
+  "Lucy",
+  "Max",
+  "Daisy",
+  "Oscar",
+  "Coco",
+  "Buddy",
+  "Molly",
+  "Leo",
+  "Ruby",
+  "Teddy",
+  "Rosie",
+  "Jasper",
+  "Willow",
+  "Finn",
+  "Hazel",
+  "Ziggy",
+  "Pepper",
+  "Olive",
+  "Biscuit",
+  "Mango",
+  "Nala",
+  "Simba",
+  "Pickle",
+  "Tofu",
+  "Waffles",
+  "Juniper",
+  "Clover",
+  "Sprout",
+  "Maple",
+  "Nugget",
+  "Poppy",
 ];
 const STATUSES = ["available", "pending", "sold", undefined] as const;
 
@@ -32,7 +64,9 @@ export async function seedPets(pets: PetRepository, runner: SqlRunner): Promise<
     if (toNumber(named?.n ?? 0) > 0) return;
     const now = new Date();
     for (const [index, name] of DEMO_CATEGORIES.entries()) {
-      yield* execute(sql`INSERT INTO "Category" ("id", "name", "nameKey", "createdAt") VALUES (${index + 1}, ${name}, ${foldName(name)}, ${now})`);
+      yield* execute(
+        sql`INSERT INTO "Category" ("id", "name", "nameKey", "createdAt") VALUES (${index + 1}, ${name}, ${foldName(name)}, ${now})`,
+      );
     }
   });
   for (const pet of SEED_PETS) await pets.create(pet);

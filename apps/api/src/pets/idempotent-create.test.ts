@@ -7,7 +7,15 @@ import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
 import { sqliteFilePath, type DatabaseProvider } from "../base/database-url.js";
 import { expectError } from "../test/expect-error.js";
-import { bearer, configuredKeyIdOn, createTestApp, SECOND_TEST_KEY, TEST_KEY, TEST_PROVIDERS, type TestApp } from "../test/test-app.js";
+import {
+  bearer,
+  configuredKeyIdOn,
+  createTestApp,
+  SECOND_TEST_KEY,
+  TEST_KEY,
+  TEST_PROVIDERS,
+  type TestApp,
+} from "../test/test-app.js";
 import { fingerprintOf, idempotencyLockId } from "./idempotent-create.js";
 
 /** The idempotency scope of TEST_KEY in a test app: its caller (`configured-<fingerprint>`), never its digest. */
@@ -18,9 +26,13 @@ describe("fingerprintOf", () => {
     expect(fingerprintOf({ name: "Rex", categoryId: 1, status: "sold" })).toBe(
       fingerprintOf({ status: "sold", categoryId: 1, name: "Rex" }),
     );
-    expect(fingerprintOf({ name: "Rex", categoryId: 1 })).toBe(fingerprintOf({ name: "Rex", categoryId: 1, status: undefined }));
+    expect(fingerprintOf({ name: "Rex", categoryId: 1 })).toBe(
+      fingerprintOf({ name: "Rex", categoryId: 1, status: undefined }),
+    );
     expect(fingerprintOf({ name: "Rex", categoryId: 1 })).not.toBe(fingerprintOf({ name: "Rex", categoryId: 2 }));
-    expect(fingerprintOf({ name: "Rex", categoryId: 1 })).not.toBe(fingerprintOf({ name: "Rex", categoryId: 1, status: "sold" }));
+    expect(fingerprintOf({ name: "Rex", categoryId: 1 })).not.toBe(
+      fingerprintOf({ name: "Rex", categoryId: 1, status: "sold" }),
+    );
   });
 });
 
@@ -66,7 +78,8 @@ describe.each(TEST_PROVIDERS)("Idempotency-Key on createPet, %s", (provider) => 
     const call = request(t.app).post("/v1/pets").set("Authorization", bearer(apiKey));
     return (key === undefined ? call : call.set("Idempotency-Key", key)).send(body);
   };
-  const storedPets = async () => Pet.array().parse((await request(t.app).get("/v1/pets?limit=100").set("Authorization", bearer())).body);
+  const storedPets = async () =>
+    Pet.array().parse((await request(t.app).get("/v1/pets?limit=100").set("Authorization", bearer())).body);
 
   it("without the header nothing changes: each create is a new pet, nothing recorded", async () => {
     await start();
@@ -99,7 +112,11 @@ describe.each(TEST_PROVIDERS)("Idempotency-Key on createPet, %s", (provider) => 
   it("the same key with another body is 422 IDEMPOTENCY_KEY_REUSED, storing nothing", async () => {
     await start();
     const first = await createPet({ name: "Rex", categoryId: 3 }, "order-1").expect(201);
-    for (const body of [{ name: "Rex", categoryId: 4 }, { name: "Rex", categoryId: 3, status: "sold" }, { name: "Max", categoryId: 3 }]) {
+    for (const body of [
+      { name: "Rex", categoryId: 4 },
+      { name: "Rex", categoryId: 3, status: "sold" },
+      { name: "Max", categoryId: 3 },
+    ]) {
       const error = expectError(await createPet(body, "order-1"), 422, "IDEMPOTENCY_KEY_REUSED");
       expect(error.message).toContain("Idempotency-Key");
     }
@@ -148,7 +165,9 @@ describe.each(TEST_PROVIDERS)("Idempotency-Key on createPet, %s", (provider) => 
 
   it("concurrent creates with one key store one pet; every answer is that pet (201) or 409", async () => {
     await start();
-    const responses = await Promise.all(Array.from({ length: 20 }, () => createPet({ name: "Rex", categoryId: 1 }, "burst")));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => createPet({ name: "Rex", categoryId: 1 }, "burst")),
+    );
     const created = responses.filter((response) => response.status === 201);
     expect(responses.every((response) => response.status === 201 || response.status === 409)).toBe(true);
     const pets = await storedPets();
@@ -185,7 +204,9 @@ describe.each(TEST_PROVIDERS)("Idempotency-Key on createPet, %s", (provider) => 
       await holder.connect();
       try {
         // What a create of this key on another replica holds until it commits.
-        await holder.query("SELECT pg_advisory_lock($1::bigint)", [idempotencyLockId(await testKeyScope(t), "busy").toString()]);
+        await holder.query("SELECT pg_advisory_lock($1::bigint)", [
+          idempotencyLockId(await testKeyScope(t), "busy").toString(),
+        ]);
         const response = await createPet({ name: "Rex", categoryId: 1 }, "busy");
         const error = expectError(response, 409, "IDEMPOTENCY_KEY_IN_USE");
         expect(response.headers["retry-after"]).toBe("1");

@@ -40,10 +40,22 @@ describe("nameKey", () => {
 describe("nameSearchKeys", () => {
   it("finds, through the needle, exactly the names with consecutive words from a word's start", () => {
     const finds = (search: string, name: string) => ` ${nameKey(name)}`.includes(nameSearchKeys(search)!.needle);
-    for (const [search, name] of [["emi", "Émile"], ["EMI", "émile"], ["é", "Eve"], ["ｒ", "Rex"], ["fluff", "Sir Reginald Fluffington"], ["ñand", "Émile Ñandú"], ["sir-reg", "Sir Reginald"]] as const) {
+    for (const [search, name] of [
+      ["emi", "Émile"],
+      ["EMI", "émile"],
+      ["é", "Eve"],
+      ["ｒ", "Rex"],
+      ["fluff", "Sir Reginald Fluffington"],
+      ["ñand", "Émile Ñandú"],
+      ["sir-reg", "Sir Reginald"],
+    ] as const) {
       expect(finds(search, name), `${search} ${name}`).toBe(true);
     }
-    for (const [search, name] of [["inal", "Sir Reginald"], ["sir fluff", "Sir Reginald Fluffington"], ["rex", "Trex"]] as const) {
+    for (const [search, name] of [
+      ["inal", "Sir Reginald"],
+      ["sir fluff", "Sir Reginald Fluffington"],
+      ["rex", "Trex"],
+    ] as const) {
       expect(finds(search, name), `${search} ${name}`).toBe(false);
     }
   });

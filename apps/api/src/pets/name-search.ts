@@ -1,5 +1,15 @@
 import type { Pet, PetStatus } from "@petstore/contract";
-import { firstRow, provider, raw, rows, sql, toNumber, type SqlStatement, type SqlText, type SqlWork } from "../data/sql-work.js";
+import {
+  firstRow,
+  provider,
+  raw,
+  rows,
+  sql,
+  toNumber,
+  type SqlStatement,
+  type SqlText,
+  type SqlWork,
+} from "../data/sql-work.js";
 import type { DatabaseProvider } from "../base/database-url.js";
 import { nameSearchKeys, type NameSearchKeys } from "./name-key.js";
 import { toPet, type PetRow } from "./pet-row.js";
@@ -38,7 +48,11 @@ const keyRange = (column: string, { from, to }: NameSearchKeys): SqlStatement =>
   to === null ? sql`${raw(column)} >= ${from}` : sql`${raw(column)} >= ${from} AND ${raw(column)} < ${to}`;
 
 /** The ids of the pets matching `keys` above `after`: first words from "Pet", later words from "PetWord". */
-function matchingIds(keys: NameSearchKeys, after: number, sqlite: boolean): { byName: SqlStatement; byWord: SqlStatement } {
+function matchingIds(
+  keys: NameSearchKeys,
+  after: number,
+  sqlite: boolean,
+): { byName: SqlStatement; byWord: SqlStatement } {
   // INDEXED BY: SQLite's planner has no statistics on key ranges (no STAT4) and could walk the ids instead.
   const nameIndex = raw(sqlite ? ` INDEXED BY "Pet_nameKey_id_idx"` : "");
   return {
@@ -58,7 +72,10 @@ function matchingIds(keys: NameSearchKeys, after: number, sqlite: boolean): { by
  * about `cap` matches. Either way a page costs O(sqrt(take x pets)), never a whole range, and a common
  * word's first page reads about take x span / M rows, as a whole-name prefix's did.
  */
-export function* planNameSearch(search: string, { take, after = 0 }: { take: number; after?: number | undefined }): SqlWork<NameSearchPlan | null> {
+export function* planNameSearch(
+  search: string,
+  { take, after = 0 }: { take: number; after?: number | undefined },
+): SqlWork<NameSearchPlan | null> {
   const keys = nameSearchKeys(search);
   if (keys === null) return null;
   const on = yield* provider();
@@ -66,14 +83,16 @@ export function* planNameSearch(search: string, { take, after = 0 }: { take: num
   const { byName, byWord } = matchingIds(keys, after, sqlite);
   const counted = sql`(SELECT count(*) FROM (${byName} LIMIT ${MIN_WALK_MATCHES}) AS "names")
     + (SELECT count(*) FROM (${byWord} LIMIT ${MIN_WALK_MATCHES}) AS "words")`;
-  const capOf = (maxId: unknown) => Math.max(MIN_WALK_MATCHES, Math.ceil(Math.sqrt(take * Math.max(0, toNumber(maxId ?? 0) - after))));
+  const capOf = (maxId: unknown) =>
+    Math.max(MIN_WALK_MATCHES, Math.ceil(Math.sqrt(take * Math.max(0, toNumber(maxId ?? 0) - after))));
   let count: SqlStatement;
   let matches: number;
   let cap = MIN_WALK_MATCHES;
   if (sqlite) {
     count = sql`SELECT ${counted} AS "n"`;
     matches = toNumber((yield* firstRow<{ n: unknown }>(count))?.n ?? 0);
-    if (matches >= MIN_WALK_MATCHES) cap = capOf((yield* firstRow<{ maxId: unknown }>(sql`SELECT max("id") AS "maxId" FROM "Pet"`))?.maxId);
+    if (matches >= MIN_WALK_MATCHES)
+      cap = capOf((yield* firstRow<{ maxId: unknown }>(sql`SELECT max("id") AS "maxId" FROM "Pet"`))?.maxId);
   } else {
     // On PostgreSQL each statement is a round trip: the highest id is read in the statement that counts.
     count = sql`SELECT ${counted} AS "n", (SELECT max("id") FROM "Pet") AS "maxId"`;
@@ -118,12 +137,20 @@ export function* readNameSearch<T>(
  * only (a subquery in id order, which both planners read lazily, stopping at the page's end).
  */
 export function nameConditionStatement(
-  { columns, from, where, order, orderBy, take }: { columns: SqlText; from: SqlText; where: SqlStatement; order: "ASC" | "DESC"; orderBy?: SqlText; take: number },
+  {
+    columns,
+    from,
+    where,
+    order,
+    orderBy,
+    take,
+  }: { columns: SqlText; from: SqlText; where: SqlStatement; order: "ASC" | "DESC"; orderBy?: SqlText; take: number },
   name: SqlStatement,
   walkRows?: number,
 ): SqlStatement {
   const direction = raw(order);
-  if (walkRows === undefined) return sql`SELECT ${columns} FROM ${from} WHERE ${where} AND ${name} ORDER BY "id" ${direction} LIMIT ${take}`;
+  if (walkRows === undefined)
+    return sql`SELECT ${columns} FROM ${from} WHERE ${where} AND ${name} ORDER BY "id" ${direction} LIMIT ${take}`;
   // `orderBy`: the walk's order when `from` is more than "Pet" (a category's blocks: pet-listing.ts), id order still.
   return sql`SELECT ${columns} FROM (SELECT ${columns}, "nameKey" FROM ${from} WHERE ${where} ORDER BY ${orderBy ?? sql`"id" ${direction}`} LIMIT ${walkRows}) AS "Pet"
     WHERE ${name} ORDER BY "id" ${direction} LIMIT ${take}`;
@@ -140,18 +167,38 @@ export interface NameSearchPageQuery {
 const PAGE_COLUMNS = raw(`"id", "name", "categoryId", "status"`);
 
 /** The statement of a page of a name search: with `walkRows`, a walk (see nameConditionStatement). */
-export function nameSearchPageStatement(plan: NameSearchPlan, { take, status, after = 0 }: Omit<NameSearchPageQuery, "name">, name: SqlStatement, walkRows?: number): SqlStatement {
+export function nameSearchPageStatement(
+  plan: NameSearchPlan,
+  { take, status, after = 0 }: Omit<NameSearchPageQuery, "name">,
+  name: SqlStatement,
+  walkRows?: number,
+): SqlStatement {
   const byStatus = status === undefined ? sql`` : sql`"status" = ${status} AND `;
   // A walk with a status walks that status's pets: SQLite's planner, blind to how common a status is,
   // could walk every pet instead (PostgreSQL's statistics choose well).
-  const statusIndex = walkRows !== undefined && status !== undefined && plan.provider === "sqlite" ? ` INDEXED BY "Pet_status_id_idx"` : "";
-  return nameConditionStatement({ columns: PAGE_COLUMNS, from: raw(`"Pet"${statusIndex}`), where: sql`${byStatus}"id" > ${after}`, order: "ASC", take }, name, walkRows);
+  const statusIndex =
+    walkRows !== undefined && status !== undefined && plan.provider === "sqlite"
+      ? ` INDEXED BY "Pet_status_id_idx"`
+      : "";
+  return nameConditionStatement(
+    {
+      columns: PAGE_COLUMNS,
+      from: raw(`"Pet"${statusIndex}`),
+      where: sql`${byStatus}"id" > ${after}`,
+      order: "ASC",
+      take,
+    },
+    name,
+    walkRows,
+  );
 }
 
 /** Up to `take` pets matching a name search (and `status`) above `after`, in ascending id order. */
 export function* nameSearchPage(query: NameSearchPageQuery): SqlWork<Pet[]> {
   const plan = yield* planNameSearch(query.name, query);
   if (plan === null) return [];
-  const found = yield* readNameSearch(plan, query.take, (name, walkRows) => rows<PetRow>(nameSearchPageStatement(plan, query, name, walkRows)));
+  const found = yield* readNameSearch(plan, query.take, (name, walkRows) =>
+    rows<PetRow>(nameSearchPageStatement(plan, query, name, walkRows)),
+  );
   return found.map(toPet);
 }

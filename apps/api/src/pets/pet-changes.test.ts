@@ -33,16 +33,27 @@ function as(t: TestApp, authorization = bearer()) {
     get: (id: number) => api().get(`/v1/pets/${id}`).set("Authorization", authorization),
     list: (query = "") => api().get(`/v1/pets${query}`).set("Authorization", authorization),
     patch: (id: number | string, body: unknown, headers: Record<string, string> = {}) =>
-      api().patch(`/v1/pets/${id}`).set("Authorization", authorization).set(headers).send(body as object),
-    delete: (id: number, headers: Record<string, string> = {}) => api().delete(`/v1/pets/${id}`).set("Authorization", authorization).set(headers),
-    restore: (id: number, headers: Record<string, string> = {}) => api().post(`/v1/deleted-pets/${id}/restore`).set("Authorization", authorization).set(headers),
+      api()
+        .patch(`/v1/pets/${id}`)
+        .set("Authorization", authorization)
+        .set(headers)
+        .send(body as object),
+    delete: (id: number, headers: Record<string, string> = {}) =>
+      api().delete(`/v1/pets/${id}`).set("Authorization", authorization).set(headers),
+    restore: (id: number, headers: Record<string, string> = {}) =>
+      api().post(`/v1/deleted-pets/${id}/restore`).set("Authorization", authorization).set(headers),
     deleted: (query = "") => api().get(`/v1/deleted-pets${query}`).set("Authorization", authorization),
-    history: (id: number, query = "") => api().get(`/v1/pets/${id}/history${query}`).set("Authorization", authorization),
+    history: (id: number, query = "") =>
+      api().get(`/v1/pets/${id}/history${query}`).set("Authorization", authorization),
   };
 }
 
 async function keyOfScope(t: TestApp, scope: "read" | "write" | "admin", name = `A ${scope} key`) {
-  const issued = await request(t.app).post("/admin/v1/keys").set("Authorization", bearer()).send({ name, scope }).expect(201);
+  const issued = await request(t.app)
+    .post("/admin/v1/keys")
+    .set("Authorization", bearer())
+    .send({ name, scope })
+    .expect(201);
   return `Bearer ${issued.body.secret as string}`;
 }
 
@@ -85,7 +96,10 @@ describe.each(TEST_PROVIDERS)("pets that change on %s", (provider) => {
       const rex = Pet.parse((await api.create({ name: "Rex", categoryId: 1, status: "sold" }).expect(201)).body);
       const refused = await api.patch(rex.id, [...sell("available"), { op: "replace", path: "/name", value: "Other" }]);
       expect(expectError(refused, 409, "CONFLICT").message).toMatch(/^status is "sold", not "available"/);
-      const conflict = await api.patch(rex.id, [{ op: "replace", path: "/name", value: "Max" }, { op: "test", path: "/categoryId", value: 2 }]);
+      const conflict = await api.patch(rex.id, [
+        { op: "replace", path: "/name", value: "Max" },
+        { op: "test", path: "/categoryId", value: 2 },
+      ]);
       expect(expectError(conflict, 409, "CONFLICT").message).toMatch(/^categoryId is 1, not 2/);
       expect((await api.get(rex.id)).body).toEqual(rex);
       expect(PetChanges.parse((await api.history(rex.id)).body).map((entry) => entry.action)).toEqual(["pet.created"]);
@@ -95,7 +109,14 @@ describe.each(TEST_PROVIDERS)("pets that change on %s", (provider) => {
       const t = await start(provider);
       const api = as(t);
       const tom = Pet.parse((await api.create({ name: "Tom", categoryId: 1 }).expect(201)).body);
-      expect((await api.patch(tom.id, [{ op: "test", path: "/status", value: null }, { op: "add", path: "/status", value: "pending" }])).body).toEqual({ ...tom, status: "pending" });
+      expect(
+        (
+          await api.patch(tom.id, [
+            { op: "test", path: "/status", value: null },
+            { op: "add", path: "/status", value: "pending" },
+          ])
+        ).body,
+      ).toEqual({ ...tom, status: "pending" });
       expect((await api.patch(tom.id, [{ op: "replace", path: "/status", value: null }])).body).toEqual(tom);
       expect((await api.patch(tom.id, [{ op: "remove", path: "/status" }])).status).toBe(200);
       await api.patch(tom.id, [{ op: "add", path: "/status", value: "available" }]).expect(200);
@@ -114,7 +135,13 @@ describe.each(TEST_PROVIDERS)("pets that change on %s", (provider) => {
 
     it.each([
       [[{ op: "move", path: "/name", from: "/status" }], "body[0].op"],
-      [[{ op: "test", path: "/status", value: "sold" }, { op: "replace", path: "/id", value: 3 }], "body[1].path"],
+      [
+        [
+          { op: "test", path: "/status", value: "sold" },
+          { op: "replace", path: "/id", value: 3 },
+        ],
+        "body[1].path",
+      ],
       [[{ op: "remove", path: "/name" }], "body[0].path"],
       [[{ op: "replace", path: "/name" }], "body[0].value"],
       [[], "body"],
@@ -139,7 +166,11 @@ describe.each(TEST_PROVIDERS)("pets that change on %s", (provider) => {
       const t = await start(provider);
       const api = as(t);
       const rex = Pet.parse((await api.create({ name: "Rex", categoryId: 1 }).expect(201)).body);
-      const text = await request(t.app).patch(`/v1/pets/${rex.id}`).set("Authorization", bearer()).set("Content-Type", "text/plain").send("[]");
+      const text = await request(t.app)
+        .patch(`/v1/pets/${rex.id}`)
+        .set("Authorization", bearer())
+        .set("Content-Type", "text/plain")
+        .send("[]");
       expect(expectError(text, 415, "UNSUPPORTED_MEDIA_TYPE").message).toBe(
         "The request body must be JSON, sent with Content-Type: application/json or application/json-patch+json.",
       );
@@ -162,7 +193,9 @@ describe.each(TEST_PROVIDERS)("pets that change on %s", (provider) => {
       // Still sold: a correction of its name is not a return.
       await writer.patch(rex.id, [{ op: "replace", path: "/name", value: "Rex II" }]).expect(200);
       expectError(await reader.patch(rex.id, [{ op: "replace", path: "/name", value: "Max" }]), 403, "FORBIDDEN");
-      expect((await as(t).patch(rex.id, [{ op: "replace", path: "/status", value: "available" }])).body).toMatchObject({ status: "available" });
+      expect((await as(t).patch(rex.id, [{ op: "replace", path: "/status", value: "available" }])).body).toMatchObject({
+        status: "available",
+      });
     });
   });
 
@@ -173,14 +206,22 @@ describe.each(TEST_PROVIDERS)("pets that change on %s", (provider) => {
     const rex = Pet.parse((await as(one).create({ name: "Rex", categoryId: 1, status: "available" }).expect(201)).body);
     const answers = await Promise.all(
       Array.from({ length: 16 }, (_, i) =>
-        as(i % 2 === 0 ? one : two).patch(rex.id, [...sell("available"), { op: "replace", path: "/name", value: `Buyer ${i}` }]),
+        as(i % 2 === 0 ? one : two).patch(rex.id, [
+          ...sell("available"),
+          { op: "replace", path: "/name", value: `Buyer ${i}` },
+        ]),
       ),
     );
     const won = answers.filter((answer) => answer.status === 200);
     expect(won).toHaveLength(1);
-    for (const answer of answers) if (answer.status !== 200) expect(expectError(answer, 409, "CONFLICT").message).toMatch(/^status is "sold", not "available"/);
+    for (const answer of answers)
+      if (answer.status !== 200)
+        expect(expectError(answer, 409, "CONFLICT").message).toMatch(/^status is "sold", not "available"/);
     expect((await as(two).get(rex.id)).body).toEqual(won[0]!.body);
-    expect(PetChanges.parse((await as(one).history(rex.id)).body).map((entry) => entry.action)).toEqual(["pet.updated", "pet.created"]);
+    expect(PetChanges.parse((await as(one).history(rex.id)).body).map((entry) => entry.action)).toEqual([
+      "pet.updated",
+      "pet.created",
+    ]);
   });
 
   describe("deletePet, listDeletedPets, restorePet", () => {
@@ -235,7 +276,8 @@ describe.each(TEST_PROVIDERS)("pets that change on %s", (provider) => {
       const t = await start(provider);
       const api = as(t);
       const pets: Pet[] = [];
-      for (const name of ["A", "B", "C"]) pets.push(Pet.parse((await api.create({ name, categoryId: 1 }).expect(201)).body));
+      for (const name of ["A", "B", "C"])
+        pets.push(Pet.parse((await api.create({ name, categoryId: 1 }).expect(201)).body));
       for (const pet of pets) await api.delete(pet.id).expect(204);
       const first = await api.deleted("?limit=2");
       expect(DeletedPets.parse(first.body).map((entry) => entry.pet.name)).toEqual(["C", "B"]);
@@ -265,17 +307,38 @@ describe.each(TEST_PROVIDERS)("pets that change on %s", (provider) => {
       const tom = Pet.parse((await api.create({ name: "Tom", categoryId: 1 }).expect(201)).body);
       await api.delete(rex.id).expect(204);
       await api.delete(tom.id).expect(204);
-      const settings = { activityMs: 400 * DAY, deliveryMs: 30 * DAY, eventMs: 30 * DAY, idempotencyMs: DAY, deletedPetMs: 30 * DAY };
+      const settings = {
+        activityMs: 400 * DAY,
+        deliveryMs: 30 * DAY,
+        eventMs: 30 * DAY,
+        idempotencyMs: DAY,
+        deletedPetMs: 30 * DAY,
+      };
       // Thirty days on for the purge's clock: both are due; a day less, none.
-      expect((await purgeExpired(t.database.sql, settings, { now: () => new Date(Date.now() + 29 * DAY) })).deletedPets).toBe(0);
-      expect((await purgeExpired(t.database.sql, settings, { now: () => new Date(Date.now() + 31 * DAY) })).deletedPets).toBe(2);
-      expect((await purgeExpired(t.database.sql, settings, { now: () => new Date(Date.now() + 31 * DAY) })).deletedPets).toBe(0);
+      expect(
+        (await purgeExpired(t.database.sql, settings, { now: () => new Date(Date.now() + 29 * DAY) })).deletedPets,
+      ).toBe(0);
+      expect(
+        (await purgeExpired(t.database.sql, settings, { now: () => new Date(Date.now() + 31 * DAY) })).deletedPets,
+      ).toBe(2);
+      expect(
+        (await purgeExpired(t.database.sql, settings, { now: () => new Date(Date.now() + 31 * DAY) })).deletedPets,
+      ).toBe(0);
       expect((await api.deleted()).body).toEqual([]);
       expectError(await api.restore(rex.id), 404, "NOT_FOUND");
-      expect(PetChanges.parse((await api.history(rex.id)).body).map((entry) => entry.action)).toEqual(["pet.deleted", "pet.created"]);
-      const purged = await request(t.app).get("/admin/v1/audit-events?action=pet.purged").set("Authorization", bearer());
+      expect(PetChanges.parse((await api.history(rex.id)).body).map((entry) => entry.action)).toEqual([
+        "pet.deleted",
+        "pet.created",
+      ]);
+      const purged = await request(t.app)
+        .get("/admin/v1/audit-events?action=pet.purged")
+        .set("Authorization", bearer());
       expect(purged.body).toEqual([
-        expect.objectContaining({ action: "pet.purged", actor: { keyId: "retention", staffId: null, name: "Retention" }, target: { type: "pet", id: tom.id, label: "Tom" } }),
+        expect.objectContaining({
+          action: "pet.purged",
+          actor: { keyId: "retention", staffId: null, name: "Retention" },
+          target: { type: "pet", id: tom.id, label: "Tom" },
+        }),
         expect.objectContaining({ action: "pet.purged", target: { type: "pet", id: rex.id, label: "Rex" } }),
       ]);
     });
@@ -312,12 +375,19 @@ describe.each(TEST_PROVIDERS)("pets that change on %s", (provider) => {
         },
       ]);
       const reader = as(t, await keyOfScope(t, "read"));
-      expect(PetChanges.parse((await reader.history(rex.id)).body).map((entry) => entry.by.name)).toEqual([null, null, null, null]);
+      expect(PetChanges.parse((await reader.history(rex.id)).body).map((entry) => entry.by.name)).toEqual([
+        null,
+        null,
+        null,
+        null,
+      ]);
 
       const page = await ana.history(rex.id, "?limit=3");
       expect(PetChanges.parse(page.body)).toEqual(history.slice(0, 3));
       const next = /^<([^>]+)>; rel="next"$/.exec(page.headers["link"] ?? "")?.[1];
-      expect(PetChanges.parse((await request(t.app).get(next!).set("Authorization", bearer())).body)).toEqual(history.slice(3));
+      expect(PetChanges.parse((await request(t.app).get(next!).set("Authorization", bearer())).body)).toEqual(
+        history.slice(3),
+      );
     });
 
     it("404 for an id no pet ever had; a deleted pet's history is readable; a forged cursor is 400", async () => {
@@ -346,7 +416,10 @@ describe.each(TEST_PROVIDERS)("pets that change on %s", (provider) => {
       expectError(await api.patch(rex.id, sell("pending"), key), 422, "IDEMPOTENCY_KEY_REUSED");
       expectError(await api.delete(rex.id, key), 422, "IDEMPOTENCY_KEY_REUSED");
       // One sale in the history.
-      expect(PetChanges.parse((await api.history(rex.id)).body).map((entry) => entry.action)).toEqual(["pet.updated", "pet.created"]);
+      expect(PetChanges.parse((await api.history(rex.id)).body).map((entry) => entry.action)).toEqual([
+        "pet.updated",
+        "pet.created",
+      ]);
       // A refusal is not remembered: the key is free for the same request once it can pass.
       expectError(await api.patch(rex.id, sell("available"), { "Idempotency-Key": "sale-2" }), 409, "CONFLICT");
     });
@@ -364,14 +437,23 @@ describe.each(TEST_PROVIDERS)("pets that change on %s", (provider) => {
       expect(restoredAgain.body).toEqual(rex);
       expect(restoredAgain.headers["idempotent-replayed"]).toBe("true");
       // Another caller's same key is its own.
-      expectError(await as(t, await keyOfScope(t, "write")).delete(rex.id + 999, { "Idempotency-Key": "d" }), 404, "NOT_FOUND");
+      expectError(
+        await as(t, await keyOfScope(t, "write")).delete(rex.id + 999, { "Idempotency-Key": "d" }),
+        404,
+        "NOT_FOUND",
+      );
       expectError(await api.patch(rex.id, sell(null), { "Idempotency-Key": "" }), 400, "VALIDATION_ERROR");
     });
   });
 
   it("each change is a signed webhook: pet.updated with previousAttributes, pet.deleted, pet.restored", async () => {
     const t = await createTestApp({ WEBHOOK_ALLOW_HTTP: "true", WEBHOOK_ALLOW_PRIVATE: "true" }, provider);
-    const sender = createWebhookSender({ repository: t.database.webhooks, logger: createLogger(t.config, { write: () => {} }), ...t.config.webhooks, pollMs: 50 });
+    const sender = createWebhookSender({
+      repository: t.database.webhooks,
+      logger: createLogger(t.config, { write: () => {} }),
+      ...t.config.webhooks,
+      pollMs: 50,
+    });
     sender.start();
     running.push({ t, sender });
     const receiver = await startReceiver();

@@ -2,7 +2,20 @@ import { createHash } from "node:crypto";
 import type { DeletedPet, Pet, PetChange, PetChangeAction, PetFieldChange, PetPatch } from "@petstore/contract";
 import type { AuditContext } from "../activity/audit-event.js";
 import { recordActivity } from "../activity/recorded-activity.js";
-import { execute, firstRow, forUpdate, joinSql, provider, rows, sql, toDate, toNumber, type SqlRunner, type SqlStatement, type SqlWork } from "../data/sql-work.js";
+import {
+  execute,
+  firstRow,
+  forUpdate,
+  joinSql,
+  provider,
+  rows,
+  sql,
+  toDate,
+  toNumber,
+  type SqlRunner,
+  type SqlStatement,
+  type SqlWork,
+} from "../data/sql-work.js";
 import { idempotencyLockId } from "./idempotent-create.js";
 import { nameKey } from "./name-key.js";
 import { applyPetPatch } from "./pet-patch.js";
@@ -50,7 +63,11 @@ export type PetChangeOutcome =
   | { kind: "in-flight" };
 
 /** The fields a new pet was created with, as its first history entry shows them. */
-export function createdChanges(pet: { name: string; categoryId: number; status?: string | undefined }): PetFieldChange[] {
+export function createdChanges(pet: {
+  name: string;
+  categoryId: number;
+  status?: string | undefined;
+}): PetFieldChange[] {
   const changes: PetFieldChange[] = [
     { field: "name", from: null, to: pet.name },
     { field: "categoryId", from: null, to: pet.categoryId },
@@ -65,12 +82,17 @@ export function createdChanges(pet: { name: string; categoryId: number; status?:
  */
 export function changeFingerprint(request: PetChangeRequest): string {
   const body = request.operation === "updatePet" ? request.patch : null;
-  return createHash("sha256").update(JSON.stringify([request.operation, request.petId, body]), "utf8").digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify([request.operation, request.petId, body]), "utf8")
+    .digest("hex");
 }
 
 const PET_COLUMNS = sql`"id", "name", "categoryId", "status"`;
 
-function* updatePet(call: PetChangeCall & { request: { operation: "updatePet" } }, now: Date): SqlWork<PetChangeOutcome> {
+function* updatePet(
+  call: PetChangeCall & { request: { operation: "updatePet" } },
+  now: Date,
+): SqlWork<PetChangeOutcome> {
   const { petId, patch } = call.request;
   const row = yield* firstRow<PetRow>(sql`SELECT ${PET_COLUMNS} FROM "Pet" WHERE "id" = ${petId}${yield* forUpdate()}`);
   if (!row) return { kind: "not-found" };
@@ -92,7 +114,14 @@ function* updatePet(call: PetChangeCall & { request: { operation: "updatePet" } 
   // A stored key is always nameKey's of the stored name (start-up re-keys any other before serving).
   if (key !== undefined) yield* rewordPet(petId, nameKey(stored.name), key);
   const previousAttributes = Object.fromEntries(plan.changes.map((change) => [change.field, change.from]));
-  yield* recordActivity(now, "pet.updated", { type: "pet", id: petId, label: pet.name }, call.audit, { pet, previousAttributes }, plan.changes);
+  yield* recordActivity(
+    now,
+    "pet.updated",
+    { type: "pet", id: petId, label: pet.name },
+    call.audit,
+    { pet, previousAttributes },
+    plan.changes,
+  );
   return { kind: "done", status: 200, pet, replayed: false };
 }
 
@@ -113,7 +142,9 @@ function* deletePet(call: PetChangeCall, now: Date): SqlWork<PetChangeOutcome> {
 
 function* restorePet(call: PetChangeCall, now: Date): SqlWork<PetChangeOutcome> {
   const { petId } = call.request;
-  const row = yield* firstRow<PetRow>(sql`SELECT ${PET_COLUMNS} FROM "DeletedPet" WHERE "id" = ${petId}${yield* forUpdate()}`);
+  const row = yield* firstRow<PetRow>(
+    sql`SELECT ${PET_COLUMNS} FROM "DeletedPet" WHERE "id" = ${petId}${yield* forUpdate()}`,
+  );
   if (!row) return { kind: "not-found" };
   const pet = toPet(row);
   // The key is computed again, not copied: a pet deleted before the key's rule changed comes back under today's.
@@ -156,7 +187,9 @@ function* keyedChange(call: PetChangeCall, now: Date, expiredBefore: Date): SqlW
   if (!call.idempotency) return yield* change(call, now);
   const { scope, key } = call.idempotency;
   if ((yield* provider()) === "postgresql") {
-    const [lock] = yield* rows<{ acquired: boolean }>(sql`SELECT pg_try_advisory_xact_lock(${idempotencyLockId(scope, key)}::bigint) AS "acquired"`);
+    const [lock] = yield* rows<{ acquired: boolean }>(
+      sql`SELECT pg_try_advisory_xact_lock(${idempotencyLockId(scope, key)}::bigint) AS "acquired"`,
+    );
     if (!lock?.acquired) return { kind: "in-flight" };
   }
   const fingerprint = changeFingerprint(call.request);
@@ -180,7 +213,8 @@ function* keyedChange(call: PetChangeCall, now: Date, expiredBefore: Date): SqlW
 }
 
 /** An opaque cursor: base64url of the key the next page starts after. */
-export const encodeCursor = (parts: ReadonlyArray<string | number>): string => Buffer.from(parts.join(","), "utf8").toString("base64url");
+export const encodeCursor = (parts: ReadonlyArray<string | number>): string =>
+  Buffer.from(parts.join(","), "utf8").toString("base64url");
 
 /** The parts of a cursor, or undefined when it is not one this API wrote. */
 export function decodeCursor(cursor: string, shape: "id" | "time-id"): Array<string | number> | undefined {
@@ -219,11 +253,25 @@ interface HistoryRow {
 const SYSTEM_KEY_IDS = new Set(["operator", "retention"]);
 
 function toPetChange(row: HistoryRow, showNames: boolean): PetChange {
-  const kind = row.actorStaffId !== null && row.actorStaffId !== undefined ? "staff" : SYSTEM_KEY_IDS.has(row.actorKeyId ?? "") ? "system" : "key";
+  const kind =
+    row.actorStaffId !== null && row.actorStaffId !== undefined
+      ? "staff"
+      : SYSTEM_KEY_IDS.has(row.actorKeyId ?? "")
+        ? "system"
+        : "key";
   // A pet created before the history existed: its first name is what the log kept.
   const changes: PetFieldChange[] =
-    row.changes !== null ? (JSON.parse(row.changes) as PetFieldChange[]) : row.action === "pet.created" ? [{ field: "name", from: null, to: row.targetLabel }] : [];
-  return { at: toDate(row.at).toISOString(), action: row.action as PetChangeAction, by: { kind, name: showNames ? row.actorName : null }, changes };
+    row.changes !== null
+      ? (JSON.parse(row.changes) as PetFieldChange[])
+      : row.action === "pet.created"
+        ? [{ field: "name", from: null, to: row.targetLabel }]
+        : [];
+  return {
+    at: toDate(row.at).toISOString(),
+    action: row.action as PetChangeAction,
+    by: { kind, name: showNames ? row.actorName : null },
+    changes,
+  };
 }
 
 export interface PetChangesOptions {
@@ -239,12 +287,18 @@ export interface PetChanges {
   /** The latest deletions first; `showNames` false (a caller below `write`) hides who deleted. `after`: a cursor decodeCursor reads. */
   listDeleted(query: { take: number; after: string | undefined; showNames: boolean }): Promise<DeletedPetsPage>;
   /** A pet's history, newest first; undefined when no pet, deleted or not, ever had the id. `after`: a cursor decodeCursor reads. */
-  history(petId: number, query: { take: number; after: string | undefined; showNames: boolean }): Promise<HistoryPage | undefined>;
+  history(
+    petId: number,
+    query: { take: number; after: string | undefined; showNames: boolean },
+  ): Promise<HistoryPage | undefined>;
 }
 
 const HISTORY_ACTIONS = sql`('pet.created', 'pet.updated', 'pet.deleted', 'pet.restored')`;
 
-export function createPetChanges(runner: SqlRunner, { idempotencyTtlMs, deletedPetMs, now = () => new Date() }: PetChangesOptions): PetChanges {
+export function createPetChanges(
+  runner: SqlRunner,
+  { idempotencyTtlMs, deletedPetMs, now = () => new Date() }: PetChangesOptions,
+): PetChanges {
   return {
     change(call) {
       const at = now();
@@ -283,7 +337,9 @@ export function createPetChanges(runner: SqlRunner, { idempotencyTtlMs, deletedP
               ORDER BY "id" DESC LIMIT ${take + 1}`,
         );
         if (page.length === 0 && !cursor) {
-          const known = yield* firstRow(sql`SELECT 1 AS "known" FROM "Pet" WHERE "id" = ${petId} UNION ALL SELECT 1 FROM "DeletedPet" WHERE "id" = ${petId}`);
+          const known = yield* firstRow(
+            sql`SELECT 1 AS "known" FROM "Pet" WHERE "id" = ${petId} UNION ALL SELECT 1 FROM "DeletedPet" WHERE "id" = ${petId}`,
+          );
           if (!known) return undefined;
         }
         const entries = page.slice(0, take).map((row) => toPetChange(row, showNames));
@@ -295,13 +351,21 @@ export function createPetChanges(runner: SqlRunner, { idempotencyTtlMs, deletedP
 }
 
 /** Who purges a deleted pet: the retention job, as the activity log names it. */
-export const RETENTION_CONTEXT: AuditContext = { actor: { keyId: "retention", staffId: null, name: "Retention" }, requestId: null, clientAddress: null };
+export const RETENTION_CONTEXT: AuditContext = {
+  actor: { keyId: "retention", staffId: null, name: "Retention" },
+  requestId: null,
+  clientAddress: null,
+};
 
 /**
  * One batch of the purge of deleted pets (maintenance/retention.ts): at most `limit` pets deleted before
  * `deletedBefore`, oldest first, each gone for good with a `pet.purged` event; their history stays.
  */
-export function* purgeDeletedPets(deletedBefore: Date, limit: number, now: Date): SqlWork<{ deleted: number; more: boolean }> {
+export function* purgeDeletedPets(
+  deletedBefore: Date,
+  limit: number,
+  now: Date,
+): SqlWork<{ deleted: number; more: boolean }> {
   const old = yield* rows<{ id: unknown; name: string }>(
     sql`SELECT "id", "name" FROM "DeletedPet" WHERE "deletedAt" < ${deletedBefore} ORDER BY "deletedAt", "id" LIMIT ${limit}`,
   );

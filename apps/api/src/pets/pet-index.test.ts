@@ -12,38 +12,41 @@ const statusOf = (n: number) => (n % 50 === 0 ? "available" : n % 50 < 4 ? "pend
 const FILTERED_PAGE = `SELECT "id", "name", "categoryId", "status" FROM "Pet" WHERE "status" = 'available' ORDER BY "id" ASC LIMIT 21`;
 const FILTERED_PAGE_AFTER = `SELECT "id", "name", "categoryId", "status" FROM "Pet" WHERE "status" = 'available' AND "id" > 50000 ORDER BY "id" ASC LIMIT 101`;
 
-describe.runIf(TEST_PROVIDERS.includes("postgresql"))("PostgreSQL: the status+id index serves a filtered, limited list", () => {
-  let database: Awaited<ReturnType<typeof analysedPostgres>>;
-  let client: pg.Client;
+describe.runIf(TEST_PROVIDERS.includes("postgresql"))(
+  "PostgreSQL: the status+id index serves a filtered, limited list",
+  () => {
+    let database: Awaited<ReturnType<typeof analysedPostgres>>;
+    let client: pg.Client;
 
-  beforeAll(async () => {
-    database = await analysedPostgres(
-      `INSERT INTO "Pet" ("name", "categoryId", "status")
+    beforeAll(async () => {
+      database = await analysedPostgres(
+        `INSERT INTO "Pet" ("name", "categoryId", "status")
        SELECT 'pet ' || n, 1 + n % 10, ${STATUS_SQL}
        FROM generate_series(1, ${ROWS}) AS n`,
-    );
-    client = database.client;
-  }, 60_000);
-  afterAll(() => database?.close());
+      );
+      client = database.client;
+    }, 60_000);
+    afterAll(() => database?.close());
 
-  it("has a bigint id and a CHECK on status", async () => {
-    const { rows } = await client.query(
-      `SELECT data_type FROM information_schema.columns WHERE table_name = 'Pet' AND column_name = 'id'`,
-    );
-    expect(rows[0]?.data_type).toBe("bigint");
-    await expect(client.query(`INSERT INTO "Pet" ("name", "categoryId", "status") VALUES ('x', 1, 'adopted')`)).rejects.toThrow(
-      /Pet_status_check/,
-    );
-  });
+    it("has a bigint id and a CHECK on status", async () => {
+      const { rows } = await client.query(
+        `SELECT data_type FROM information_schema.columns WHERE table_name = 'Pet' AND column_name = 'id'`,
+      );
+      expect(rows[0]?.data_type).toBe("bigint");
+      await expect(
+        client.query(`INSERT INTO "Pet" ("name", "categoryId", "status") VALUES ('x', 1, 'adopted')`),
+      ).rejects.toThrow(/Pet_status_check/);
+    });
 
-  it.each([FILTERED_PAGE, FILTERED_PAGE_AFTER])("uses Pet_status_id_idx, no sort: %s", async (query) => {
-    const { rows } = await client.query(`EXPLAIN (FORMAT JSON) ${query}`);
-    const plan = JSON.stringify(rows[0]["QUERY PLAN"]);
-    expect(plan).toContain('"Index Name":"Pet_status_id_idx"');
-    expect(plan).not.toContain('"Node Type":"Sort"');
-    expect(plan).not.toContain('"Node Type":"Seq Scan"');
-  });
-});
+    it.each([FILTERED_PAGE, FILTERED_PAGE_AFTER])("uses Pet_status_id_idx, no sort: %s", async (query) => {
+      const { rows } = await client.query(`EXPLAIN (FORMAT JSON) ${query}`);
+      const plan = JSON.stringify(rows[0]["QUERY PLAN"]);
+      expect(plan).toContain('"Index Name":"Pet_status_id_idx"');
+      expect(plan).not.toContain('"Node Type":"Sort"');
+      expect(plan).not.toContain('"Node Type":"Seq Scan"');
+    });
+  },
+);
 
 describe("SQLite: the status+id index serves a filtered, limited list", () => {
   let database: Awaited<ReturnType<typeof analysedSqlite>>;
@@ -65,8 +68,8 @@ describe("SQLite: the status+id index serves a filtered, limited list", () => {
   });
 
   it("rejects an unknown status at the database too (CHECK)", () => {
-    expect(() => sqlite.prepare(`INSERT INTO "Pet" ("name", "categoryId", "status") VALUES ('x', 1, 'adopted')`).run()).toThrow(
-      /CHECK constraint failed/,
-    );
+    expect(() =>
+      sqlite.prepare(`INSERT INTO "Pet" ("name", "categoryId", "status") VALUES ('x', 1, 'adopted')`).run(),
+    ).toThrow(/CHECK constraint failed/);
   });
 });

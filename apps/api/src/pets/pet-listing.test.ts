@@ -23,7 +23,8 @@ const RARE = 777;
 const MOVED = 778;
 const MOVED_IDS = [101, 102, 103, 104, 105, 106, 107, 108, 109, 110];
 const MOVED_ON = 110;
-const categoryOf = (n: number) => (n === MOVED_ON ? 5 : MOVED_IDS.includes(n) ? MOVED : n % 5_000 === 0 ? RARE : 1 + (n % 100));
+const categoryOf = (n: number) =>
+  n === MOVED_ON ? 5 : MOVED_IDS.includes(n) ? MOVED : n % 5_000 === 0 ? RARE : 1 + (n % 100);
 const NAME_SQL = `CASE WHEN n % 10 = 0 THEN 'Bella ' || n ELSE 'pet-' || n END`;
 const KEY_SQL = `CASE WHEN n % 10 = 0 THEN 'bella ' || n ELSE 'pet ' || n END`;
 const CATEGORY_SQL = `CASE WHEN n % 5000 = 0 THEN ${RARE} ELSE 1 + n % 100 END`;
@@ -56,7 +57,10 @@ function expectedIds({ categoryId, status, after = 0, before = Infinity, name }:
 
 /** The page listPets answers for `filter` (20 pets, read 21): ascending; with `before`, the 21 just below it. */
 async function page(runner: SqlRunner, filter: Filter): Promise<number[]> {
-  const name = filter.name === undefined ? undefined : ((await runner.read(() => planNameSearch(filter.name!, { take: 21, after: filter.after }))) ?? undefined);
+  const name =
+    filter.name === undefined
+      ? undefined
+      : ((await runner.read(() => planNameSearch(filter.name!, { take: 21, after: filter.after }))) ?? undefined);
   const pets = await runner.read(() => filteredPets({ ...filter, name, take: 21 }));
   return pets.map((pet) => pet.id);
 }
@@ -116,7 +120,9 @@ function listingAnswers(runnerOf: () => SqlRunner): void {
       [43, "pet 4242"],
     ] as const) {
       const name = (await runner.read(() => planNameSearch(search, { take: 21 })))!;
-      expect(await runner.read(() => totalCount({ categoryId, name }))).toBe(String(expectedIds({ categoryId, name: search }).length));
+      expect(await runner.read(() => totalCount({ categoryId, name }))).toBe(
+        String(expectedIds({ categoryId, name: search }).length),
+      );
     }
   });
 }
@@ -151,7 +157,9 @@ describe("SQLite: listPets by category reads the category's blocks, never the ta
   beforeAll(async () => {
     database = await analysedSqlite((db) => {
       // As the API writes a pet on SQLite: its row (the triggers keep its counts and its block), then its later words.
-      const insert = db.prepare(`INSERT INTO "Pet" ("id", "name", "nameKey", "categoryId", "status") VALUES (?, ?, ?, ?, ?)`);
+      const insert = db.prepare(
+        `INSERT INTO "Pet" ("id", "name", "nameKey", "categoryId", "status") VALUES (?, ?, ?, ?, ?)`,
+      );
       const insertWord = db.prepare(`INSERT INTO "PetWord" ("key", "petId") VALUES (?, ?)`);
       for (let n = 1; n <= ROWS; n++) {
         const key = nameKey(nameOf(n));
@@ -171,13 +179,17 @@ describe("SQLite: listPets by category reads the category's blocks, never the ta
   listingAnswers(() => runner);
 
   it("has no index on the pets' categoryId: the blocks serve the filter", () => {
-    const indexes = sqlite.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Pet'`).all() as Array<{ name: string }>;
+    const indexes = sqlite
+      .prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Pet'`)
+      .all() as Array<{ name: string }>;
     expect(indexes.map((index) => index.name)).not.toContain("Pet_categoryId_id_idx");
   });
 
   it("keeps a block row for every pet's category and block, through creates and changes", () => {
     const missing = sqlite
-      .prepare(`SELECT count(*) AS n FROM "Pet" WHERE NOT EXISTS (SELECT 1 FROM "PetBlock" WHERE "category" = "Pet"."categoryId" AND "block" = "Pet"."id" / ${PET_BLOCK_SIZE})`)
+      .prepare(
+        `SELECT count(*) AS n FROM "Pet" WHERE NOT EXISTS (SELECT 1 FROM "PetBlock" WHERE "category" = "Pet"."categoryId" AND "block" = "Pet"."id" / ${PET_BLOCK_SIZE})`,
+      )
       .get() as { n: number };
     expect(missing.n).toBe(0);
     // One row per category and block it has a pet in: 100 categories in each of the 69 blocks, and a few more.
@@ -189,13 +201,21 @@ describe("SQLite: listPets by category reads the category's blocks, never the ta
     for (const filter of FILTERS.filter((filter) => filter.name === undefined)) await page(runner, filter);
     await runner.read(() => anyPetAbove({ categoryId: RARE }, 1));
     // The listings without a name search (a walk has a test of its own).
-    const listings = prepared.filter((text) => text.includes(`"PetBlock" CROSS JOIN "Pet"`) && !text.includes(`"nameKey"`));
+    const listings = prepared.filter(
+      (text) => text.includes(`"PetBlock" CROSS JOIN "Pet"`) && !text.includes(`"nameKey"`),
+    );
     expect(listings.length).toBeGreaterThanOrEqual(3);
     for (const text of listings) {
-      const plan = sqlitePlan(sqlite, text, Array.from({ length: text.split("?").length - 1 }, () => 1));
+      const plan = sqlitePlan(
+        sqlite,
+        text,
+        Array.from({ length: text.split("?").length - 1 }, () => 1),
+      );
       expect(plan, text).toMatch(/SEARCH PetBlock USING PRIMARY KEY \(category=\?/);
       // Each block's ids by rowid, or with a status that status's index over the block's ids.
-      expect(plan, text).toMatch(/SEARCH Pet USING (INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)|INDEX Pet_status_id_idx \(status=\? AND id>\? AND id<\?\))/);
+      expect(plan, text).toMatch(
+        /SEARCH Pet USING (INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)|INDEX Pet_status_id_idx \(status=\? AND id>\? AND id<\?\))/,
+      );
       expect(plan, text).not.toContain("TEMP B-TREE");
       expect(plan, text).not.toMatch(/SCAN Pet\b/);
     }
@@ -205,7 +225,11 @@ describe("SQLite: listPets by category reads the category's blocks, never the ta
     await page(runner, { categoryId: 11, name: "bella" });
     const walk = prepared.find((text) => text.includes(`"PetBlock" CROSS JOIN "Pet"`) && text.includes("instr("));
     expect(walk).toBeDefined();
-    const plan = sqlitePlan(sqlite, walk!, Array.from({ length: walk!.split("?").length - 1 }, () => 1));
+    const plan = sqlitePlan(
+      sqlite,
+      walk!,
+      Array.from({ length: walk!.split("?").length - 1 }, () => 1),
+    );
     // The walk (a co-routine named "Pet", whose few rows are sorted) reads blocks, then each block's ids.
     expect(plan).toMatch(/SEARCH PetBlock USING PRIMARY KEY \(category=\?/);
     expect(plan).toMatch(/SEARCH Pet USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/);

@@ -2,7 +2,19 @@ import type { ListPetsQuery, Pet, PetStatus } from "@petstore/contract";
 import type { Request, Response } from "express";
 import { pageLink, rowsToRead } from "../base/next-page.js";
 import type { DatabaseProvider } from "../base/database-url.js";
-import { firstRow, joinSql, provider, raw, rows, sql, toNumber, type SqlRunner, type SqlStatement, type SqlText, type SqlWork } from "../data/sql-work.js";
+import {
+  firstRow,
+  joinSql,
+  provider,
+  raw,
+  rows,
+  sql,
+  toNumber,
+  type SqlRunner,
+  type SqlStatement,
+  type SqlText,
+  type SqlWork,
+} from "../data/sql-work.js";
 import { countRows } from "./pet-counts.js";
 import { nameConditionStatement, planNameSearch, readNameSearch, type NameSearchPlan } from "./name-search.js";
 import { toPet, type PetRow } from "./pet-row.js";
@@ -41,8 +53,10 @@ function conditions({ status, categoryId }: PetFilters): SqlStatement[] {
   return where;
 }
 
-const whereClause = (where: readonly SqlStatement[]): SqlStatement => (where.length === 0 ? sql`` : sql` WHERE ${allOf(where)}`);
-const allOf = (where: readonly SqlStatement[]): SqlStatement => (where.length === 0 ? sql`1 = 1` : joinSql(where, " AND "));
+const whereClause = (where: readonly SqlStatement[]): SqlStatement =>
+  where.length === 0 ? sql`` : sql` WHERE ${allOf(where)}`;
+const allOf = (where: readonly SqlStatement[]): SqlStatement =>
+  where.length === 0 ? sql`1 = 1` : joinSql(where, " AND ");
 
 /** Pet ids per block of SQLite's category zone map ("PetBlock", migration 0015_category_blocks): block = floor(id / 1,024). */
 export const PET_BLOCK_SIZE = 1024;
@@ -76,7 +90,11 @@ function rowSource(provider: DatabaseProvider, categoryId: number | undefined, i
   if (ids.above !== undefined) where.push(sql`"PetBlock"."block" >= ${Math.floor(ids.above / PET_BLOCK_SIZE)}`);
   if (ids.below !== undefined) where.push(sql`"PetBlock"."block" <= ${Math.floor(ids.below / PET_BLOCK_SIZE)}`);
   // CROSS JOIN keeps "PetBlock" the outer loop: SQLite then reads both in order, and stops at the page's end.
-  return { from: raw(`"PetBlock" CROSS JOIN "Pet"`), where, orderBy: (order) => raw(`"PetBlock"."block" ${order}, "Pet"."id" ${order}`) };
+  return {
+    from: raw(`"PetBlock" CROSS JOIN "Pet"`),
+    where,
+    orderBy: (order) => raw(`"PetBlock"."block" ${order}, "Pet"."id" ${order}`),
+  };
 }
 
 /** The condition that keeps a read through a category's blocks to the first `blocks` of them in `order`, within `ids`. */
@@ -105,7 +123,9 @@ function* countedPets({ status, categoryId }: PetFilters): SqlWork<number> {
   if (status !== undefined) where.push(sql`"status" = ${status}`);
   if (categoryId !== undefined) where.push(sql`"categoryId" = ${categoryId}`);
   const counted = yield* countRows();
-  const summed = yield* firstRow<{ n: unknown }>(sql`SELECT CAST(coalesce(sum("count"), 0) AS BIGINT) AS "n" FROM ${counted}${whereClause(where)}`);
+  const summed = yield* firstRow<{ n: unknown }>(
+    sql`SELECT CAST(coalesce(sum("count"), 0) AS BIGINT) AS "n" FROM ${counted}${whereClause(where)}`,
+  );
   return toNumber(summed?.n ?? 0);
 }
 
@@ -125,17 +145,27 @@ function* matchingRows<Row>(
   const inCategory = filters.categoryId === undefined ? undefined : yield* countedPets(filters);
   if (inCategory === 0) return [];
   if (filters.name === undefined) {
-    return yield* rows<Row>(sql`SELECT ${columns} FROM ${source.from}${whereClause([...source.where, ...where])} ORDER BY ${source.orderBy(order)} LIMIT ${take}`);
+    return yield* rows<Row>(
+      sql`SELECT ${columns} FROM ${source.from}${whereClause([...source.where, ...where])} ORDER BY ${source.orderBy(order)} LIMIT ${take}`,
+    );
   }
   // A walk reads the filters' rows in id order (the category's blocks, on SQLite); the key ranges read
   // the name's matches, few by their plan, and check the rest of the filters on each.
-  const walk = { columns, from: source.from, where: allOf([...source.where, ...where]), orderBy: source.orderBy(order), order, take };
+  const walk = {
+    columns,
+    from: source.from,
+    where: allOf([...source.where, ...where]),
+    orderBy: source.orderBy(order),
+    order,
+    take,
+  };
   const ranges = { columns, from: PETS.from, where: allOf(where), order, take };
   if (source !== PETS && filters.name.kind === "walk" && filters.categoryId !== undefined && inCategory !== undefined) {
     const blocks = yield* firstRow<{ n: unknown }>(
       sql`SELECT count(*) AS "n" FROM (SELECT 1 FROM "PetBlock" WHERE "category" = ${filters.categoryId} LIMIT ${CATEGORY_WALK_MAX_BLOCKS + 1}) AS "blocks"`,
     );
-    if (toNumber(blocks?.n ?? 0) <= CATEGORY_WALK_MAX_BLOCKS) return yield* rows<Row>(nameConditionStatement(walk, filters.name.needle, inCategory));
+    if (toNumber(blocks?.n ?? 0) <= CATEGORY_WALK_MAX_BLOCKS)
+      return yield* rows<Row>(nameConditionStatement(walk, filters.name.needle, inCategory));
   }
   return yield* readNameSearch(filters.name, take, (name, walkRows) => {
     if (walkRows === undefined) return rows<Row>(nameConditionStatement(ranges, name));
@@ -147,7 +177,13 @@ function* matchingRows<Row>(
     // of 1 %, 68 ms from the ranges, under 5 ms walked so).
     const blocks = Math.ceil((WALK_ROWS_PER_CAP * walkRows) / PET_BLOCK_SIZE);
     const bound = firstBlocks(filters.categoryId!, ids, order, blocks);
-    return rows<Row>(nameConditionStatement({ ...walk, where: allOf([...source.where, bound, ...where]) }, name, blocks * PET_BLOCK_SIZE));
+    return rows<Row>(
+      nameConditionStatement(
+        { ...walk, where: allOf([...source.where, bound, ...where]) },
+        name,
+        blocks * PET_BLOCK_SIZE,
+      ),
+    );
   });
 }
 
@@ -159,14 +195,28 @@ export function* filteredPets(query: FilteredPageQuery): SqlWork<Pet[]> {
   const where = conditions(query);
   if (query.after !== undefined) where.push(sql`"id" > ${query.after}`);
   if (query.before !== undefined) where.push(sql`"id" < ${query.before}`);
-  const found = yield* matchingRows<PetRow>(query, where, { above: query.after, below: query.before }, query.before !== undefined ? "DESC" : "ASC", query.take, COLUMNS);
+  const found = yield* matchingRows<PetRow>(
+    query,
+    where,
+    { above: query.after, below: query.before },
+    query.before !== undefined ? "DESC" : "ASC",
+    query.take,
+    COLUMNS,
+  );
   const pets = found.map(toPet);
   return query.before !== undefined ? pets.reverse() : pets;
 }
 
 /** Whether a pet matching the filters has an id above `id` (the page below `before` has a next page). */
 export function* anyPetAbove(filters: PetFilters, id: number): SqlWork<boolean> {
-  const found = yield* matchingRows(filters, [...conditions(filters), sql`"id" > ${id}`], { above: id }, "ASC", 1, raw(`"id"`));
+  const found = yield* matchingRows(
+    filters,
+    [...conditions(filters), sql`"id" > ${id}`],
+    { above: id },
+    "ASC",
+    1,
+    raw(`"id"`),
+  );
   return found.length > 0;
 }
 
@@ -202,20 +252,34 @@ export async function listWithExtensions(
   res: Pick<Response, "setHeader">,
 ): Promise<Pet[]> {
   const { page, more, above, total } = await runner.read(function* () {
-    const name = query.name !== undefined ? yield* planNameSearch(query.name, { take: rowsToRead(query.limit), after: query.after }) : undefined;
+    const name =
+      query.name !== undefined
+        ? yield* planNameSearch(query.name, { take: rowsToRead(query.limit), after: query.after })
+        : undefined;
     // A search without a letter or digit matches no pet.
     if (name === null) return { page: [], more: false, above: false, total: query.count === "true" ? "0" : undefined };
     const filters: PetFilters = { status: query.status, categoryId: query.categoryId, name };
-    const found = yield* filteredPets({ ...filters, take: rowsToRead(query.limit), after: query.after, before: query.before });
+    const found = yield* filteredPets({
+      ...filters,
+      take: rowsToRead(query.limit),
+      after: query.after,
+      before: query.before,
+    });
     // Read one more than the page: the extra row is the one beyond it (below it, with `before`).
     const more = found.length > query.limit;
-    const page = query.before !== undefined ? found.slice(found.length - Math.min(found.length, query.limit)) : found.slice(0, query.limit);
+    const page =
+      query.before !== undefined
+        ? found.slice(found.length - Math.min(found.length, query.limit))
+        : found.slice(0, query.limit);
     const last = page.at(-1);
     const above = query.before !== undefined && last !== undefined ? yield* anyPetAbove(filters, last.id) : false;
     // The total counts the matches below `after` too: a range plan's condition holds only those above it.
     let total: string | undefined;
     if (query.count === "true") {
-      const everyMatch = query.name === undefined || query.after === undefined ? name : ((yield* planNameSearch(query.name, { take: rowsToRead(query.limit) })) ?? undefined);
+      const everyMatch =
+        query.name === undefined || query.after === undefined
+          ? name
+          : ((yield* planNameSearch(query.name, { take: rowsToRead(query.limit) })) ?? undefined);
       total = yield* totalCount({ ...filters, name: everyMatch });
     }
     return { page, more, above, total };

@@ -1,4 +1,12 @@
-import { CategoryId, NameText, PetStatus, type Pet, type PetFieldChange, type PetPatch, type PetPatchPath } from "@petstore/contract";
+import {
+  CategoryId,
+  NameText,
+  PetStatus,
+  type Pet,
+  type PetFieldChange,
+  type PetPatch,
+  type PetPatchPath,
+} from "@petstore/contract";
 
 /**
  * Applies a JSON Patch to a pet as stored (the coming `updatePet`, docs/decisions/044-pets-that-change.md):
@@ -23,7 +31,8 @@ type FieldValue = string | number | null;
 const FIELD_OF: Record<PetPatchPath, PetField> = { "/name": "name", "/categoryId": "categoryId", "/status": "status" };
 const FIELDS: readonly PetField[] = ["name", "categoryId", "status"];
 
-export const RETURN_FROM_SOLD_MESSAGE = "Only an admin can return a sold pet: a key or session with scope admin may move it out of sold.";
+export const RETURN_FROM_SOLD_MESSAGE =
+  "Only an admin can return a sold pet: a key or session with scope admin may move it out of sold.";
 
 /** The stored value of a field as a patch sees it: `null` for an absent status. */
 const valueOf = (pet: Pet, field: PetField): FieldValue => (field === "status" ? (pet.status ?? null) : pet[field]);
@@ -31,7 +40,8 @@ const valueOf = (pet: Pet, field: PetField): FieldValue => (field === "status" ?
 const shown = (value: FieldValue) => (value === null ? "no status" : JSON.stringify(value));
 
 /** What a tested value is compared as: a name trimmed, as names are stored. */
-const asTested = (field: PetField, value: FieldValue): FieldValue => (field === "name" && typeof value === "string" ? value.trim() : value);
+const asTested = (field: PetField, value: FieldValue): FieldValue =>
+  field === "name" && typeof value === "string" ? value.trim() : value;
 
 export interface PatchOptions {
   /** The caller's scope covers `admin`: only then may a pet leave `sold`. */
@@ -39,7 +49,11 @@ export interface PatchOptions {
 }
 
 export function applyPetPatch(stored: Pet, patch: PetPatch, { mayReturnSold }: PatchOptions): PatchOutcome {
-  const values: Record<PetField, FieldValue> = { name: stored.name, categoryId: stored.categoryId, status: stored.status ?? null };
+  const values: Record<PetField, FieldValue> = {
+    name: stored.name,
+    categoryId: stored.categoryId,
+    status: stored.status ?? null,
+  };
   /** The operation that last set each field, to name it in a 400. */
   const setBy: Partial<Record<PetField, number>> = {};
   for (const [index, operation] of patch.entries()) {
@@ -73,7 +87,13 @@ export function applyPetPatch(stored: Pet, patch: PetPatch, { mayReturnSold }: P
       values[field] = parsed.data as FieldValue;
     } else {
       const where = setBy[field] === undefined ? `body.${field}` : `body[${setBy[field]}].value`;
-      issues.push({ field: where, message: field === "status" ? `status must be one of available, pending, sold, or null for no status` : parsed.error.issues[0]!.message });
+      issues.push({
+        field: where,
+        message:
+          field === "status"
+            ? `status must be one of available, pending, sold, or null for no status`
+            : parsed.error.issues[0]!.message,
+      });
     }
   };
   check("name", NameText);
@@ -81,10 +101,15 @@ export function applyPetPatch(stored: Pet, patch: PetPatch, { mayReturnSold }: P
   check("status", PetStatus);
   if (issues.length > 0) return { kind: "invalid", issues };
 
-  if (stored.status === "sold" && values.status !== "sold" && !mayReturnSold) return { kind: "forbidden", message: RETURN_FROM_SOLD_MESSAGE };
+  if (stored.status === "sold" && values.status !== "sold" && !mayReturnSold)
+    return { kind: "forbidden", message: RETURN_FROM_SOLD_MESSAGE };
 
   const pet: Pet = { id: stored.id, name: values.name as string, categoryId: values.categoryId as number };
   if (values.status !== null) pet.status = values.status as Pet["status"] & string;
-  const changes = FIELDS.filter((field) => valueOf(stored, field) !== values[field]).map((field) => ({ field, from: valueOf(stored, field), to: values[field] }));
+  const changes = FIELDS.filter((field) => valueOf(stored, field) !== values[field]).map((field) => ({
+    field,
+    from: valueOf(stored, field),
+    to: values[field],
+  }));
   return { kind: "applied", pet, changes };
 }

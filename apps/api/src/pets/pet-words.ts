@@ -11,7 +11,8 @@ import { execute, provider, sql, type SqlWork } from "../data/sql-work.js";
  */
 export function laterWordKeys(nameKey: string): string[] {
   const keys: string[] = [];
-  for (let space = nameKey.indexOf(" "); space !== -1; space = nameKey.indexOf(" ", space + 1)) keys.push(nameKey.slice(space + 1));
+  for (let space = nameKey.indexOf(" "); space !== -1; space = nameKey.indexOf(" ", space + 1))
+    keys.push(nameKey.slice(space + 1));
   return keys;
 }
 
@@ -21,6 +22,8 @@ export function laterWordKeys(nameKey: string): string[] {
  */
 export function* rewordPet(petId: number, from: string | null, to: string | null): SqlWork<void> {
   if ((yield* provider()) !== "sqlite") return;
-  for (const key of from === null ? [] : laterWordKeys(from)) yield* execute(sql`DELETE FROM "PetWord" WHERE "key" = ${key} AND "petId" = ${petId}`);
-  for (const key of to === null ? [] : laterWordKeys(to)) yield* execute(sql`INSERT INTO "PetWord" ("key", "petId") VALUES (${key}, ${petId})`);
+  for (const key of from === null ? [] : laterWordKeys(from))
+    yield* execute(sql`DELETE FROM "PetWord" WHERE "key" = ${key} AND "petId" = ${petId}`);
+  for (const key of to === null ? [] : laterWordKeys(to))
+    yield* execute(sql`INSERT INTO "PetWord" ("key", "petId") VALUES (${key}, ${petId})`);
 }

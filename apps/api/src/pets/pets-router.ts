@@ -20,7 +20,11 @@ export interface PetsRouterOptions {
 const locationOf = (pet: { id: number }) => v1Contract.pets.getPet.path.replace(":petId", String(pet.id));
 
 /** The spec's pets contract: listPets, createPet, getPet. */
-export function createPetsRouter(pets: PetRepository, sql: SqlRunner, { idempotencyTtlMs }: PetsRouterOptions): RouterOf<typeof v1Contract.pets> {
+export function createPetsRouter(
+  pets: PetRepository,
+  sql: SqlRunner,
+  { idempotencyTtlMs }: PetsRouterOptions,
+): RouterOf<typeof v1Contract.pets> {
   const keyedCreates = createKeyedCreateService({ pets, ttlMs: idempotencyTtlMs });
   return server.router(v1Contract.pets, {
     listPets: async ({ query, req, res }) => {
@@ -29,8 +33,14 @@ export function createPetsRouter(pets: PetRepository, sql: SqlRunner, { idempote
         return { status: 200, body: await listWithExtensions(sql, query, req, res) };
       }
       const page = { take: rowsToRead(query.limit), status: query.status, after: query.after };
-      const rows = query.name !== undefined ? await sql.read(() => nameSearchPage({ ...page, name: query.name! })) : await pets.list(page);
-      return { status: 200, body: pageWithNextLink(rows, query.limit, { status: query.status, name: query.name }, req, res) };
+      const rows =
+        query.name !== undefined
+          ? await sql.read(() => nameSearchPage({ ...page, name: query.name! }))
+          : await pets.list(page);
+      return {
+        status: 200,
+        body: pageWithNextLink(rows, query.limit, { status: query.status, name: query.name }, req, res),
+      };
     },
 
     createPet: async ({ body, headers, req, res }) => {
@@ -47,7 +57,9 @@ export function createPetsRouter(pets: PetRepository, sql: SqlRunner, { idempote
         locationOf,
         audit: auditContext(req, res),
       });
-      keyedCreates.sweepIfDue()?.catch((error: unknown) => req.log.warn({ err: error }, "idempotency record sweep failed"));
+      keyedCreates
+        .sweepIfDue()
+        ?.catch((error: unknown) => req.log.warn({ err: error }, "idempotency record sweep failed"));
       switch (outcome.kind) {
         case "created":
         case "replayed":

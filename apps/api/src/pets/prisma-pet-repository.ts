@@ -41,7 +41,9 @@ export function createPrismaPetRepository(prisma: PrismaClient): PetRepository {
     async create(pet, audit) {
       if (audit) {
         // One statement, so one round trip and atomic by itself: the pet, its event and its webhook deliveries, or none.
-        const [row] = await prisma.$queryRaw<Array<{ id: bigint; name: string; categoryId: bigint; status: string | null }>>`
+        const [row] = await prisma.$queryRaw<
+          Array<{ id: bigint; name: string; categoryId: bigint; status: string | null }>
+        >`
           WITH "created" AS (
             INSERT INTO "Pet" ("name", "nameKey", "categoryId", "status")
             VALUES (${pet.name}, ${nameKey(pet.name)}, ${BigInt(pet.categoryId)}, ${pet.status ?? null})
@@ -74,10 +76,16 @@ export function createPrismaPetRepository(prisma: PrismaClient): PetRepository {
     async fillMissingNameKeys() {
       let filled = 0;
       for (;;) {
-        const rows = await prisma.pet.findMany({ select: { id: true, name: true }, where: { nameKey: null }, take: 1000 });
+        const rows = await prisma.pet.findMany({
+          select: { id: true, name: true },
+          where: { nameKey: null },
+          take: 1000,
+        });
         if (rows.length === 0) return filled;
         await prisma.$transaction(
-          rows.map(({ id, name }) => prisma.pet.update({ select: { id: true }, where: { id }, data: { nameKey: nameKey(name) } })),
+          rows.map(({ id, name }) =>
+            prisma.pet.update({ select: { id: true }, where: { id }, data: { nameKey: nameKey(name) } }),
+          ),
         );
         filled += rows.length;
       }
@@ -125,6 +133,15 @@ async function createInTransaction(tx: TransactionClient, request: KeyedPetInser
   await tx.idempotencyRecord.create({
     data: { scope, key, fingerprint, status: 201, body: JSON.stringify(pet), location, createdAt: now },
   });
-  if (audit) await recordActivity(tx, now, "pet.created", { type: "pet", id: pet.id, label: pet.name }, audit, pet, createdChanges(pet));
+  if (audit)
+    await recordActivity(
+      tx,
+      now,
+      "pet.created",
+      { type: "pet", id: pet.id, label: pet.name },
+      audit,
+      pet,
+      createdChanges(pet),
+    );
   return { kind: "created", pet, location };
 }

@@ -70,7 +70,6 @@ export function createSqlitePetRepository(db: Sqlite.Database): PetRepository {
   };
 }
 
-
 type SqlitePetStatements = ReturnType<typeof prepareStatements>;
 
 const statementsByConnection = new WeakMap<Sqlite.Database, SqlitePetStatements>();
@@ -122,11 +121,14 @@ function prepareStatements(db: Sqlite.Database) {
     const pet = insertPet(newPet, createdAt);
     const location = locationOf(pet);
     insertRecord.run(scope, key, fingerprint, 201, JSON.stringify(pet), location, createdAt);
-    if (audit) recordEvent(now, "pet.created", { type: "pet", id: pet.id, label: pet.name }, audit, pet, createdChanges(pet));
+    if (audit)
+      recordEvent(now, "pet.created", { type: "pet", id: pet.id, label: pet.name }, audit, pet, createdChanges(pet));
     return { kind: "created", pet, location };
   });
   return {
-    listAll: db.prepare<[number, number], PetRow>(`SELECT ${COLUMNS} FROM "Pet" WHERE "id" > ? ORDER BY "id" ASC LIMIT ?`),
+    listAll: db.prepare<[number, number], PetRow>(
+      `SELECT ${COLUMNS} FROM "Pet" WHERE "id" > ? ORDER BY "id" ASC LIMIT ?`,
+    ),
     listByStatus: db.prepare<[string, number, number], PetRow>(
       `SELECT ${COLUMNS} FROM "Pet" WHERE "status" = ? AND "id" > ? ORDER BY "id" ASC LIMIT ?`,
     ),

@@ -5,7 +5,9 @@ import { loggableUrl } from "./callback-path.js";
 
 describe("loggableUrl", () => {
   it("drops the query under /admin/v1/sso/, whatever the case, and keeps every other URL", () => {
-    expect(loggableUrl("/admin/v1/sso/callback?code=c0de&state=st4te&iss=x")).toBe("/admin/v1/sso/callback?(query not logged)");
+    expect(loggableUrl("/admin/v1/sso/callback?code=c0de&state=st4te&iss=x")).toBe(
+      "/admin/v1/sso/callback?(query not logged)",
+    );
     expect(loggableUrl("/ADMIN/v1/SSO/callback/?code=c0de")).toBe("/ADMIN/v1/SSO/callback/?(query not logged)");
     expect(loggableUrl("/admin/v1/sso/callback")).toBe("/admin/v1/sso/callback");
     expect(loggableUrl("/admin/v1/sso/start")).toBe("/admin/v1/sso/start");

@@ -28,7 +28,9 @@ const TAG_BYTES = 16;
 
 /** The sealing key: HKDF-SHA256 of a secret every replica shares (the client secret, unless one is given). */
 export function flowKey(secret: string): Buffer {
-  return Buffer.from(hkdfSync("sha256", Buffer.from(secret, "utf8"), Buffer.alloc(0), "petstore sso flow cookie v1", 32));
+  return Buffer.from(
+    hkdfSync("sha256", Buffer.from(secret, "utf8"), Buffer.alloc(0), "petstore sso flow cookie v1", 32),
+  );
 }
 
 export function sealFlow(flow: SignInFlow, key: Buffer): string {
@@ -50,7 +52,10 @@ export function openFlow(value: string, key: Buffer, nowSeconds: number): SignIn
     const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, IV_BYTES));
     decipher.setAAD(Buffer.from(FLOW_COOKIE_NAME));
     decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-    plain = Buffer.concat([decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]).toString("utf8");
+    plain = Buffer.concat([
+      decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)),
+      decipher.final(),
+    ]).toString("utf8");
   } catch {
     return "invalid";
   }

@@ -8,7 +8,8 @@ export function claimAt(claims: Record<string, unknown>, name: string): unknown 
   if (Object.hasOwn(claims, name)) return claims[name];
   let value: unknown = claims;
   for (const part of name.split(".")) {
-    if (typeof value !== "object" || value === null || Array.isArray(value) || !Object.hasOwn(value, part)) return undefined;
+    if (typeof value !== "object" || value === null || Array.isArray(value) || !Object.hasOwn(value, part))
+      return undefined;
     value = (value as Record<string, unknown>)[part];
   }
   return value;

@@ -50,8 +50,16 @@ function settingsFor(provider: TestOidcProvider, overrides: Partial<SingleSignOn
   };
 }
 
-const ssoFor = (provider: TestOidcProvider, overrides: Partial<SingleSignOnSettings> = {}, options: Partial<SingleSignOnOptions> = {}) =>
-  createSingleSignOn(settingsFor(provider, overrides), { adminOrigin: ADMIN_ORIGIN, fetch: provider.fetch, ...options });
+const ssoFor = (
+  provider: TestOidcProvider,
+  overrides: Partial<SingleSignOnSettings> = {},
+  options: Partial<SingleSignOnOptions> = {},
+) =>
+  createSingleSignOn(settingsFor(provider, overrides), {
+    adminOrigin: ADMIN_ORIGIN,
+    fetch: provider.fetch,
+    ...options,
+  });
 
 /** Start, sign in at the provider as `email`, come back: the callback URL and the flow cookie's value. */
 async function throughProvider(sso: ReturnType<typeof ssoFor>, email: string, provider = idp) {
@@ -86,14 +94,18 @@ describe("single sign-on against a real OpenID provider", () => {
     // The challenge is the SHA-256 of the verifier sealed in the cookie.
     const flow = openFlow(cookie, flowKey(idp.clientSecret), Math.floor(Date.now() / 1000)) as SignInFlow;
     expect(typeof flow).toBe("object");
-    expect(asked.searchParams.get("code_challenge")).toBe(createHash("sha256").update(flow.codeVerifier).digest("base64url"));
+    expect(asked.searchParams.get("code_challenge")).toBe(
+      createHash("sha256").update(flow.codeVerifier).digest("base64url"),
+    );
     expect(asked.searchParams.get("state")).toBe(flow.state);
     expect(asked.searchParams.get("nonce")).toBe(flow.nonce);
     // Nothing of the flow is readable in the cookie itself.
     for (const secret of [flow.state, flow.nonce, flow.codeVerifier]) expect(cookie).not.toContain(secret);
 
     expect(started.flowCookie.name).toBe("__Host-petstore-sso");
-    expect(started.flowCookie.setCookie).toBe(`__Host-petstore-sso=${cookie}; Max-Age=600; Path=/; HttpOnly; Secure; SameSite=Lax`);
+    expect(started.flowCookie.setCookie).toBe(
+      `__Host-petstore-sso=${cookie}; Max-Age=600; Path=/; HttpOnly; Secure; SameSite=Lax`,
+    );
     expect(CLEARED_FLOW_COOKIE).toMatch(/^__Host-petstore-sso=; Max-Age=0; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
     expect(FLOW_COOKIE_NAME).toBe("__Host-petstore-sso");
 
@@ -118,7 +130,12 @@ describe("single sign-on against a real OpenID provider", () => {
     const { callback, cookie } = await throughProvider(sso, "bob@example.test");
     const forged = new URL(`https://evil.example/elsewhere${callback.search}`);
     const signIn = signInOf(await sso.finishSignIn(forged, cookie));
-    expect(signIn).toMatchObject({ email: "bob@example.test", role: "write", emailVerified: true, name: "Bob Frontdesk" });
+    expect(signIn).toMatchObject({
+      email: "bob@example.test",
+      role: "write",
+      emailVerified: true,
+      name: "Bob Frontdesk",
+    });
   });
 
   it("works with an http://localhost admin origin, as in development and the browser tests", async () => {
@@ -130,8 +147,16 @@ describe("single sign-on against a real OpenID provider", () => {
   });
 
   it("gives the highest mapped role when several values map", async () => {
-    const sso = ssoFor(idp, { roleMap: new Map([["everyone", "read"], ["petstore-admins", "admin"], ["front-desk", "write"]]) });
-    expect(signInOf(await sso.finishSignIn(...(await callbackAndCookie(sso, "alice@example.test")))).role).toBe("admin");
+    const sso = ssoFor(idp, {
+      roleMap: new Map([
+        ["everyone", "read"],
+        ["petstore-admins", "admin"],
+        ["front-desk", "write"],
+      ]),
+    });
+    expect(signInOf(await sso.finishSignIn(...(await callbackAndCookie(sso, "alice@example.test")))).role).toBe(
+      "admin",
+    );
     expect(signInOf(await sso.finishSignIn(...(await callbackAndCookie(sso, "carol@example.test")))).role).toBe("read");
   });
 
@@ -182,7 +207,9 @@ describe("single sign-on against a real OpenID provider", () => {
     expect(refusalOf(await sso.finishSignIn(callback, "not a cookie")).reason).toBe("flow-invalid");
     // The same flow sealed under another secret: an attacker who knows state, nonce and verifier still cannot make a cookie.
     const flow = openFlow(cookie, flowKey(idp.clientSecret), Math.floor(Date.now() / 1000)) as SignInFlow;
-    expect(refusalOf(await sso.finishSignIn(callback, sealFlow(flow, flowKey("another secret")))).reason).toBe("flow-invalid");
+    expect(refusalOf(await sso.finishSignIn(callback, sealFlow(flow, flowKey("another secret")))).reason).toBe(
+      "flow-invalid",
+    );
     const missing = refusalOf(await sso.finishSignIn(callback, undefined));
     expect(missing.reason).toBe("flow-missing");
     expect(refusalOf(await sso.finishSignIn(callback, "")).reason).toBe("flow-missing");
@@ -230,7 +257,9 @@ describe("single sign-on against a real OpenID provider", () => {
     const other = openFlow((await sso.startSignIn()).flowCookie.value, key, now) as SignInFlow;
     const { callback, cookie } = await throughProvider(sso, "alice@example.test");
     const flow = openFlow(cookie, key, now) as SignInFlow;
-    const wrongVerifier = refusalOf(await sso.finishSignIn(callback, sealFlow({ ...flow, codeVerifier: other.codeVerifier }, key)));
+    const wrongVerifier = refusalOf(
+      await sso.finishSignIn(callback, sealFlow({ ...flow, codeVerifier: other.codeVerifier }, key)),
+    );
     expect(wrongVerifier.reason).toBe("token-exchange-failed");
     expect(wrongVerifier.detail).toMatch(/invalid_grant/);
   });
@@ -251,7 +280,10 @@ describe("single sign-on against a real OpenID provider", () => {
     const callback = await idp.signIn(started.authorizationUrl, { cancel: true });
     expect(callback.searchParams.get("error")).toBe("access_denied");
     const refusal = refusalOf(await sso.finishSignIn(callback, started.flowCookie.value));
-    expect(refusal).toMatchObject({ reason: "provider-error", message: "Sign-in was cancelled at the identity provider." });
+    expect(refusal).toMatchObject({
+      reason: "provider-error",
+      message: "Sign-in was cancelled at the identity provider.",
+    });
   });
 
   it("refuses when the role claim is absent everywhere (a claim the provider does not send)", async () => {
@@ -263,7 +295,11 @@ describe("single sign-on against a real OpenID provider", () => {
   it("throws IdentityProviderUnreachable when discovery fails, and tries again at the next start", async () => {
     const gone = await startOidcProvider({ redirectUris: [REDIRECT_URI] });
     await gone.close();
-    const sso = createSingleSignOn(settingsFor(gone), { adminOrigin: ADMIN_ORIGIN, fetch: idp.fetch, timeoutSeconds: 2 });
+    const sso = createSingleSignOn(settingsFor(gone), {
+      adminOrigin: ADMIN_ORIGIN,
+      fetch: idp.fetch,
+      timeoutSeconds: 2,
+    });
     await expect(sso.startSignIn()).rejects.toBeInstanceOf(IdentityProviderUnreachable);
     await expect(sso.startSignIn()).rejects.toThrow(/discovery at https:\/\/localhost:[0-9]+ failed/);
   });
@@ -272,7 +308,11 @@ describe("single sign-on against a real OpenID provider", () => {
 describe("single sign-on with the claims in userinfo only", () => {
   let userinfoIdp: TestOidcProvider;
   beforeAll(async () => {
-    userinfoIdp = await startOidcProvider({ redirectUris: [REDIRECT_URI], claimsInIdToken: false, tokenEndpointAuthMethod: "client_secret_post" });
+    userinfoIdp = await startOidcProvider({
+      redirectUris: [REDIRECT_URI],
+      claimsInIdToken: false,
+      tokenEndpointAuthMethod: "client_secret_post",
+    });
   });
   afterAll(async () => {
     await userinfoIdp?.close();
@@ -298,7 +338,9 @@ describe("the test provider's certificate authority", () => {
   it("is trusted by a spawned Node process given NODE_EXTRA_CA_CERTS, and only then", async () => {
     const run = promisify(execFile);
     const script = `fetch(${JSON.stringify(`${idp.issuer}/.well-known/openid-configuration`)}).then(r => r.json()).then(d => console.log(d.issuer), e => console.log("refused:", e.cause?.code ?? e.message))`;
-    const trusted = await run(process.execPath, ["-e", script], { env: { ...process.env, NODE_EXTRA_CA_CERTS: idp.caFile } });
+    const trusted = await run(process.execPath, ["-e", script], {
+      env: { ...process.env, NODE_EXTRA_CA_CERTS: idp.caFile },
+    });
     expect(trusted.stdout.trim()).toBe(idp.issuer);
     const { NODE_EXTRA_CA_CERTS: _unset, ...without } = process.env;
     const untrusted = await run(process.execPath, ["-e", script], { env: without });

@@ -3,7 +3,14 @@ import type { Scope } from "@petstore/contract";
 import * as oidc from "openid-client";
 import type { SingleSignOnSettings } from "../base/sso-settings.js";
 import { SSO_CALLBACK_PATH } from "./callback-path.js";
-import { FLOW_COOKIE_NAME, FLOW_MAX_AGE_SECONDS, flowCookieHeader, flowKey, openFlow, sealFlow } from "./flow-cookie.js";
+import {
+  FLOW_COOKIE_NAME,
+  FLOW_MAX_AGE_SECONDS,
+  flowCookieHeader,
+  flowKey,
+  openFlow,
+  sealFlow,
+} from "./flow-cookie.js";
 import { claimAt, claimValues, highestRole } from "./role-claim.js";
 
 export { loggableUrl, SSO_CALLBACK_PATH } from "./callback-path.js";
@@ -138,7 +145,8 @@ function clientSecretAuth(secret: string): oidc.ClientAuth {
   const post = oidc.ClientSecretPost(secret);
   return (server, client, body, headers) => {
     const supported = server.token_endpoint_auth_methods_supported;
-    const useBasic = !supported || supported.includes("client_secret_basic") || !supported.includes("client_secret_post");
+    const useBasic =
+      !supported || supported.includes("client_secret_basic") || !supported.includes("client_secret_post");
     (useBasic ? basic : post)(server, client, body, headers);
   };
 }
@@ -152,13 +160,19 @@ function refusalOf(error: unknown): FinishSignInResult {
       : refusal("provider-error", detail);
   }
   if (error instanceof oidc.ResponseBodyError) {
-    return refusal("token-exchange-failed", `the provider refused the code: ${error.error}${error.error_description ? `: ${error.error_description}` : ""}`);
+    return refusal(
+      "token-exchange-failed",
+      `the provider refused the code: ${error.error}${error.error_description ? `: ${error.error_description}` : ""}`,
+    );
   }
   if (error instanceof oidc.ClientError) {
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
     return refusal("response-invalid", `${error.code ?? "ClientError"}: ${error.message}${cause}`);
   }
-  if (error instanceof TypeError || (error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError"))) {
+  if (
+    error instanceof TypeError ||
+    (error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError"))
+  ) {
     return refusal("provider-unreachable", `the provider could not be reached: ${error.message}`);
   }
   return refusal("response-invalid", error instanceof Error ? `${error.name}: ${error.message}` : String(error));
@@ -167,7 +181,10 @@ function refusalOf(error: unknown): FinishSignInResult {
 function nameOf(claims: Record<string, unknown>, email: string): string {
   const given = typeof claims["given_name"] === "string" ? claims["given_name"].trim() : "";
   const family = typeof claims["family_name"] === "string" ? claims["family_name"].trim() : "";
-  const name = typeof claims["name"] === "string" && claims["name"].trim() ? claims["name"].trim() : `${given} ${family}`.trim() || email;
+  const name =
+    typeof claims["name"] === "string" && claims["name"].trim()
+      ? claims["name"].trim()
+      : `${given} ${family}`.trim() || email;
   return [...name].slice(0, NAME_MAX_LENGTH).join("");
 }
 
@@ -187,8 +204,13 @@ export function createSingleSignOn(settings: SingleSignOnSettings, options: Sing
       })
       .catch((error: unknown) => {
         discovered = undefined;
-        const reason = error instanceof Error ? `${error.message}${error.cause instanceof Error ? `: ${error.cause.message}` : ""}` : String(error);
-        throw new IdentityProviderUnreachable(`single sign-on: discovery at ${settings.issuer} failed: ${reason}`, { cause: error });
+        const reason =
+          error instanceof Error
+            ? `${error.message}${error.cause instanceof Error ? `: ${error.cause.message}` : ""}`
+            : String(error);
+        throw new IdentityProviderUnreachable(`single sign-on: discovery at ${settings.issuer} failed: ${reason}`, {
+          cause: error,
+        });
       });
     return discovered;
   };
@@ -211,23 +233,42 @@ export function createSingleSignOn(settings: SingleSignOnSettings, options: Sing
         state,
         nonce,
       });
-      const value = sealFlow({ state, nonce, codeVerifier, expiresAt: Math.floor(now() / 1000) + FLOW_MAX_AGE_SECONDS }, key);
+      const value = sealFlow(
+        { state, nonce, codeVerifier, expiresAt: Math.floor(now() / 1000) + FLOW_MAX_AGE_SECONDS },
+        key,
+      );
       return { authorizationUrl, flowCookie: { name: FLOW_COOKIE_NAME, value, setCookie: flowCookieHeader(value) } };
     },
 
     async finishSignIn(callbackUrl, flowCookie) {
       if (flowCookie === undefined || flowCookie === "") {
-        return refusal("flow-missing", "the callback came without the flow cookie", "The sign-in was not started in this browser, or took too long. Please try again.");
+        return refusal(
+          "flow-missing",
+          "the callback came without the flow cookie",
+          "The sign-in was not started in this browser, or took too long. Please try again.",
+        );
       }
       const flow = openFlow(flowCookie, key, Math.floor(now() / 1000));
-      if (flow === "expired") return refusal("flow-expired", "the flow cookie is older than 10 minutes", "The sign-in took too long. Please try again.");
-      if (flow === "invalid") return refusal("flow-invalid", "the flow cookie does not open (changed, made up, or sealed under another secret)");
+      if (flow === "expired")
+        return refusal(
+          "flow-expired",
+          "the flow cookie is older than 10 minutes",
+          "The sign-in took too long. Please try again.",
+        );
+      if (flow === "invalid")
+        return refusal(
+          "flow-invalid",
+          "the flow cookie does not open (changed, made up, or sealed under another secret)",
+        );
 
       const current = new URL(redirectUri);
       current.search = new URL(callbackUrl, redirectUri).search;
       const state = current.searchParams.get("state");
       if (state === null || !sameString(state, flow.state)) {
-        return refusal("state-mismatch", state === null ? "the callback has no state" : "the callback's state is not this flow's");
+        return refusal(
+          "state-mismatch",
+          state === null ? "the callback has no state" : "the callback's state is not this flow's",
+        );
       }
 
       let config: oidc.Configuration;
@@ -262,7 +303,11 @@ export function createSingleSignOn(settings: SingleSignOnSettings, options: Sing
       }
       const email = typeof claims["email"] === "string" ? claims["email"].trim() : "";
       if (email === "") {
-        return refusal("no-email", "neither the ID token nor userinfo has an email", "Your account at the identity provider has no email address.");
+        return refusal(
+          "no-email",
+          "neither the ID token nor userinfo has an email",
+          "Your account at the identity provider has no email address.",
+        );
       }
       return {
         ok: true,

@@ -47,7 +47,8 @@ const ssoEnv = (extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
-const setCookies = (response: request.Response): string[] => ([] as string[]).concat(response.headers["set-cookie"] ?? []);
+const setCookies = (response: request.Response): string[] =>
+  ([] as string[]).concat(response.headers["set-cookie"] ?? []);
 function cookieValue(response: request.Response, name: string): string | undefined {
   const line = setCookies(response).find((candidate) => candidate.startsWith(`${name}=`));
   return line?.slice(name.length + 1).split(";")[0];
@@ -55,7 +56,12 @@ function cookieValue(response: request.Response, name: string): string | undefin
 
 describe("single sign-on's refusal codes", () => {
   it("tells a cancel apart; every other refusal has its code", () => {
-    expect(signInErrorOf({ reason: "provider-error", detail: "the provider answered access_denied: The person cancelled the sign-in." })).toBe("cancelled");
+    expect(
+      signInErrorOf({
+        reason: "provider-error",
+        detail: "the provider answered access_denied: The person cancelled the sign-in.",
+      }),
+    ).toBe("cancelled");
     expect(signInErrorOf({ reason: "provider-error", detail: "the provider answered server_error" })).toBe("failed");
     expect(signInErrorOf({ reason: "state-mismatch", detail: "" })).toBe("failed");
     expect(signInErrorOf({ reason: "flow-missing", detail: "" })).toBe("expired");
@@ -68,7 +74,9 @@ describe("single sign-on's refusal codes", () => {
     expect(storableName("\u200e\u200f", "sam.rivera@example.com")).toBe("sam.rivera");
     expect(storableName("x".repeat(99) + "😀", "a@b.example")).toBe("x".repeat(99));
     expect(fallbackEmail("https://localhost:9443", "d4c3f9b5-dave")).toBe("sso-d4c3f9b5-dave@localhost.invalid");
-    expect(fallbackEmail("https://login.example.com/tenant/v2.0", "google-oauth2|1234")).toMatch(/^sso-[0-9a-f]{24}@login\.example\.com\.invalid$/);
+    expect(fallbackEmail("https://login.example.com/tenant/v2.0", "google-oauth2|1234")).toMatch(
+      /^sso-[0-9a-f]{24}@login\.example\.com\.invalid$/,
+    );
     expect(fallbackEmail("https://[::1]:9443", "abc")).toMatch(/^sso-[0-9a-f]{24}@single-sign-on\.invalid$/);
   });
 });
@@ -96,7 +104,10 @@ describe.each(TEST_PROVIDERS)("single sign-on through the API on %s", (provider)
   /** The callback request as the browser makes it: the path and query the provider sent it to, with the flow cookie. */
   const callback = (url: URL, flow: string | undefined, app = t.app, sessionCookie?: string) => {
     const call = api(app).get(`${url.pathname}${url.search}`);
-    const cookies = [flow === undefined ? undefined : `${FLOW_COOKIE_NAME}=${flow}`, sessionCookie && `${SESSION_COOKIE_NAME}=${sessionCookie}`].filter(Boolean);
+    const cookies = [
+      flow === undefined ? undefined : `${FLOW_COOKIE_NAME}=${flow}`,
+      sessionCookie && `${SESSION_COOKIE_NAME}=${sessionCookie}`,
+    ].filter(Boolean);
     if (cookies.length > 0) call.set("Cookie", cookies.join("; "));
     return call;
   };
@@ -109,15 +120,34 @@ describe.each(TEST_PROVIDERS)("single sign-on through the API on %s", (provider)
     return { answer, back, flow, session: cookieValue(answer, SESSION_COOKIE_NAME) };
   }
   async function token(session: string, app = t.app) {
-    return SessionToken.parse((await api(app).post("/admin/v1/session/token").set("Cookie", `${SESSION_COOKIE_NAME}=${session}`).set("Origin", ORIGIN).expect(201)).body).token;
+    return SessionToken.parse(
+      (
+        await api(app)
+          .post("/admin/v1/session/token")
+          .set("Cookie", `${SESSION_COOKIE_NAME}=${session}`)
+          .set("Origin", ORIGIN)
+          .expect(201)
+      ).body,
+    ).token;
   }
   async function whoIs(session: string) {
-    return Session.parse((await api().get("/admin/v1/session").set("Authorization", `Bearer ${await token(session)}`).expect(200)).body);
+    return Session.parse(
+      (
+        await api()
+          .get("/admin/v1/session")
+          .set("Authorization", `Bearer ${await token(session)}`)
+          .expect(200)
+      ).body,
+    );
   }
-  const staff = async () => StaffMembers.parse((await api().get("/admin/v1/staff").set("Authorization", asAdmin).expect(200)).body);
-  const events = async () => AuditEvents.parse((await api().get("/admin/v1/audit-events").set("Authorization", asAdmin).expect(200)).body);
+  const staff = async () =>
+    StaffMembers.parse((await api().get("/admin/v1/staff").set("Authorization", asAdmin).expect(200)).body);
+  const events = async () =>
+    AuditEvents.parse((await api().get("/admin/v1/audit-events").set("Authorization", asAdmin).expect(200)).body);
   async function invite(email: string, name: string, role: StaffRole) {
-    return InvitedStaffMember.parse((await api().post("/admin/v1/staff").set("Authorization", asAdmin).send({ email, name, role }).expect(201)).body).staff;
+    return InvitedStaffMember.parse(
+      (await api().post("/admin/v1/staff").set("Authorization", asAdmin).send({ email, name, role }).expect(201)).body,
+    ).staff;
   }
   const refusedWith = (answer: request.Response, code: string) => {
     expect(answer.status).toBe(302);
@@ -137,8 +167,16 @@ describe.each(TEST_PROVIDERS)("single sign-on through the API on %s", (provider)
   it("is off without ADMIN_ORIGIN (production's default), the OIDC settings notwithstanding", async () => {
     await start();
     const config = { ...t.config, adminOrigin: undefined };
-    const alone = createApp({ config, logger: createLogger(config, { write: () => {} }), database: t.database, oidcFetch: idp.fetch });
-    expect(SignInOptions.parse((await api(alone).get("/admin/v1/sign-in-options").expect(200)).body)).toEqual({ passkeys: false, singleSignOn: null });
+    const alone = createApp({
+      config,
+      logger: createLogger(config, { write: () => {} }),
+      database: t.database,
+      oidcFetch: idp.fetch,
+    });
+    expect(SignInOptions.parse((await api(alone).get("/admin/v1/sign-in-options").expect(200)).body)).toEqual({
+      passkeys: false,
+      singleSignOn: null,
+    });
     expectError(await api(alone).get("/admin/v1/sso/start"), 404, "NOT_FOUND");
   });
 
@@ -162,8 +200,12 @@ describe.each(TEST_PROVIDERS)("single sign-on through the API on %s", (provider)
     await start();
     const alice = await signIn("alice@example.test");
     expect(alice.answer.headers["location"]).toBe(`${ORIGIN}/`);
-    expect(setCookies(alice.answer).find((line) => line.startsWith(`${SESSION_COOKIE_NAME}=`))).toMatch(/; Secure; HttpOnly; SameSite=Strict$/);
-    expect(setCookies(alice.answer)).toContain(`${FLOW_COOKIE_NAME}=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax`);
+    expect(setCookies(alice.answer).find((line) => line.startsWith(`${SESSION_COOKIE_NAME}=`))).toMatch(
+      /; Secure; HttpOnly; SameSite=Strict$/,
+    );
+    expect(setCookies(alice.answer)).toContain(
+      `${FLOW_COOKIE_NAME}=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax`,
+    );
     expect(await whoIs(alice.session!)).toMatchObject({ keyId: null, name: "Alice Admin", scope: "admin" });
     const bob = await signIn("bob@example.test");
     expect(await whoIs(bob.session!)).toMatchObject({ keyId: null, name: "Bob Frontdesk", scope: "write" });
@@ -198,8 +240,15 @@ describe.each(TEST_PROVIDERS)("single sign-on through the API on %s", (provider)
     expect(who.staffId).not.toBe(invited.id);
     expect(who).toMatchObject({ name: "Dave Unverified", scope: "write" });
     const people = await staff();
-    expect(people.find((person) => person.id === invited.id)).toMatchObject({ email: "dave@example.test", role: "read", lastSignInAt: null });
-    expect(people.find((person) => person.id === who.staffId)).toMatchObject({ email: "sso-d4c3f9b5-dave@localhost.invalid", role: "write" });
+    expect(people.find((person) => person.id === invited.id)).toMatchObject({
+      email: "dave@example.test",
+      role: "read",
+      lastSignInAt: null,
+    });
+    expect(people.find((person) => person.id === who.staffId)).toMatchObject({
+      email: "sso-d4c3f9b5-dave@localhost.invalid",
+      role: "write",
+    });
   });
 
   it("a verified email joins the invited person: same record and name, the provider's role, staff.role_changed by them", async () => {
@@ -209,7 +258,11 @@ describe.each(TEST_PROVIDERS)("single sign-on through the API on %s", (provider)
     expect(await whoIs(alice.session!)).toMatchObject({ staffId: invited.id, name: "Alice A.", scope: "admin" });
     expect(await staff()).toHaveLength(1);
     const changed = (await events()).find((event) => event.action === "staff.role_changed");
-    expect(changed).toMatchObject({ actor: { keyId: null, staffId: invited.id, name: "Alice A." }, target: { type: "staff", id: invited.id }, detail: "admin" });
+    expect(changed).toMatchObject({
+      actor: { keyId: null, staffId: invited.id, name: "Alice A." },
+      target: { type: "staff", id: invited.id },
+      detail: "admin",
+    });
     // Tied now: the next sign-in finds them by issuer and subject, with no second change.
     await signIn("alice@example.test");
     expect((await events()).filter((event) => event.action === "staff.role_changed")).toHaveLength(1);
@@ -221,8 +274,16 @@ describe.each(TEST_PROVIDERS)("single sign-on through the API on %s", (provider)
     const bobId = (await whoIs(first.session!)).staffId!;
     const firstToken = await token(first.session!);
     // The same store, the identity provider now mapping Bob's group to read (a second replica with the new map).
-    const config = { ...t.config, singleSignOn: { ...t.config.singleSignOn!, roleMap: new Map([["front-desk", "read" as const]]) } };
-    const replica = createApp({ config, logger: createLogger(config, { write: () => {} }), database: t.database, oidcFetch: idp.fetch });
+    const config = {
+      ...t.config,
+      singleSignOn: { ...t.config.singleSignOn!, roleMap: new Map([["front-desk", "read" as const]]) },
+    };
+    const replica = createApp({
+      config,
+      logger: createLogger(config, { write: () => {} }),
+      database: t.database,
+      oidcFetch: idp.fetch,
+    });
     const second = await signIn("bob@example.test", { app: replica });
     expect(await whoIs(second.session!)).toMatchObject({ staffId: bobId, scope: "read" });
     expect((await events()).find((event) => event.action === "staff.role_changed")).toMatchObject({
@@ -231,7 +292,14 @@ describe.each(TEST_PROVIDERS)("single sign-on through the API on %s", (provider)
       detail: "read",
     });
     // The session started before the change has ended (it held the old role); its token is refused too, within 2 s.
-    expectError(await api().post("/admin/v1/session/token").set("Cookie", `${SESSION_COOKIE_NAME}=${first.session}`).set("Origin", ORIGIN), 401, "UNAUTHORIZED");
+    expectError(
+      await api()
+        .post("/admin/v1/session/token")
+        .set("Cookie", `${SESSION_COOKIE_NAME}=${first.session}`)
+        .set("Origin", ORIGIN),
+      401,
+      "UNAUTHORIZED",
+    );
     const deadline = Date.now() + 2_500;
     let status = 200;
     while (status === 200 && Date.now() < deadline) {
@@ -256,7 +324,9 @@ describe.each(TEST_PROVIDERS)("single sign-on through the API on %s", (provider)
       role: "write" as const,
     };
     const request = { requestId: null, clientAddress: null };
-    const outcomes = await Promise.all(Array.from({ length: 6 }, () => t.database.staff.findOrCreateForSso(identity, new Date(), request)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 6 }, () => t.database.staff.findOrCreateForSso(identity, new Date(), request)),
+    );
     expect(new Set(outcomes.map((outcome) => ("staff" in outcome ? outcome.staff.id : outcome.refused))).size).toBe(1);
     expect(outcomes.filter((outcome) => "how" in outcome && outcome.how === "created")).toHaveLength(1);
     expect(await staff()).toHaveLength(1);
@@ -294,9 +364,16 @@ describe.each(TEST_PROVIDERS)("single sign-on through the API on %s", (provider)
     refusedWith(fourth, "too-many");
     expect(fourth.headers["retry-after"]).toMatch(/^[1-9][0-9]*$/);
     expect(await staff()).toEqual([]);
-    const refusals = t.logs.filter((line) => line.includes("single sign-on refused")).map((line) => JSON.parse(line) as { sso: { reason: string } });
+    const refusals = t.logs
+      .filter((line) => line.includes("single sign-on refused"))
+      .map((line) => JSON.parse(line) as { sso: { reason: string } });
     // Past the budget the callback is not looked at (nor its code redeemed): refused as over the budget.
-    expect(refusals.map((line) => line.sso.reason)).toEqual(["state-mismatch", "state-mismatch", "flow-missing", "over-budget"]);
+    expect(refusals.map((line) => line.sso.reason)).toEqual([
+      "state-mismatch",
+      "state-mismatch",
+      "flow-missing",
+      "over-budget",
+    ]);
   });
 
   /** The provider's token endpoint, as its discovery document names it. */
@@ -329,7 +406,9 @@ describe.each(TEST_PROVIDERS)("single sign-on through the API on %s", (provider)
     };
     const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => callback(guess(i), flow)));
     expect(calls).toHaveLength(2);
-    const codes = answers.map((answer) => new URL(answer.headers["location"] as string).searchParams.get("error")).sort();
+    const codes = answers
+      .map((answer) => new URL(answer.headers["location"] as string).searchParams.get("error"))
+      .sort();
     expect(codes).toEqual(["failed", "failed", "too-many", "too-many", "too-many", "too-many"]);
     for (const answer of answers.filter((candidate) => String(candidate.headers["location"]).endsWith("too-many"))) {
       refusedWith(answer, "too-many");
@@ -398,7 +477,14 @@ describe.each(TEST_PROVIDERS)("single sign-on through the API on %s", (provider)
     const second = await signIn("alice@example.test", { sessionCookie: first.session! });
     expect(second.session).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(second.session).not.toBe(first.session);
-    expectError(await api().post("/admin/v1/session/token").set("Cookie", `${SESSION_COOKIE_NAME}=${first.session}`).set("Origin", ORIGIN), 401, "UNAUTHORIZED");
+    expectError(
+      await api()
+        .post("/admin/v1/session/token")
+        .set("Cookie", `${SESSION_COOKIE_NAME}=${first.session}`)
+        .set("Origin", ORIGIN),
+      401,
+      "UNAUTHORIZED",
+    );
     expect((await whoIs(second.session!)).name).toBe("Alice Admin");
   });
 

@@ -53,7 +53,8 @@ const CODE_OF: Record<SignInRefusalReason, SignInError> = {
 
 /** The code for a refusal: the person pressing cancel at the provider is told so. */
 export function signInErrorOf(refusal: Pick<SignInRefusal, "reason" | "detail">): SignInError {
-  if (refusal.reason === "provider-error" && /^the provider answered access_denied\b/.test(refusal.detail)) return "cancelled";
+  if (refusal.reason === "provider-error" && /^the provider answered access_denied\b/.test(refusal.detail))
+    return "cancelled";
   return CODE_OF[refusal.reason];
 }
 
@@ -68,7 +69,11 @@ function flowCookieOf(req: Pick<Request, "headers">): string | undefined {
 
 const notConfigured = () => ({
   status: 404 as const,
-  body: toErrorBody(404, "NOT_FOUND", "Single sign-on is not configured on this server (the OIDC_* settings and ADMIN_ORIGIN)."),
+  body: toErrorBody(
+    404,
+    "NOT_FOUND",
+    "Single sign-on is not configured on this server (the OIDC_* settings and ADMIN_ORIGIN).",
+  ),
 });
 
 const server = initServer();
@@ -104,7 +109,13 @@ export function createSsoRouter({
    * A refused callback: a failure of the address's budget (`counted`: the unit the callback spent already,
    * else one is spent now; past the budget, the page says so), then to the sign-in page.
    */
-  const refuse = async (req: Request, res: Response, code: SignInError, why: { reason: string; detail: string }, counted?: LimitCount) => {
+  const refuse = async (
+    req: Request,
+    res: Response,
+    code: SignInError,
+    why: { reason: string; detail: string },
+    counted?: LimitCount,
+  ) => {
     const spent = await refuseCredential({
       authFailures,
       clientAddress: req.ip ?? "unknown",
@@ -163,19 +174,43 @@ export function createSsoRouter({
       const address = req.ip ?? "unknown";
       const counted = await authFailures.count(address);
       if (!counted.allowed) {
-        return refuse(req, res, "too-many", { reason: "over-budget", detail: "the address's failure budget is spent: the provider was not called" }, counted);
+        return refuse(
+          req,
+          res,
+          "too-many",
+          { reason: "over-budget", detail: "the address's failure budget is spent: the provider was not called" },
+          counted,
+        );
       }
       const result = await sso.finishSignIn(req.originalUrl, flowCookieOf(req));
       if (!result.ok) return refuse(req, res, signInErrorOf(result.refusal), result.refusal, counted);
 
-      const outcome = await sessions.repository.findOrCreateForSso(ssoIdentity(result.signIn), new Date(sessions.now()), {
-        requestId: req.id || null,
-        clientAddress: req.ip ?? null,
-      });
+      const outcome = await sessions.repository.findOrCreateForSso(
+        ssoIdentity(result.signIn),
+        new Date(sessions.now()),
+        {
+          requestId: req.id || null,
+          clientAddress: req.ip ?? null,
+        },
+      );
       // The verified email is a person's who has signed in here before: not joined, refused.
-      if ("refused" in outcome) return refuse(req, res, outcome.refused, { reason: outcome.refused, detail: `staff member ${outcome.staffId} has this email` }, counted);
+      if ("refused" in outcome)
+        return refuse(
+          req,
+          res,
+          outcome.refused,
+          { reason: outcome.refused, detail: `staff member ${outcome.staffId} has this email` },
+          counted,
+        );
       const { staff, how, roleChanged } = outcome;
-      if (staff.disabledAt !== null) return refuse(req, res, "disabled", { reason: "disabled", detail: `staff member ${staff.id} is disabled` }, counted);
+      if (staff.disabledAt !== null)
+        return refuse(
+          req,
+          res,
+          "disabled",
+          { reason: "disabled", detail: `staff member ${staff.id} is disabled` },
+          counted,
+        );
       // Their other sessions ended with the role change: their tokens go too, here at once, elsewhere within 2 s.
       if (roleChanged) issuedKeys.endedSessions({ staffId: staff.id });
       await sessions.startStaffSession(req, res, staff, "sso");

@@ -12,7 +12,13 @@ import type { RouterOf } from "../base/contract-router.js";
 const server = initServer();
 
 /** The account contract: the signed-in person's own passkeys and sessions (a person's token, checked before these run). */
-export function createAccountRouter({ sessions, issuedKeys }: { sessions: StaffSessions; issuedKeys: IssuedKeys }): RouterOf<typeof adminContract.account> {
+export function createAccountRouter({
+  sessions,
+  issuedKeys,
+}: {
+  sessions: StaffSessions;
+  issuedKeys: IssuedKeys;
+}): RouterOf<typeof adminContract.account> {
   const repository = sessions.repository;
   /** The signed-in person (a personToken route ran the check): their record, which must exist. */
   const person = async (res: Response) => {
@@ -25,21 +31,30 @@ export function createAccountRouter({ sessions, issuedKeys }: { sessions: StaffS
     getAccount: async ({ res }) => {
       const staff = await person(res);
       const now = sessions.now();
-      const [passkeys, open] = await Promise.all([repository.listPasskeys(staff.id), repository.listSessions(staff.id, new Date(now))]);
-      return { status: 200, body: { staff, passkeys, sessions: open.map((session) => toSessionSummary(session, caller(res).sessionId)) } };
+      const [passkeys, open] = await Promise.all([
+        repository.listPasskeys(staff.id),
+        repository.listSessions(staff.id, new Date(now)),
+      ]);
+      return {
+        status: 200,
+        body: { staff, passkeys, sessions: open.map((session) => toSessionSummary(session, caller(res).sessionId)) },
+      };
     },
 
     renamePasskey: async ({ params, body, res }) => {
       const staff = await person(res);
       const passkey = await repository.renamePasskey(staff.id, params.passkeyId, body.name);
-      return passkey ? { status: 200, body: passkey } : notFoundAnswer(`You have no passkey with id ${params.passkeyId}.`);
+      return passkey
+        ? { status: 200, body: passkey }
+        : notFoundAnswer(`You have no passkey with id ${params.passkeyId}.`);
     },
 
     removePasskey: async ({ params, req, res }) => {
       const staff = await person(res);
       const outcome = await repository.removePasskey(staff.id, params.passkeyId, auditContext(req, res), staff.name);
       if (outcome === null) return notFoundAnswer(`You have no passkey with id ${params.passkeyId}.`);
-      if (outcome === "last") return fieldRefusedAnswer("passkeyId", "this is your only passkey: add another before you remove it");
+      if (outcome === "last")
+        return fieldRefusedAnswer("passkeyId", "this is your only passkey: add another before you remove it");
       return { status: 204, body: undefined };
     },
 

@@ -20,7 +20,6 @@ const asAdmin = bearer();
 const METRICS_TOKEN = "metrics-token-0123456789abcdef0123456789";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-
 /** The person-session helpers of a test app. */
 function helpers(t: TestApp) {
   const api = () => request(t.app);
@@ -28,7 +27,15 @@ function helpers(t: TestApp) {
     api,
     async invite(role: StaffRole = "write") {
       const email = `sam.${randomUUID().slice(0, 8)}@example.com`;
-      return InvitedStaffMember.parse((await api().post("/admin/v1/staff").set("Authorization", asAdmin).send({ email, name: "Sam Rivera", role }).expect(201)).body).staff;
+      return InvitedStaffMember.parse(
+        (
+          await api()
+            .post("/admin/v1/staff")
+            .set("Authorization", asAdmin)
+            .send({ email, name: "Sam Rivera", role })
+            .expect(201)
+        ).body,
+      ).staff;
     },
     async signIn(staff: StaffMember) {
       return cookieOf(await request(signInApp(t)).post(`/sign-in/${staff.id}`).expect(201));
@@ -37,7 +44,15 @@ function helpers(t: TestApp) {
       return request(app).post("/admin/v1/session/token").set("Cookie", cookieHeader(cookie)).set("Origin", ORIGIN);
     },
     async token(cookie: string, app = t.app) {
-      return SessionToken.parse((await request(app).post("/admin/v1/session/token").set("Cookie", cookieHeader(cookie)).set("Origin", ORIGIN).expect(201)).body).token;
+      return SessionToken.parse(
+        (
+          await request(app)
+            .post("/admin/v1/session/token")
+            .set("Cookie", cookieHeader(cookie))
+            .set("Origin", ORIGIN)
+            .expect(201)
+        ).body,
+      ).token;
     },
     signOut(cookie: string) {
       return api().post("/admin/v1/session/sign-out").set("Cookie", cookieHeader(cookie)).set("Origin", ORIGIN);
@@ -61,7 +76,10 @@ describe.each(TEST_PROVIDERS)("session budgets on %s", (provider) => {
   }
 
   it('createSessionToken is limited per session (TOKENS_PER_SESSION_PER_MIN): "session-tokens" RateLimit fields on every answer, then 429 with Retry-After and nothing stored', async () => {
-    const { t, api, invite, signIn, tokenRequest, storedTokens } = await start({ TOKENS_PER_SESSION_PER_MIN: "3", METRICS_TOKEN });
+    const { t, api, invite, signIn, tokenRequest, storedTokens } = await start({
+      TOKENS_PER_SESSION_PER_MIN: "3",
+      METRICS_TOKEN,
+    });
     const staff = await invite();
     const cookie = await signIn(staff);
     const bought: string[] = [];
@@ -115,7 +133,15 @@ describe.each(TEST_PROVIDERS)("session budgets on %s", (provider) => {
     const afterSignOut = await version();
     expect(afterSignOut).not.toBe(before);
 
-    const created = CreatedApiKey.parse((await api().post("/admin/v1/keys").set("Authorization", asAdmin).send({ name: "Till", scope: "read" }).expect(201)).body);
+    const created = CreatedApiKey.parse(
+      (
+        await api()
+          .post("/admin/v1/keys")
+          .set("Authorization", asAdmin)
+          .send({ name: "Till", scope: "read" })
+          .expect(201)
+      ).body,
+    );
     const afterCreate = await version();
     await api().post(`/admin/v1/keys/${created.key.id}/revoke`).set("Authorization", asAdmin).send({}).expect(200);
     const afterRevoke = await version();
@@ -140,7 +166,15 @@ describe.each(TEST_PROVIDERS)("session budgets on %s", (provider) => {
         return activeKeys();
       };
       const other = createApp({ config: t.config, logger: createLogger(t.config, { write: () => {} }), database });
-      const issued = CreatedApiKey.parse((await request(t.app).post("/admin/v1/keys").set("Authorization", asAdmin).send({ name: "Till", scope: "read" }).expect(201)).body);
+      const issued = CreatedApiKey.parse(
+        (
+          await request(t.app)
+            .post("/admin/v1/keys")
+            .set("Authorization", asAdmin)
+            .send({ name: "Till", scope: "read" })
+            .expect(201)
+        ).body,
+      );
       const asIssued = `Bearer ${issued.secret}`;
       const cookie = await signIn(await invite());
       // The other app reads its key set at the first issued key it is shown (after the key, the person and the session exist).
@@ -180,9 +214,16 @@ describe.each(TEST_PROVIDERS)("session budgets on %s", (provider) => {
       const other = createApp({ config: t.config, logger: createLogger(t.config, { write: () => {} }), database });
       const cookie = await signIn(await invite());
       // Four tokens bought here, each new to the other app: four look-ups there, within a budget of two.
-      for (let i = 0; i < 4; i++) await request(other).get("/v1/pets").set("Authorization", `Bearer ${await token(cookie)}`).expect(200);
+      for (let i = 0; i < 4; i++)
+        await request(other)
+          .get("/v1/pets")
+          .set("Authorization", `Bearer ${await token(cookie)}`)
+          .expect(200);
       // The budget is whole: two guesses are 401s, the third a 429.
-      const guess = () => request(other).get("/v1/pets").set("Authorization", `Bearer pst_${"q".repeat(43)}`);
+      const guess = () =>
+        request(other)
+          .get("/v1/pets")
+          .set("Authorization", `Bearer pst_${"q".repeat(43)}`);
       expectError(await guess(), 401, "UNAUTHORIZED");
       expectError(await guess(), 401, "UNAUTHORIZED");
       expectError(await guess(), 429, "RATE_LIMITED");

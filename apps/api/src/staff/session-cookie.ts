@@ -28,7 +28,10 @@ export function sessionCookieOf(req: Pick<Request, "headers">): string | undefin
  */
 export function setSessionCookie(res: Response, value: string, expiresAt: Date, now: number): void {
   const maxAge = Math.max(0, Math.floor((expiresAt.getTime() - now) / 1000));
-  res.append("Set-Cookie", `${SESSION_COOKIE_NAME}=${value}; Path=/; Max-Age=${maxAge}; Secure; HttpOnly; SameSite=Strict`);
+  res.append(
+    "Set-Cookie",
+    `${SESSION_COOKIE_NAME}=${value}; Path=/; Max-Age=${maxAge}; Secure; HttpOnly; SameSite=Strict`,
+  );
   // The admin app reads this one to know a token is worth asking for (SIGNED_IN_COOKIE_NAME).
   res.append("Set-Cookie", `${SIGNED_IN_COOKIE_NAME}=1; Path=/; Max-Age=${maxAge}; Secure; SameSite=Strict`);
 }

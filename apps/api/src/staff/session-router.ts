@@ -31,9 +31,15 @@ export function createSessionRouter({ sessions }: { sessions: StaffSessions }): 
       if (refusal) throw refusal;
       if (await sessions.signOut(req, res)) return { status: 204, body: undefined };
       // No cookie, or one of no live session: a failure like a token request's (each unknown cookie cost a read).
-      throw await sessions.failure(req, () => new HttpError(401, "UNAUTHORIZED", "This browser had no session, or it had ended already."));
+      throw await sessions.failure(
+        req,
+        () => new HttpError(401, "UNAUTHORIZED", "This browser had no session, or it had ended already."),
+      );
     },
 
-    startKeySession: async ({ req, res }) => ({ status: 201, body: await sessions.startKeySession(req, res, caller(res), auditContext(req, res)) }),
+    startKeySession: async ({ req, res }) => ({
+      status: 201,
+      body: await sessions.startKeySession(req, res, caller(res), auditContext(req, res)),
+    }),
   });
 }

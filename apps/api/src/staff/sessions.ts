@@ -1,4 +1,10 @@
-import { SESSION_TOKEN_PREFIX, SESSION_TOKEN_TTL_SECONDS, type Scope, type Session, type StaffMember } from "@petstore/contract";
+import {
+  SESSION_TOKEN_PREFIX,
+  SESSION_TOKEN_TTL_SECONDS,
+  type Scope,
+  type Session,
+  type StaffMember,
+} from "@petstore/contract";
 import type { Request, Response } from "express";
 import { secretDigest } from "../access/bearer.js";
 import type { Caller } from "../access/caller.js";
@@ -92,28 +98,56 @@ export class StaffSessions {
    * passkey and single sign-on ceremonies, once they have verified the person; a disabled person is refused (403).
    * Answers who is signed in, as getSession would.
    */
-  async startStaffSession(req: Request, res: Response, staff: StaffMember, detail: "passkey" | "sso"): Promise<Session> {
+  async startStaffSession(
+    req: Request,
+    res: Response,
+    staff: StaffMember,
+    detail: "passkey" | "sso",
+  ): Promise<Session> {
     if (staff.disabledAt !== null) throw new HttpError(403, "FORBIDDEN", "This account is disabled.");
     const actor = { keyId: null, staffId: staff.id, name: staff.name };
-    const session = await this.start(req, res, { staffId: staff.id, keyId: null, endsBy: null }, {
-      action: "staff.signed_in",
-      detail,
-      target: { type: "staff", id: staff.id, label: staff.name },
-      audit: { actor, requestId: req.id || null, clientAddress: req.ip ?? null },
-    });
-    return { keyId: null, staffId: staff.id, name: staff.name, scope: staff.role, expiresAt: session.expiresAt.toISOString() };
+    const session = await this.start(
+      req,
+      res,
+      { staffId: staff.id, keyId: null, endsBy: null },
+      {
+        action: "staff.signed_in",
+        detail,
+        target: { type: "staff", id: staff.id, label: staff.name },
+        audit: { actor, requestId: req.id || null, clientAddress: req.ip ?? null },
+      },
+    );
+    return {
+      keyId: null,
+      staffId: staff.id,
+      name: staff.name,
+      scope: staff.role,
+      expiresAt: session.expiresAt.toISOString(),
+    };
   }
 
   /** Starts a key's browser session (POST /session/start with the key as bearer), with `key.signed_in`. */
   async startKeySession(req: Request, res: Response, key: Caller, audit: AuditContext): Promise<Session> {
-    if (key.keyId === null || key.sessionId !== undefined) throw new HttpError(403, "FORBIDDEN", "A browser session starts with an API key.");
-    const session = await this.start(req, res, { staffId: null, keyId: key.keyId, endsBy: key.expiresAt }, {
-      action: "key.signed_in",
-      detail: null,
-      target: { type: "key", id: this.keyTargetId(key.keyId), label: key.name },
-      audit,
-    });
-    return { keyId: key.keyId, staffId: null, name: key.name, scope: key.scope, expiresAt: session.expiresAt.toISOString() };
+    if (key.keyId === null || key.sessionId !== undefined)
+      throw new HttpError(403, "FORBIDDEN", "A browser session starts with an API key.");
+    const session = await this.start(
+      req,
+      res,
+      { staffId: null, keyId: key.keyId, endsBy: key.expiresAt },
+      {
+        action: "key.signed_in",
+        detail: null,
+        target: { type: "key", id: this.keyTargetId(key.keyId), label: key.name },
+        audit,
+      },
+    );
+    return {
+      keyId: key.keyId,
+      staffId: null,
+      name: key.name,
+      scope: key.scope,
+      expiresAt: session.expiresAt.toISOString(),
+    };
   }
 
   private async start(
@@ -161,7 +195,8 @@ export class StaffSessions {
     }
     // keyScope reads the configured keys' ids, known once the fingerprint salt is read.
     await this.options.configuredKeys.ready();
-    if (!this.keyScope(session.keyId)) return { refused: "The key this session was started with has been revoked or has expired." };
+    if (!this.keyScope(session.keyId))
+      return { refused: "The key this session was started with has been revoked or has expired." };
     return { session, staff: null };
   }
 
@@ -189,7 +224,10 @@ export class StaffSessions {
    * minute per session: every answer carries the `"session-tokens"` RateLimit fields (set on `res`),
    * past the budget a 429 before anything is stored.
    */
-  async mintToken(live: { session: SessionRecord; staff: StaffMember | null }, res?: Response): Promise<{ token: string; expiresAt: string }> {
+  async mintToken(
+    live: { session: SessionRecord; staff: StaffMember | null },
+    res?: Response,
+  ): Promise<{ token: string; expiresAt: string }> {
     const { session, staff } = live;
     const budget = this.options.sessionTokens ?? unlimited;
     if (budget !== unlimited) {
@@ -197,7 +235,9 @@ export class StaffSessions {
       const fields = new RateLimitFields("session-tokens", budget);
       if (!count.allowed) {
         this.options.onRejected?.("session_tokens");
-        throw rateLimited(count.resetSeconds, "Too many tokens bought for this session").withHeaders(fields.headers(count));
+        throw rateLimited(count.resetSeconds, "Too many tokens bought for this session").withHeaders(
+          fields.headers(count),
+        );
       }
       if (res) fields.set(res, count);
     }
@@ -245,5 +285,3 @@ export class StaffSessions {
     return !("refused" in live);
   }
 }
-
-

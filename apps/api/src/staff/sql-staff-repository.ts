@@ -2,7 +2,19 @@ import { LIST_STAFF_MAX, type ApiKey, type StaffMember, type StaffRole } from "@
 import type { AuditContext } from "../activity/audit-event.js";
 import { recordActivity } from "../activity/recorded-activity.js";
 import { revokeKeyWork } from "../access/key-revocation.js";
-import { execute, firstRow, forUpdate, raw, rows, sql, toDate, toNumber, type SqlRunner, type SqlStatement, type SqlWork } from "../data/sql-work.js";
+import {
+  execute,
+  firstRow,
+  forUpdate,
+  raw,
+  rows,
+  sql,
+  toDate,
+  toNumber,
+  type SqlRunner,
+  type SqlStatement,
+  type SqlWork,
+} from "../data/sql-work.js";
 import {
   toPasskey,
   toPasskeyRecord,
@@ -19,15 +31,21 @@ import {
 } from "./staff-repository.js";
 
 const STAFF_COLUMNS = raw(`"id", "email", "name", "role", "createdAt", "createdBy", "lastSignInAt", "disabledAt"`);
-const SESSION_COLUMNS = raw(`"id", "staffId", "keyId", "createdAt", "lastActiveAt", "expiresAt", "endedAt", "userAgent"`);
-const PASSKEY_COLUMNS = raw(`"id", "staffId", "credentialId", "publicKey", "counter", "transports", "name", "createdAt", "lastUsedAt"`);
+const SESSION_COLUMNS = raw(
+  `"id", "staffId", "keyId", "createdAt", "lastActiveAt", "expiresAt", "endedAt", "userAgent"`,
+);
+const PASSKEY_COLUMNS = raw(
+  `"id", "staffId", "credentialId", "publicKey", "counter", "transports", "name", "createdAt", "lastUsedAt"`,
+);
 
 type SsoRow = StaffRow & { oidcIssuer: string | null; oidcSubject: string | null };
 
 const staffWhere = (where: SqlStatement) => sql`SELECT ${STAFF_COLUMNS} FROM "StaffMember" WHERE ${where}`;
-const ssoStaffWhere = (where: SqlStatement) => sql`SELECT ${STAFF_COLUMNS}, "oidcIssuer", "oidcSubject" FROM "StaffMember" WHERE ${where}`;
+const ssoStaffWhere = (where: SqlStatement) =>
+  sql`SELECT ${STAFF_COLUMNS}, "oidcIssuer", "oidcSubject" FROM "StaffMember" WHERE ${where}`;
 const sessionWhere = (where: SqlStatement) => sql`SELECT ${SESSION_COLUMNS} FROM "StaffSession" WHERE ${where}`;
-const passkeysOf = (staffId: number) => sql`SELECT ${PASSKEY_COLUMNS} FROM "Passkey" WHERE "staffId" = ${staffId} ORDER BY "id"`;
+const passkeysOf = (staffId: number) =>
+  sql`SELECT ${PASSKEY_COLUMNS} FROM "Passkey" WHERE "staffId" = ${staffId} ORDER BY "id"`;
 
 const endInvitations = (staffId: number, at: Date) =>
   execute(sql`UPDATE "Invitation" SET "usedAt" = ${at} WHERE "staffId" = ${staffId} AND "usedAt" IS NULL`);
@@ -43,7 +61,9 @@ function* hasPasskey(staffId: number): SqlWork<boolean> {
  * one left open is refused like a used one). `lock`: `forUpdate()`, for a change that depends on it.
  */
 function* invitedStaff(id: number, lock = raw("")): SqlWork<StaffMember | null> {
-  const row = yield* firstRow<StaffRow>(sql`${staffWhere(sql`"id" = ${id} AND "disabledAt" IS NULL AND "lastSignInAt" IS NULL`)}${lock}`);
+  const row = yield* firstRow<StaffRow>(
+    sql`${staffWhere(sql`"id" = ${id} AND "disabledAt" IS NULL AND "lastSignInAt" IS NULL`)}${lock}`,
+  );
   return row ? toStaffMember(row) : null;
 }
 
@@ -64,7 +84,9 @@ function* insertPasskey(passkey: NewPasskey, at: Date): SqlWork<PasskeyRow> {
 
 /** A new role, with `staff.role_changed`; their sessions end, as the tokens they bought carry the old role. */
 function* setRole(id: number, role: StaffRole, at: Date, audit: AuditContext): SqlWork<StaffMember> {
-  const row = yield* firstRow<StaffRow>(sql`UPDATE "StaffMember" SET "role" = ${role} WHERE "id" = ${id} RETURNING ${STAFF_COLUMNS}`);
+  const row = yield* firstRow<StaffRow>(
+    sql`UPDATE "StaffMember" SET "role" = ${role} WHERE "id" = ${id} RETURNING ${STAFF_COLUMNS}`,
+  );
   const staff = toStaffMember(row!);
   yield* recordActivity(at, "staff.role_changed", { type: "staff", id, label: staff.name, detail: role }, audit);
   yield* endSessions(id, at);
@@ -74,12 +96,19 @@ function* setRole(id: number, role: StaffRole, at: Date, audit: AuditContext): S
 type SsoRequest = Pick<AuditContext, "requestId" | "clientAddress">;
 
 /** A single sign-on's decision (see `findOrCreateForSso`); `again`: whether a lost race may decide once more. */
-function* singleSignOn(identity: SsoIdentity, now: Date, request: SsoRequest, again: boolean): SqlWork<SsoOutcome | SsoRefusal> {
+function* singleSignOn(
+  identity: SsoIdentity,
+  now: Date,
+  request: SsoRequest,
+  again: boolean,
+): SqlWork<SsoOutcome | SsoRefusal> {
   function* settle(row: SsoRow, how: SsoOutcome["how"]): SqlWork<SsoOutcome> {
     const staff = toStaffMember(row);
     if (staff.disabledAt !== null) return { staff, how, roleChanged: false };
     if (how === "joined") {
-      yield* execute(sql`UPDATE "StaffMember" SET "oidcIssuer" = ${identity.issuer}, "oidcSubject" = ${identity.subject} WHERE "id" = ${staff.id}`);
+      yield* execute(
+        sql`UPDATE "StaffMember" SET "oidcIssuer" = ${identity.issuer}, "oidcSubject" = ${identity.subject} WHERE "id" = ${staff.id}`,
+      );
       // Joined: the link they were sent is no way in any more.
       yield* endInvitations(staff.id, now);
     }
@@ -88,7 +117,9 @@ function* singleSignOn(identity: SsoIdentity, now: Date, request: SsoRequest, ag
     return { staff: yield* setRole(staff.id, identity.role, now, audit), how, roleChanged: true };
   }
   const isThisIdentity = (row: SsoRow) => row.oidcIssuer === identity.issuer && row.oidcSubject === identity.subject;
-  const tied = yield* firstRow<SsoRow>(ssoStaffWhere(sql`"oidcIssuer" = ${identity.issuer} AND "oidcSubject" = ${identity.subject}`));
+  const tied = yield* firstRow<SsoRow>(
+    ssoStaffWhere(sql`"oidcIssuer" = ${identity.issuer} AND "oidcSubject" = ${identity.subject}`),
+  );
   if (tied) return yield* settle(tied, "tied");
   const email = identity.email.toLowerCase();
   // Locked: a passkey sign-in or an invitation's acceptance of this person waits for the decision.
@@ -99,7 +130,8 @@ function* singleSignOn(identity: SsoIdentity, now: Date, request: SsoRequest, ag
     // A verified email joins only a person who is invited and nothing more: never signed in, no passkey,
     // no identity. Anyone else's account is not handed to whoever holds that email at the provider.
     const holderId = toNumber(holder.id);
-    if (holder.oidcIssuer === null && holder.lastSignInAt === null && !(yield* hasPasskey(holderId))) return yield* settle(holder, "joined");
+    if (holder.oidcIssuer === null && holder.lastSignInAt === null && !(yield* hasPasskey(holderId)))
+      return yield* settle(holder, "joined");
     return { refused: "account-exists", staffId: holderId };
   }
   // A unique index decides two first sign-ins at once: the loser's insert waits for the winner's commit,
@@ -128,20 +160,26 @@ export function createStaffRepository(runner: SqlRunner): StaffRepository {
     (await runner.read(() => rows<Row>(statement))).map(map);
 
   return {
-    listStaff: () => all(sql`SELECT ${STAFF_COLUMNS} FROM "StaffMember" ORDER BY "id" DESC LIMIT ${LIST_STAFF_MAX}`, toStaffMember),
+    listStaff: () =>
+      all(sql`SELECT ${STAFF_COLUMNS} FROM "StaffMember" ORDER BY "id" DESC LIMIT ${LIST_STAFF_MAX}`, toStaffMember),
     getStaff: (id) => one(staffWhere(sql`"id" = ${id}`), toStaffMember),
     inviteStaff(member, invitation, audit) {
       return runner.transaction(function* () {
         const at = invitation.createdAt;
         // Locked: an invitation's acceptance (which locks the person first) cannot add a passkey in between.
-        const existing = yield* firstRow<StaffRow>(sql`${staffWhere(sql`"email" = ${member.email}`)}${yield* forUpdate()}`);
+        const existing = yield* firstRow<StaffRow>(
+          sql`${staffWhere(sql`"email" = ${member.email}`)}${yield* forUpdate()}`,
+        );
         let row: StaffRow | undefined;
         if (existing) {
           // Invited again (a lost or expired link): only a person who never signed in and holds no passkey.
           const id = toNumber(existing.id);
-          if (existing.lastSignInAt !== null || existing.disabledAt !== null || (yield* hasPasskey(id))) return "email-taken" as const;
+          if (existing.lastSignInAt !== null || existing.disabledAt !== null || (yield* hasPasskey(id)))
+            return "email-taken" as const;
           yield* endInvitations(id, at);
-          row = yield* firstRow<StaffRow>(sql`UPDATE "StaffMember" SET "name" = ${member.name}, "role" = ${member.role} WHERE "id" = ${id} RETURNING ${STAFF_COLUMNS}`);
+          row = yield* firstRow<StaffRow>(
+            sql`UPDATE "StaffMember" SET "name" = ${member.name}, "role" = ${member.role} WHERE "id" = ${id} RETURNING ${STAFF_COLUMNS}`,
+          );
         } else {
           // The unique index decides a race (the loser's transaction fails); the read answers the common case.
           row = yield* firstRow<StaffRow>(sql`
@@ -151,7 +189,12 @@ export function createStaffRepository(runner: SqlRunner): StaffRepository {
         const staff = toStaffMember(row!);
         yield* execute(sql`
           INSERT INTO "Invitation" ("tokenDigest", "staffId", "createdAt", "expiresAt") VALUES (${invitation.tokenDigest}, ${staff.id}, ${at}, ${invitation.expiresAt})`);
-        yield* recordActivity(at, "staff.invited", { type: "staff", id: staff.id, label: staff.name, detail: staff.role }, audit);
+        yield* recordActivity(
+          at,
+          "staff.invited",
+          { type: "staff", id: staff.id, label: staff.name, detail: staff.role },
+          audit,
+        );
         return staff;
       });
     },
@@ -199,7 +242,9 @@ export function createStaffRepository(runner: SqlRunner): StaffRepository {
         // Their keys, as revokeKey revokes each (key.revoked, the key's sessions ended), in this transaction.
         const revokedKeys: ApiKey[] = [];
         if (options?.revokeKeys === true) {
-          const keys = yield* rows<{ id: unknown }>(sql`SELECT "id" FROM "ApiKey" WHERE "createdByStaffId" = ${id} AND "revokedAt" IS NULL ORDER BY "id"`);
+          const keys = yield* rows<{ id: unknown }>(
+            sql`SELECT "id" FROM "ApiKey" WHERE "createdByStaffId" = ${id} AND "revokedAt" IS NULL ORDER BY "id"`,
+          );
           for (const key of keys) {
             const revoked = yield* revokeKeyWork(toNumber(key.id), now, audit);
             if (revoked) revokedKeys.push(revoked);
@@ -229,10 +274,17 @@ export function createStaffRepository(runner: SqlRunner): StaffRepository {
     findSession: (digest) => one(sessionWhere(sql`"digest" = ${digest}`), toSessionRecord),
     getSession: (id) => one(sessionWhere(sql`"id" = ${id}`), toSessionRecord),
     listSessions: (staffId, now) =>
-      all(sessionWhere(sql`"staffId" = ${staffId} AND "endedAt" IS NULL AND "expiresAt" > ${now} ORDER BY "id" DESC LIMIT 1000`), toSessionRecord),
+      all(
+        sessionWhere(
+          sql`"staffId" = ${staffId} AND "endedAt" IS NULL AND "expiresAt" > ${now} ORDER BY "id" DESC LIMIT 1000`,
+        ),
+        toSessionRecord,
+      ),
     createToken({ digest, sessionId, scope, createdAt, expiresAt }) {
       return runner.transaction(function* () {
-        yield* execute(sql`DELETE FROM "SessionToken" WHERE "sessionId" = ${sessionId} AND "expiresAt" <= ${createdAt}`);
+        yield* execute(
+          sql`DELETE FROM "SessionToken" WHERE "sessionId" = ${sessionId} AND "expiresAt" <= ${createdAt}`,
+        );
         yield* execute(sql`
           INSERT INTO "SessionToken" ("digest", "sessionId", "scope", "createdAt", "expiresAt") VALUES (${digest}, ${sessionId}, ${scope}, ${createdAt}, ${expiresAt})`);
         yield* execute(sql`UPDATE "StaffSession" SET "lastActiveAt" = ${createdAt} WHERE "id" = ${sessionId}`);
@@ -260,14 +312,18 @@ export function createStaffRepository(runner: SqlRunner): StaffRepository {
     listPasskeys: (staffId) => all(passkeysOf(staffId), toPasskey),
     async renamePasskey(staffId, id, name) {
       const row = await runner.transaction(() =>
-        firstRow<PasskeyRow>(sql`UPDATE "Passkey" SET "name" = ${name} WHERE "id" = ${id} AND "staffId" = ${staffId} RETURNING ${PASSKEY_COLUMNS}`),
+        firstRow<PasskeyRow>(
+          sql`UPDATE "Passkey" SET "name" = ${name} WHERE "id" = ${id} AND "staffId" = ${staffId} RETURNING ${PASSKEY_COLUMNS}`,
+        ),
       );
       return row ? toPasskey(row) : null;
     },
     removePasskey(staffId, id, audit, label) {
       return runner.transaction(function* () {
         // Locks the person's passkeys, so two removals at once cannot leave none.
-        const held = yield* rows<{ id: unknown }>(sql`SELECT "id" FROM "Passkey" WHERE "staffId" = ${staffId}${yield* forUpdate()}`);
+        const held = yield* rows<{ id: unknown }>(
+          sql`SELECT "id" FROM "Passkey" WHERE "staffId" = ${staffId}${yield* forUpdate()}`,
+        );
         if (!held.some((row) => toNumber(row.id) === id)) return null;
         if (held.length <= 1) return "last" as const;
         yield* execute(sql`DELETE FROM "Passkey" WHERE "id" = ${id}`);
@@ -300,11 +356,14 @@ export function createStaffRepository(runner: SqlRunner): StaffRepository {
         const { credentialId, transports } = toPasskeyRecord(row);
         return { credentialId, transports };
       }),
-    findPasskey: (credentialId) => one(sql`SELECT ${PASSKEY_COLUMNS} FROM "Passkey" WHERE "credentialId" = ${credentialId}`, toPasskeyRecord),
+    findPasskey: (credentialId) =>
+      one(sql`SELECT ${PASSKEY_COLUMNS} FROM "Passkey" WHERE "credentialId" = ${credentialId}`, toPasskeyRecord),
     async recordPasskeyUse(id, counter, at) {
       // 0 after 0 is an authenticator that keeps no counter; otherwise the counter must move forward.
       const moves = counter === 0 ? sql`"counter" <= 0` : sql`"counter" < ${counter}`;
-      const changed = await runner.transaction(() => execute(sql`UPDATE "Passkey" SET "counter" = ${counter}, "lastUsedAt" = ${at} WHERE "id" = ${id} AND ${moves}`));
+      const changed = await runner.transaction(() =>
+        execute(sql`UPDATE "Passkey" SET "counter" = ${counter}, "lastUsedAt" = ${at} WHERE "id" = ${id} AND ${moves}`),
+      );
       return changed === 1;
     },
   };

@@ -136,7 +136,11 @@ export interface StaffRepository {
    * is revoked as revokeKey does (`key.revoked` each, their browser sessions ended), disabled already or not.
    * Null: no such person.
    */
-  disableStaff(id: number, audit: AuditContext, options?: { revokeKeys?: boolean | undefined }): Promise<DisabledStaff | null>;
+  disableStaff(
+    id: number,
+    audit: AuditContext,
+    options?: { revokeKeys?: boolean | undefined },
+  ): Promise<DisabledStaff | null>;
   /**
    * Single sign-on: the person tied to this issuer and subject; else, when the email is verified and is a
    * person's: that person joined (tied to this identity, their open invitations ended) when they are only
@@ -145,7 +149,11 @@ export interface StaffRepository {
    * identity provider's. A disabled person is answered as they are, nothing changed (the caller refuses
    * them). `request` is the sign-in's, for the `staff.role_changed` event (the actor is the person).
    */
-  findOrCreateForSso(identity: SsoIdentity, now: Date, request: Pick<AuditContext, "requestId" | "clientAddress">): Promise<SsoOutcome | SsoRefusal>;
+  findOrCreateForSso(
+    identity: SsoIdentity,
+    now: Date,
+    request: Pick<AuditContext, "requestId" | "clientAddress">,
+  ): Promise<SsoOutcome | SsoRefusal>;
 
   /**
    * Stores a new session and its sign-in event, in one transaction; for a person also their lastSignInAt,
@@ -161,9 +169,19 @@ export interface StaffRepository {
    * Stores a session token (its digest) and moves the session's lastActiveAt to `at`; sweeps the
    * session's expired tokens.
    */
-  createToken(token: { digest: string; sessionId: number; scope: Scope; createdAt: Date; expiresAt: Date }): Promise<void>;
+  createToken(token: {
+    digest: string;
+    sessionId: number;
+    scope: Scope;
+    createdAt: Date;
+    expiresAt: Date;
+  }): Promise<void>;
   /** Ends one session (once: an ended one is answered as it is, no event). `session.ended` when audit is given. */
-  endSession(id: number, audit: AuditContext | null, target: { type: "staff" | "key"; id: number; label: string } | null): Promise<SessionRecord | null>;
+  endSession(
+    id: number,
+    audit: AuditContext | null,
+    target: { type: "staff" | "key"; id: number; label: string } | null,
+  ): Promise<SessionRecord | null>;
   /** Ends every open session of a person, with one `session.ended` when any ended. How many ended. */
   endStaffSessions(staffId: number, audit: AuditContext, label: string): Promise<number>;
 
@@ -180,7 +198,12 @@ export interface StaffRepository {
    * is used, expired, unknown or another person's, or the person is disabled or has signed in: then nothing
    * changes, so a failed ceremony never leaves a used invitation and no passkey.
    */
-  acceptInvitation(tokenDigest: string, passkey: NewPasskey, now: Date, audit: AuditContext): Promise<StaffMember | null>;
+  acceptInvitation(
+    tokenDigest: string,
+    passkey: NewPasskey,
+    now: Date,
+    audit: AuditContext,
+  ): Promise<StaffMember | null>;
   /** The credential ids and transports of a person's passkeys, oldest first: a registration's excludeCredentials. */
   passkeyCredentials(staffId: number): Promise<Array<Pick<PasskeyRecord, "credentialId" | "transports">>>;
   /** The passkey with this credential id (base64url), for a sign-in, or null. */

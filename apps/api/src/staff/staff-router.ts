@@ -27,7 +27,12 @@ export const invitationUrl = (adminOrigin: string, token: string) => `${adminOri
 /** A new invitation token, its digest (what is stored) and its expiry. */
 export function newInvitation(now: number): { token: string; tokenDigest: string; createdAt: Date; expiresAt: Date } {
   const token = newSecret();
-  return { token, tokenDigest: secretDigest(token).toString("hex"), createdAt: new Date(now), expiresAt: new Date(now + INVITATION_TTL_HOURS * 3_600_000) };
+  return {
+    token,
+    tokenDigest: secretDigest(token).toString("hex"),
+    createdAt: new Date(now),
+    expiresAt: new Date(now + INVITATION_TTL_HOURS * 3_600_000),
+  };
 }
 
 /** A browser session as answered (`current`: the one the caller's token belongs to). */
@@ -44,13 +49,21 @@ export const toSessionSummary = (session: SessionRecord, current: number | undef
  * The staff contract: staff members and their invitations, an admin's to manage, and an invitation read by
  * the person invited (its token is its own credential). Each route's credential is checked before its handler runs.
  */
-export function createStaffRouter({ sessions, issuedKeys, adminOrigin }: StaffHandlerDeps): RouterOf<typeof adminContract.staff> {
+export function createStaffRouter({
+  sessions,
+  issuedKeys,
+  adminOrigin,
+}: StaffHandlerDeps): RouterOf<typeof adminContract.staff> {
   const repository = sessions.repository;
   return server.router(adminContract.staff, {
     listStaff: async () => ({ status: 200, body: await repository.listStaff() }),
 
     inviteStaff: async ({ body, req, res }) => {
-      if (!adminOrigin) return fieldRefusedAnswer("body", "invitations are off: the server has no ADMIN_ORIGIN, the admin app's origin, to link to");
+      if (!adminOrigin)
+        return fieldRefusedAnswer(
+          "body",
+          "invitations are off: the server has no ADMIN_ORIGIN, the admin app's origin, to link to",
+        );
       const invitation = newInvitation(sessions.now());
       const staff = await repository.inviteStaff(
         { email: body.email, name: body.name, role: body.role, createdBy: caller(res).name },
@@ -60,7 +73,11 @@ export function createStaffRouter({ sessions, issuedKeys, adminOrigin }: StaffHa
       if (staff === "email-taken") return fieldRefusedAnswer("body.email", "a staff member has this email already");
       return {
         status: 201,
-        body: { staff, invitationUrl: invitationUrl(adminOrigin, invitation.token), expiresAt: invitation.expiresAt.toISOString() },
+        body: {
+          staff,
+          invitationUrl: invitationUrl(adminOrigin, invitation.token),
+          expiresAt: invitation.expiresAt.toISOString(),
+        },
       };
     },
 
@@ -72,7 +89,9 @@ export function createStaffRouter({ sessions, issuedKeys, adminOrigin }: StaffHa
     },
 
     disableStaff: async ({ params, body, req, res }) => {
-      const disabled = await repository.disableStaff(params.staffId, auditContext(req, res), { revokeKeys: body?.revokeKeys === true });
+      const disabled = await repository.disableStaff(params.staffId, auditContext(req, res), {
+        revokeKeys: body?.revokeKeys === true,
+      });
       if (!disabled) return notFoundAnswer(`No staff member has id ${params.staffId}.`);
       const { staff, revokedKeys } = disabled;
       issuedKeys.endedSessions({ staffId: staff.id });
@@ -87,7 +106,11 @@ export function createStaffRouter({ sessions, issuedKeys, adminOrigin }: StaffHa
       const staff = found.staffId === null ? null : await repository.getStaff(found.staffId);
       const target = staff
         ? { type: "staff" as const, id: staff.id, label: staff.name }
-        : { type: "key" as const, id: found.keyId === null ? 0 : sessions.keyTargetId(found.keyId), label: found.keyId ?? "key" };
+        : {
+            type: "key" as const,
+            id: found.keyId === null ? 0 : sessions.keyTargetId(found.keyId),
+            label: found.keyId ?? "key",
+          };
       const ended = await repository.endSession(found.id, auditContext(req, res), target);
       issuedKeys.endedSessions({ sessionId: found.id });
       return { status: 200, body: toSessionSummary(ended ?? found, caller(res).sessionId) };
@@ -97,8 +120,10 @@ export function createStaffRouter({ sessions, issuedKeys, adminOrigin }: StaffHa
       const found = await repository.findInvitation(secretDigest(body.token).toString("hex"), new Date(sessions.now()));
       if (!found) throw await sessions.failure(req, () => new HttpError(404, "NOT_FOUND", INVITATION_GONE));
       const { staff, expiresAt } = found;
-      return { status: 200, body: { name: staff.name, email: staff.email, role: staff.role, expiresAt: expiresAt.toISOString() } };
+      return {
+        status: 200,
+        body: { name: staff.name, email: staff.email, role: staff.role, expiresAt: expiresAt.toISOString() },
+      };
     },
-
   });
 }

@@ -1,4 +1,10 @@
-import { INVENTORY_UNNAMED_MAX, type CountedGroup, type Inventory, type InventoryCategory, type StatusCounts } from "@petstore/contract";
+import {
+  INVENTORY_UNNAMED_MAX,
+  type CountedGroup,
+  type Inventory,
+  type InventoryCategory,
+  type StatusCounts,
+} from "@petstore/contract";
 import { rows, sql, toNumber, type SqlWork } from "../data/sql-work.js";
 import { countRows } from "../pets/pet-counts.js";
 
@@ -47,11 +53,14 @@ export function* readInventory(): SqlWork<Inventory> {
   }
   const all = [...lines.values()];
   const unnamed = all.filter((line) => line.name === null).sort(largestFirst);
-  const listed = [...all.filter((line) => line.name !== null), ...unnamed.slice(0, INVENTORY_UNNAMED_MAX)].sort(largestFirst);
+  const listed = [...all.filter((line) => line.name !== null), ...unnamed.slice(0, INVENTORY_UNNAMED_MAX)].sort(
+    largestFirst,
+  );
   const other: CountedGroup = { total: 0, byStatus: noPets() };
   for (const line of unnamed.slice(INVENTORY_UNNAMED_MAX)) {
     other.total += line.total;
-    for (const key of Object.keys(other.byStatus) as Array<keyof StatusCounts>) other.byStatus[key] += line.byStatus[key];
+    for (const key of Object.keys(other.byStatus) as Array<keyof StatusCounts>)
+      other.byStatus[key] += line.byStatus[key];
   }
   return { total, byStatus, byCategory: listed, other };
 }

@@ -21,7 +21,8 @@ export function createCategoriesRouter(categories: Categories): RouterOf<typeof 
     },
     renameCategory: async ({ params, body, req, res }) => {
       const outcome = await categories.rename({ id: params.categoryId, name: body.name }, auditContext(req, res));
-      if (outcome.kind === "not-found") return { status: 404, body: toErrorBody(404, "NOT_FOUND", `No category has id ${params.categoryId}.`) };
+      if (outcome.kind === "not-found")
+        return { status: 404, body: toErrorBody(404, "NOT_FOUND", `No category has id ${params.categoryId}.`) };
       return outcome.kind === "done" ? { status: 200, body: outcome.category } : conflict(outcome.message);
     },
   });

@@ -24,20 +24,38 @@ async function start(provider: (typeof TEST_PROVIDERS)[number], env: Record<stri
 function as(t: TestApp, authorization = bearer()) {
   const api = () => request(t.app);
   return {
-    createPet: async (body: object) => Pet.parse((await api().post("/v1/pets").set("Authorization", authorization).send(body).expect(201)).body),
+    createPet: async (body: object) =>
+      Pet.parse((await api().post("/v1/pets").set("Authorization", authorization).send(body).expect(201)).body),
     list: (query = "") => api().get(`/v1/pets${query}`).set("Authorization", authorization),
-    patch: (id: number, body: unknown) => api().patch(`/v1/pets/${id}`).set("Authorization", authorization).send(body as object),
+    patch: (id: number, body: unknown) =>
+      api()
+        .patch(`/v1/pets/${id}`)
+        .set("Authorization", authorization)
+        .send(body as object),
     deletePet: (id: number) => api().delete(`/v1/pets/${id}`).set("Authorization", authorization),
     restore: (id: number) => api().post(`/v1/deleted-pets/${id}/restore`).set("Authorization", authorization),
     categories: () => api().get("/v1/categories").set("Authorization", authorization),
-    createCategory: (body: unknown) => api().post("/v1/categories").set("Authorization", authorization).send(body as object),
-    rename: (id: number | string, body: unknown) => api().post(`/v1/categories/${id}/rename`).set("Authorization", authorization).send(body as object),
-    inventory: async () => Inventory.parse((await api().get("/v1/store/inventory").set("Authorization", authorization).expect(200)).body),
+    createCategory: (body: unknown) =>
+      api()
+        .post("/v1/categories")
+        .set("Authorization", authorization)
+        .send(body as object),
+    rename: (id: number | string, body: unknown) =>
+      api()
+        .post(`/v1/categories/${id}/rename`)
+        .set("Authorization", authorization)
+        .send(body as object),
+    inventory: async () =>
+      Inventory.parse((await api().get("/v1/store/inventory").set("Authorization", authorization).expect(200)).body),
   };
 }
 
 async function keyOfScope(t: TestApp, scope: "read" | "write" | "admin") {
-  const issued = await request(t.app).post("/admin/v1/keys").set("Authorization", bearer()).send({ name: `A ${scope} key`, scope }).expect(201);
+  const issued = await request(t.app)
+    .post("/admin/v1/keys")
+    .set("Authorization", bearer())
+    .send({ name: `A ${scope} key`, scope })
+    .expect(201);
   return `Bearer ${issued.body.secret as string}`;
 }
 
@@ -56,7 +74,10 @@ describe.each(TEST_PROVIDERS)("the store at a glance on %s", (provider) => {
       // The next id above category 7 and every pet's categoryId (a deleted pet's too: it may come back).
       const tom = await api.createPet({ name: "Tom", categoryId: 12 });
       await api.deletePet(tom.id).expect(204);
-      expect(Category.parse((await api.createCategory({ name: "Cats" }).expect(201)).body)).toEqual({ id: 13, name: "Cats" });
+      expect(Category.parse((await api.createCategory({ name: "Cats" }).expect(201)).body)).toEqual({
+        id: 13,
+        name: "Cats",
+      });
       expect(Category.parse((await api.createCategory({ name: "Émus" }).expect(201)).body).id).toBe(14);
       expect(Categories.parse((await api.categories()).body)).toEqual([
         { id: 13, name: "Cats" },
@@ -74,20 +95,31 @@ describe.each(TEST_PROVIDERS)("the store at a glance on %s", (provider) => {
       const t = await start(provider);
       const api = as(t);
       await api.createCategory({ name: "Dogs", id: 1 }).expect(201);
-      expect(expectError(await api.createCategory({ name: "dögs" }), 409, "CONFLICT").message).toBe("A category is named Dogs already.");
-      expect(expectError(await api.createCategory({ name: "Hounds", id: 1 }), 409, "CONFLICT").message).toMatch(/^Category 1 is named Dogs already/);
+      expect(expectError(await api.createCategory({ name: "dögs" }), 409, "CONFLICT").message).toBe(
+        "A category is named Dogs already.",
+      );
+      expect(expectError(await api.createCategory({ name: "Hounds", id: 1 }), 409, "CONFLICT").message).toMatch(
+        /^Category 1 is named Dogs already/,
+      );
       expectError(await api.createCategory({ name: "" }), 400, "VALIDATION_ERROR");
       expectError(await api.createCategory({ name: "Cats", id: 0 }), 400, "VALIDATION_ERROR");
       expectError(await api.createCategory({ name: "a\u202eb" }), 400, "VALIDATION_ERROR");
       expectError(await api.createCategory({ id: 3 }), 400, "VALIDATION_ERROR");
       // 999 more make 1,000: the store's most.
       // One statement: 999 round trips in one PostgreSQL transaction outlasted its 5 s limit on a busy CI host.
-      const rows = Array.from({ length: 999 }, (_, i) => sql`(${i + 2}, ${`C${i + 2}`}, ${`c${i + 2}`}, ${new Date()})`);
+      const rows = Array.from(
+        { length: 999 },
+        (_, i) => sql`(${i + 2}, ${`C${i + 2}`}, ${`c${i + 2}`}, ${new Date()})`,
+      );
       await t.database.sql.transaction(function* () {
-        yield* execute(sql`INSERT INTO "Category" ("id", "name", "nameKey", "createdAt") VALUES ${joinSql(rows, ", ")}`);
+        yield* execute(
+          sql`INSERT INTO "Category" ("id", "name", "nameKey", "createdAt") VALUES ${joinSql(rows, ", ")}`,
+        );
       });
       expect(Categories.parse((await api.categories()).body)).toHaveLength(1000);
-      expect(expectError(await api.createCategory({ name: "One too many" }), 409, "CONFLICT").message).toMatch(/^The store has 1,000 categories/);
+      expect(expectError(await api.createCategory({ name: "One too many" }), 409, "CONFLICT").message).toMatch(
+        /^The store has 1,000 categories/,
+      );
     });
 
     it("renames: the new name shows, a taken one is 409, an unknown id 404; each change is in the activity log", async () => {
@@ -99,12 +131,26 @@ describe.each(TEST_PROVIDERS)("the store at a glance on %s", (provider) => {
       // The same name again: nothing changes, nothing is recorded. Its own name in other case is a rename.
       await api.rename(1, { name: "Hounds" }).expect(200);
       expect((await api.rename(1, { name: "HOUNDS" }).expect(200)).body).toEqual({ id: 1, name: "HOUNDS" });
-      expect(expectError(await api.rename(1, { name: "cats" }), 409, "CONFLICT").message).toBe("A category is named Cats already.");
-      expect(expectError(await api.rename(9, { name: "Fish" }), 404, "NOT_FOUND").message).toBe("No category has id 9.");
+      expect(expectError(await api.rename(1, { name: "cats" }), 409, "CONFLICT").message).toBe(
+        "A category is named Cats already.",
+      );
+      expect(expectError(await api.rename(9, { name: "Fish" }), 404, "NOT_FOUND").message).toBe(
+        "No category has id 9.",
+      );
       expectError(await api.rename("abc", { name: "Fish" }), 400, "VALIDATION_ERROR");
       expectError(await api.rename(1, { name: " " }), 400, "VALIDATION_ERROR");
-      expect(Categories.parse((await api.categories()).body)).toEqual([{ id: 2, name: "Cats" }, { id: 1, name: "HOUNDS" }]);
-      const events = AuditEvents.parse((await request(t.app).get("/admin/v1/audit-events?targetType=category").set("Authorization", bearer()).expect(200)).body);
+      expect(Categories.parse((await api.categories()).body)).toEqual([
+        { id: 2, name: "Cats" },
+        { id: 1, name: "HOUNDS" },
+      ]);
+      const events = AuditEvents.parse(
+        (
+          await request(t.app)
+            .get("/admin/v1/audit-events?targetType=category")
+            .set("Authorization", bearer())
+            .expect(200)
+        ).body,
+      );
       // Each event names the category as it was then named.
       expect(events.map((event) => [event.action, event.target.id, event.target.label])).toEqual([
         ["category.renamed", 1, "HOUNDS"],
@@ -135,7 +181,12 @@ describe.each(TEST_PROVIDERS)("the store at a glance on %s", (provider) => {
       const tom = await api.createPet({ name: "Tom", categoryId: 2, status: "pending" });
       await api.createPet({ name: "Kit", categoryId: 2, status: "pending" });
       await api.patch(rex.id, [{ op: "replace", path: "/status", value: "sold" }]).expect(200);
-      await api.patch(tom.id, [{ op: "replace", path: "/categoryId", value: 1 }, { op: "replace", path: "/status", value: "available" }]).expect(200);
+      await api
+        .patch(tom.id, [
+          { op: "replace", path: "/categoryId", value: 1 },
+          { op: "replace", path: "/status", value: "available" },
+        ])
+        .expect(200);
       // A name alone moves no count.
       await api.patch(max.id, [{ op: "replace", path: "/name", value: "Maximus" }]).expect(200);
       await api.deletePet(max.id).expect(204);
@@ -150,11 +201,24 @@ describe.each(TEST_PROVIDERS)("the store at a glance on %s", (provider) => {
         other: { total: 0, byStatus: counts() },
       });
       await api.restore(max.id).expect(200);
-      expect((await api.inventory()).byCategory[0]).toEqual({ categoryId: 1, name: "Dogs", total: 3, byStatus: counts(1, 0, 1, 1) });
+      expect((await api.inventory()).byCategory[0]).toEqual({
+        categoryId: 1,
+        name: "Dogs",
+        total: 3,
+        byStatus: counts(1, 0, 1, 1),
+      });
       // A purge takes only deleted pets: the counts stand.
       await api.deletePet(max.id).expect(204);
-      const settings = { activityMs: 400 * DAY, deliveryMs: 30 * DAY, eventMs: 30 * DAY, idempotencyMs: DAY, deletedPetMs: 30 * DAY };
-      expect((await purgeExpired(t.database.sql, settings, { now: () => new Date(Date.now() + 31 * DAY) })).deletedPets).toBe(1);
+      const settings = {
+        activityMs: 400 * DAY,
+        deliveryMs: 30 * DAY,
+        eventMs: 30 * DAY,
+        idempotencyMs: DAY,
+        deletedPetMs: 30 * DAY,
+      };
+      expect(
+        (await purgeExpired(t.database.sql, settings, { now: () => new Date(Date.now() + 31 * DAY) })).deletedPets,
+      ).toBe(1);
       const after = await api.inventory();
       expect(after.total).toBe(3);
       expect(after.byStatus).toEqual(counts(1, 1, 1, 0));
@@ -168,16 +232,28 @@ describe.each(TEST_PROVIDERS)("the store at a glance on %s", (provider) => {
       await api.createCategory({ name: "Empty", id: 500 }).expect(201);
       // Ids 1..102 without a name: id 1 has three pets, id 2 two, the others one each.
       await t.database.sql.transaction(function* () {
-        const pets: Array<[number, string | null]> = [[1, "available"], [1, "sold"], [1, null], [2, "pending"], [2, "pending"]];
+        const pets: Array<[number, string | null]> = [
+          [1, "available"],
+          [1, "sold"],
+          [1, null],
+          [2, "pending"],
+          [2, "pending"],
+        ];
         for (let id = 3; id <= 102; id++) pets.push([id, "available"]);
         for (const [categoryId, status] of pets) {
-          yield* execute(sql`INSERT INTO "Pet" ("name", "nameKey", "categoryId", "status", "createdAt") VALUES ('P', 'p', ${categoryId}, ${status}, ${new Date()})`);
+          yield* execute(
+            sql`INSERT INTO "Pet" ("name", "nameKey", "categoryId", "status", "createdAt") VALUES ('P', 'p', ${categoryId}, ${status}, ${new Date()})`,
+          );
         }
       });
       const inventory = await api.inventory();
       expect(inventory.total).toBe(105);
       expect(inventory.byCategory).toHaveLength(101);
-      expect(inventory.byCategory.slice(0, 3).map((line) => [line.categoryId, line.total])).toEqual([[1, 3], [2, 2], [3, 1]]);
+      expect(inventory.byCategory.slice(0, 3).map((line) => [line.categoryId, line.total])).toEqual([
+        [1, 3],
+        [2, 2],
+        [3, 1],
+      ]);
       expect(inventory.byCategory.at(-1)).toEqual({ categoryId: 500, name: "Empty", total: 0, byStatus: counts() });
       expect(inventory.byCategory.map((line) => line.categoryId)).not.toContain(101);
       expect(inventory.other).toEqual({ total: 2, byStatus: counts(2, 0, 0, 0) });
@@ -187,10 +263,24 @@ describe.each(TEST_PROVIDERS)("the store at a glance on %s", (provider) => {
       const one = await start(provider);
       const two = await start(provider, { DATABASE_URL: one.config.databaseUrl });
       const created = await Promise.all(
-        Array.from({ length: 40 }, (_, i) => as(i % 2 === 0 ? one : two).createPet({ name: `Pet ${i}`, categoryId: 1 + (i % 3), status: "available" })),
+        Array.from({ length: 40 }, (_, i) =>
+          as(i % 2 === 0 ? one : two).createPet({ name: `Pet ${i}`, categoryId: 1 + (i % 3), status: "available" }),
+        ),
       );
-      await Promise.all(created.slice(0, 20).map((pet, i) => as(i % 2 === 0 ? two : one).patch(pet.id, [{ op: "replace", path: "/status", value: "sold" }]).expect(200)));
-      await Promise.all(created.slice(20, 30).map((pet, i) => as(i % 2 === 0 ? one : two).deletePet(pet.id).expect(204)));
+      await Promise.all(
+        created.slice(0, 20).map((pet, i) =>
+          as(i % 2 === 0 ? two : one)
+            .patch(pet.id, [{ op: "replace", path: "/status", value: "sold" }])
+            .expect(200),
+        ),
+      );
+      await Promise.all(
+        created.slice(20, 30).map((pet, i) =>
+          as(i % 2 === 0 ? one : two)
+            .deletePet(pet.id)
+            .expect(204),
+        ),
+      );
       const inventory = await as(two).inventory();
       expect(inventory.total).toBe(30);
       expect(inventory.byStatus).toEqual(counts(10, 0, 20, 0));
@@ -198,14 +288,20 @@ describe.each(TEST_PROVIDERS)("the store at a glance on %s", (provider) => {
 
       // PostgreSQL keeps each write's +1 or -1 as a delta row (decision 052) until a fold moves them into
       // the counts: two processes folding at once move each delta once, and the answers do not move.
-      const deltas = () => one.database.sql.read(() => firstRow<{ n: unknown }>(sql`SELECT count(*) AS "n" FROM "PetCountDelta"`));
+      const deltas = () =>
+        one.database.sql.read(() => firstRow<{ n: unknown }>(sql`SELECT count(*) AS "n" FROM "PetCountDelta"`));
       if (provider === "postgresql") expect(Number((await deltas())!.n)).toBe(40 + 2 * 20 + 10);
-      const folded = await Promise.all([one.database.sql.transaction(foldPetCounts), two.database.sql.transaction(foldPetCounts)]);
+      const folded = await Promise.all([
+        one.database.sql.transaction(foldPetCounts),
+        two.database.sql.transaction(foldPetCounts),
+      ]);
       expect(await as(one).inventory()).toEqual(inventory);
       if (provider === "postgresql") {
         expect(Number((await deltas())!.n)).toBe(0);
         expect(folded.some((rows) => rows > 0)).toBe(true);
-        const rows = await one.database.sql.read(() => firstRow<{ n: unknown }>(sql`SELECT count(*) AS "n" FROM "PetCount"`));
+        const rows = await one.database.sql.read(() =>
+          firstRow<{ n: unknown }>(sql`SELECT count(*) AS "n" FROM "PetCount"`),
+        );
         expect(Number(rows!.n)).toBeLessThanOrEqual(6); // one row per (categoryId, status): 3 categories, available or sold
       } else {
         expect(folded).toEqual([0, 0]);
@@ -228,7 +324,10 @@ describe.each(TEST_PROVIDERS)("the store at a glance on %s", (provider) => {
       const t = await start(provider);
       const api = as(t);
       const pets = [];
-      for (let i = 0; i < 5; i++) pets.push(await api.createPet({ name: `Rex ${i}`, categoryId: 1 + (i % 2), status: i < 3 ? "available" : "sold" }));
+      for (let i = 0; i < 5; i++)
+        pets.push(
+          await api.createPet({ name: `Rex ${i}`, categoryId: 1 + (i % 2), status: i < 3 ? "available" : "sold" }),
+        );
       const dogs = await api.list("?categoryId=1&limit=2&count=true");
       expect(Pets.parse(dogs.body)).toEqual([pets[0], pets[2]]);
       expect(dogs.headers["x-total-count"]).toBe("3");
@@ -254,7 +353,9 @@ describe.each(TEST_PROVIDERS)("the store at a glance on %s", (provider) => {
       const ids = pets.map((pet) => pet.id);
       const middle = await api.list(`?limit=2&before=${ids[5]}`);
       expect(middle.body).toEqual([pets[3], pets[4]]);
-      expect(middle.headers["link"]).toBe(`</v1/pets?limit=2&before=${ids[3]}>; rel="prev", </v1/pets?limit=2&after=${ids[4]}>; rel="next"`);
+      expect(middle.headers["link"]).toBe(
+        `</v1/pets?limit=2&before=${ids[3]}>; rel="prev", </v1/pets?limit=2&after=${ids[4]}>; rel="next"`,
+      );
       const first = await api.list(`?limit=2&before=${ids[2]}`);
       expect(first.body).toEqual([pets[0], pets[1]]);
       expect(first.headers["link"]).toBe(`</v1/pets?limit=2&after=${ids[1]}>; rel="next"`);
@@ -263,7 +364,9 @@ describe.each(TEST_PROVIDERS)("the store at a glance on %s", (provider) => {
       expect(none.body).toEqual([]);
       expect(none.headers["link"]).toBeUndefined();
       // The last page reached backwards from beyond the end has no next.
-      expect((await api.list(`?limit=3&before=${ids[6]! + 10}`)).headers["link"]).toBe(`</v1/pets?limit=3&before=${ids[4]}>; rel="prev"`);
+      expect((await api.list(`?limit=3&before=${ids[6]! + 10}`)).headers["link"]).toBe(
+        `</v1/pets?limit=3&before=${ids[4]}>; rel="prev"`,
+      );
       const both = expectError(await api.list(`?after=1&before=5`), 400, "VALIDATION_ERROR");
       expect(both.issues).toEqual([{ field: "query.before", message: "before and after cannot be used together" }]);
       expectError(await api.list("?before=0"), 400, "VALIDATION_ERROR");

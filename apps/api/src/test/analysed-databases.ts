@@ -37,7 +37,9 @@ export async function analysedPostgres(fillSql: string): Promise<{ client: pg.Cl
 }
 
 /** `fill` runs in one transaction. */
-export async function analysedSqlite(fill: (sqlite: Sqlite.Database) => void): Promise<{ sqlite: Sqlite.Database; close(): Promise<void> }> {
+export async function analysedSqlite(
+  fill: (sqlite: Sqlite.Database) => void,
+): Promise<{ sqlite: Sqlite.Database; close(): Promise<void> }> {
   const database = await freshDatabase("sqlite");
   const sqlite = new Sqlite(sqliteFilePath(database.url));
   sqlite.transaction(() => fill(sqlite))();
@@ -53,11 +55,17 @@ export async function analysedSqlite(fill: (sqlite: Sqlite.Database) => void): P
 
 /** SQLite's plan of `sql`, a line a step. */
 export const sqlitePlan = (sqlite: Sqlite.Database, sql: string, params: unknown[] = []) =>
-  (sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((row) => row.detail).join("\n");
+  (sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>)
+    .map((row) => row.detail)
+    .join("\n");
 
 /** A runner for reads on `client` (the units of work of a listing), as the API's is on PostgreSQL; it refuses transactions. */
 export function readingPostgresRunner(client: pg.Client): SqlRunner {
   const query = async (text: string, ...values: unknown[]) => (await client.query(text, values)).rows;
   const execute = async (text: string, ...values: unknown[]) => (await client.query(text, values)).rowCount ?? 0;
-  return postgresRunner({ $queryRawUnsafe: query as never, $executeRawUnsafe: execute, $transaction: (() => Promise.reject(new Error("reads only"))) as never });
+  return postgresRunner({
+    $queryRawUnsafe: query as never,
+    $executeRawUnsafe: execute,
+    $transaction: (() => Promise.reject(new Error("reads only"))) as never,
+  });
 }

@@ -105,7 +105,10 @@ export async function listAllPets(api: ApiProcess, headers: Record<string, strin
  * `start(env)` resolves once it is ready; after each test it is killed and
  * its database removed. Call at the suite's top level.
  */
-export function oneApiProcessPerTest(): { start: (env?: Record<string, string>) => Promise<ApiProcess>; databaseUrl: () => string } {
+export function oneApiProcessPerTest(): {
+  start: (env?: Record<string, string>) => Promise<ApiProcess>;
+  databaseUrl: () => string;
+} {
   let api: ApiProcess | undefined;
   let database: TestDatabase | undefined;
   afterEach(async () => {

@@ -11,7 +11,11 @@ export interface DelayingProxy {
  * database `delayMs` away (one round trip costs 2 × delayMs more). Order is kept
  * per direction, since every chunk of a direction waits the same time.
  */
-export async function startDelayingProxy(targetHost: string, targetPort: number, delayMs: number): Promise<DelayingProxy> {
+export async function startDelayingProxy(
+  targetHost: string,
+  targetPort: number,
+  delayMs: number,
+): Promise<DelayingProxy> {
   const sockets = new Set<Socket>();
   const relay = (from: Socket, to: Socket) =>
     from.on("data", (bytes: Buffer) => {

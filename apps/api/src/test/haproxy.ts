@@ -6,7 +6,10 @@ import path from "node:path";
 
 /** Why `haproxy` cannot be run here, or null when it is on PATH (Debian's package puts it in /usr/sbin). */
 export function haproxyMissing(): string | null {
-  const probe = spawnSync("haproxy", ["-v"], { encoding: "utf8", env: { PATH: `${process.env["PATH"] ?? ""}:/usr/sbin:/sbin` } });
+  const probe = spawnSync("haproxy", ["-v"], {
+    encoding: "utf8",
+    env: { PATH: `${process.env["PATH"] ?? ""}:/usr/sbin:/sbin` },
+  });
   return probe.error ? `haproxy not found on PATH (${probe.error.message})` : null;
 }
 

@@ -7,7 +7,12 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import Provider, { type Adapter, type AdapterPayload, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
+import Provider, {
+  type Adapter,
+  type AdapterPayload,
+  type Configuration,
+  type KoaContextWithOIDC,
+} from "oidc-provider";
 
 /**
  * A real OpenID provider for tests: `oidc-provider` (the certified Node implementation) on
@@ -39,10 +44,34 @@ export interface TestAccount {
 
 /** Alice and Bob map to roles with `petstore-admins=admin,front-desk=write`; Carol's group maps to none; Dave's email is unverified. */
 export const TEST_ACCOUNTS: readonly TestAccount[] = [
-  { subject: "a1f0c6e2-alice", email: "alice@example.test", emailVerified: true, name: "Alice Admin", groups: ["petstore-admins", "everyone"] },
-  { subject: "b2e1d7f3-bob", email: "bob@example.test", emailVerified: true, name: "Bob Frontdesk", groups: ["front-desk", "everyone"] },
-  { subject: "c3d2e8a4-carol", email: "carol@example.test", emailVerified: true, name: "Carol Elsewhere", groups: ["unmapped", "everyone"] },
-  { subject: "d4c3f9b5-dave", email: "dave@example.test", emailVerified: false, name: "Dave Unverified", groups: ["front-desk"] },
+  {
+    subject: "a1f0c6e2-alice",
+    email: "alice@example.test",
+    emailVerified: true,
+    name: "Alice Admin",
+    groups: ["petstore-admins", "everyone"],
+  },
+  {
+    subject: "b2e1d7f3-bob",
+    email: "bob@example.test",
+    emailVerified: true,
+    name: "Bob Frontdesk",
+    groups: ["front-desk", "everyone"],
+  },
+  {
+    subject: "c3d2e8a4-carol",
+    email: "carol@example.test",
+    emailVerified: true,
+    name: "Carol Elsewhere",
+    groups: ["unmapped", "everyone"],
+  },
+  {
+    subject: "d4c3f9b5-dave",
+    email: "dave@example.test",
+    emailVerified: false,
+    name: "Dave Unverified",
+    groups: ["front-desk"],
+  },
 ];
 
 /** The role map the accounts above are made for. */
@@ -104,10 +133,14 @@ function memoryAdapter(): (model: string) => Adapter {
       const expiresAt = expiresIn ? Date.now() + expiresIn * 1000 : undefined;
       store.set(`${model}:${id}`, { payload, expiresAt });
       if (payload.uid) store.set(`uid:${model}:${payload.uid}`, { payload: { jti: id } as AdapterPayload, expiresAt });
-      if (payload.userCode) store.set(`userCode:${model}:${payload.userCode}`, { payload: { jti: id } as AdapterPayload, expiresAt });
+      if (payload.userCode)
+        store.set(`userCode:${model}:${payload.userCode}`, { payload: { jti: id } as AdapterPayload, expiresAt });
       if (payload.grantId) {
         const ids = (live(`grant:${payload.grantId}`)?.["ids"] as string[] | undefined) ?? [];
-        store.set(`grant:${payload.grantId}`, { payload: { ids: [...ids, `${model}:${id}`] } as AdapterPayload, expiresAt: undefined });
+        store.set(`grant:${payload.grantId}`, {
+          payload: { ids: [...ids, `${model}:${id}`] } as AdapterPayload,
+          expiresAt: undefined,
+        });
       }
     },
     async find(id) {
@@ -142,21 +175,60 @@ function makeCertificates(folder: string): { caPem: string; caFile: string; key:
     try {
       execFileSync("openssl", args, { stdio: ["ignore", "ignore", "pipe"] });
     } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "the openssl command is not installed" : String((error as { stderr?: Buffer }).stderr ?? error);
+      const reason =
+        (error as NodeJS.ErrnoException).code === "ENOENT"
+          ? "the openssl command is not installed"
+          : String((error as { stderr?: Buffer }).stderr ?? error);
       throw new Error(`test OpenID provider: could not make its certificates: ${reason}`);
     }
   };
   const ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
-  openssl("req", "-x509", ...ec, "-keyout", file("ca.key"), "-out", file("ca.pem"), "-days", "1", "-subj", "/CN=Petstore throwaway test CA",
-    "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign");
+  openssl(
+    "req",
+    "-x509",
+    ...ec,
+    "-keyout",
+    file("ca.key"),
+    "-out",
+    file("ca.pem"),
+    "-days",
+    "1",
+    "-subj",
+    "/CN=Petstore throwaway test CA",
+    "-addext",
+    "basicConstraints=critical,CA:TRUE",
+    "-addext",
+    "keyUsage=critical,keyCertSign,cRLSign",
+  );
   openssl("req", ...ec, "-keyout", file("server.key"), "-out", file("server.csr"), "-subj", "/CN=localhost");
   writeFileSync(
     file("server.ext"),
     "subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n",
   );
-  openssl("x509", "-req", "-in", file("server.csr"), "-CA", file("ca.pem"), "-CAkey", file("ca.key"), "-set_serial", `0x${randomBytes(8).toString("hex")}`,
-    "-days", "1", "-extfile", file("server.ext"), "-out", file("server.pem"));
-  return { caPem: readFileSync(file("ca.pem"), "utf8"), caFile: file("ca.pem"), key: readFileSync(file("server.key"), "utf8"), cert: readFileSync(file("server.pem"), "utf8") };
+  openssl(
+    "x509",
+    "-req",
+    "-in",
+    file("server.csr"),
+    "-CA",
+    file("ca.pem"),
+    "-CAkey",
+    file("ca.key"),
+    "-set_serial",
+    `0x${randomBytes(8).toString("hex")}`,
+    "-days",
+    "1",
+    "-extfile",
+    file("server.ext"),
+    "-out",
+    file("server.pem"),
+  );
+  return {
+    caPem: readFileSync(file("ca.pem"), "utf8"),
+    caFile: file("ca.pem"),
+    key: readFileSync(file("server.key"), "utf8"),
+    cert: readFileSync(file("server.pem"), "utf8"),
+  };
 }
 
 /** A fetch over node:https that trusts `ca`, answering the global `Response` (openid-client checks `instanceof Response`). */
@@ -184,16 +256,25 @@ export function fetchTrusting(ca: string): TrustingFetch {
           incoming.on("end", () => {
             const answerHeaders = new Headers();
             for (const [name, value] of Object.entries(incoming.headers)) {
-              for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) answerHeaders.append(name, item);
+              for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value])
+                answerHeaders.append(name, item);
             }
             const status = incoming.statusCode ?? 500;
             const nullBody = status === 204 || status === 304 || (init.method ?? "GET") === "HEAD";
-            resolve(new Response(nullBody ? null : Buffer.concat(chunks), { status, statusText: incoming.statusMessage ?? "", headers: answerHeaders }));
+            resolve(
+              new Response(nullBody ? null : Buffer.concat(chunks), {
+                status,
+                statusText: incoming.statusMessage ?? "",
+                headers: answerHeaders,
+              }),
+            );
           });
         },
       );
       // A failed connection is a TypeError, as with the global fetch.
-      outgoing.on("error", (error) => reject(error.name === "AbortError" ? error : new TypeError("fetch failed", { cause: error })));
+      outgoing.on("error", (error) =>
+        reject(error.name === "AbortError" ? error : new TypeError("fetch failed", { cause: error })),
+      );
       outgoing.end(body);
     });
   };
@@ -291,7 +372,11 @@ export async function startOidcProvider(options: TestOidcProviderOptions): Promi
       await grant.save();
       return grant;
     },
-    jwks: { keys: [{ ...signingKey, kid: "test-key", alg: "RS256", use: "sig" }] as NonNullable<Configuration["jwks"]>["keys"] },
+    jwks: {
+      keys: [{ ...signingKey, kid: "test-key", alg: "RS256", use: "sig" }] as NonNullable<
+        Configuration["jwks"]
+      >["keys"],
+    },
     cookies: { keys: [randomBytes(32).toString("hex")] },
     // Set, so that oidc-provider does not print a notice for each default it uses.
     ttl: { AccessToken: 600, AuthorizationCode: 60, Grant: 3600, IdToken: 600, Interaction: 600, Session: 3600 },
@@ -303,27 +388,43 @@ export async function startOidcProvider(options: TestOidcProviderOptions): Promi
     const details = await provider.interactionDetails(req, res);
     if (details.uid !== uid) throw new Error("interaction cookie of another interaction");
     if (req.method === "GET" && action === undefined) {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(loginPage(uid));
+      res
+        .writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
+        .end(loginPage(uid));
       return;
     }
     if (req.method === "POST" && action === "abort") {
-      await provider.interactionFinished(req, res, { error: "access_denied", error_description: "The person cancelled the sign-in." }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { error: "access_denied", error_description: "The person cancelled the sign-in." },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
     if (req.method === "POST" && action === "login") {
       const email = ((await formOf(req)).get("email") ?? "").trim().toLowerCase();
       const account = accounts.find((candidate) => candidate.email === email);
       if (!account) {
-        res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(loginPage(uid, "No account has that email."));
+        res
+          .writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
+          .end(loginPage(uid, "No account has that email."));
         return;
       }
-      await provider.interactionFinished(req, res, { login: { accountId: account.subject } }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: account.subject } },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
     res.writeHead(405).end();
   };
   handle = (req, res) => {
-    const match = /^\/interaction\/([A-Za-z0-9_-]+)(?:\/(login|abort))?$/.exec(new URL(req.url ?? "/", issuer).pathname);
+    const match = /^\/interaction\/([A-Za-z0-9_-]+)(?:\/(login|abort))?$/.exec(
+      new URL(req.url ?? "/", issuer).pathname,
+    );
     if (!match) {
       void providerHandler(req, res);
       return;
@@ -364,10 +465,15 @@ export async function startOidcProvider(options: TestOidcProviderOptions): Promi
       const page = await answer.text();
       const uid = /action="\/interaction\/([A-Za-z0-9_-]+)\/login"/.exec(page)?.[1];
       if (answer.status !== 200 || !uid || /role="alert"/.test(page)) {
-        throw new Error(`test identity provider: expected its sign-in form at ${url.pathname}, got ${answer.status}: ${page.slice(0, 300)}`);
+        throw new Error(
+          `test identity provider: expected its sign-in form at ${url.pathname}, got ${answer.status}: ${page.slice(0, 300)}`,
+        );
       }
       url = new URL(`/interaction/${uid}/${typeof who === "string" ? "login" : "abort"}`, issuer);
-      answer = await send(url, { method: "POST", body: new URLSearchParams(typeof who === "string" ? { email: who } : {}) });
+      answer = await send(url, {
+        method: "POST",
+        body: new URLSearchParams(typeof who === "string" ? { email: who } : {}),
+      });
     }
     throw new Error("test identity provider: too many redirects");
   }

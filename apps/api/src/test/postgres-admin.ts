@@ -4,7 +4,8 @@ import pg from "pg";
  * The PostgreSQL server tests may use: PG_TEST_URL, else the local server
  * these machines run (trust auth; .ci/run sets the password where it installs one).
  */
-export const POSTGRES_ADMIN_URL = process.env["PG_TEST_URL"] ?? "postgresql://postgres:postgres@127.0.0.1:5432/postgres";
+export const POSTGRES_ADMIN_URL =
+  process.env["PG_TEST_URL"] ?? "postgresql://postgres:postgres@127.0.0.1:5432/postgres";
 
 export function databaseUrl(name: string): string {
   const url = new URL(POSTGRES_ADMIN_URL);

@@ -7,7 +7,13 @@ export const REDIS_TEST_URL = process.env["REDIS_TEST_URL"] ?? "redis://127.0.0.
 
 /** Why the shared Redis cannot be used, or null when it answers PING. */
 export async function redisUnavailable(url = REDIS_TEST_URL): Promise<string | null> {
-  const client = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2_000 });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 2_000,
+  });
   client.on("error", () => {});
   try {
     await client.connect();
@@ -68,9 +74,13 @@ export class OwnRedisServer {
   /** Starts it (again) on its port, with nothing saved to disk; resolves once it answers PING. */
   async restart(): Promise<void> {
     if (this.process) throw new Error("already running");
-    const child = spawn("redis-server", ["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-      stdio: "ignore",
-    });
+    const child = spawn(
+      "redis-server",
+      ["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+      {
+        stdio: "ignore",
+      },
+    );
     this.process = child;
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {

@@ -10,7 +10,9 @@ export function movableClock() {
 
 /** The session cookie's value a response sets (the test fails when it sets none). */
 export function sessionCookieOf(response: request.Response): string {
-  const header = ([] as string[]).concat(response.headers["set-cookie"] ?? []).find((line) => line.startsWith(`${SESSION_COOKIE_NAME}=`));
+  const header = ([] as string[])
+    .concat(response.headers["set-cookie"] ?? [])
+    .find((line) => line.startsWith(`${SESSION_COOKIE_NAME}=`));
   expect(header, "a session cookie is set").toBeDefined();
   return header!.slice(SESSION_COOKIE_NAME.length + 1).split(";")[0]!;
 }

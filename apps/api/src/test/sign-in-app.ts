@@ -28,8 +28,15 @@ export function signInApp(t: TestApp, now?: () => number): express.Express {
       .then((staff) => sessions.startStaffSession(req, res, staff!, "passkey"))
       .then((body) => res.status(201).json(body), next);
   });
-  app.use((error: { status?: number; message: string }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    res.status(error.status ?? 500).json({ message: error.message });
-  });
+  app.use(
+    (
+      error: { status?: number; message: string },
+      _req: express.Request,
+      res: express.Response,
+      _next: express.NextFunction,
+    ) => {
+      res.status(error.status ?? 500).json({ message: error.message });
+    },
+  );
   return app;
 }

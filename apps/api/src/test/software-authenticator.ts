@@ -91,7 +91,14 @@ export class SoftwareAuthenticator {
   register(options: RegistrationOptionsLike, overrides: CeremonyOverrides = {}) {
     const rpId = overrides.rpId ?? options.rp.id ?? new URL(this.origin).hostname;
     const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
-    const credential: Credential = { id: randomBytes(16), privateKey, publicKey, rpId, userHandle: options.user.id, counter: 0 };
+    const credential: Credential = {
+      id: randomBytes(16),
+      privateKey,
+      publicKey,
+      rpId,
+      userHandle: options.user.id,
+      counter: 0,
+    };
     this.credentials.push(credential);
     const jwk = publicKey.export({ format: "jwk" });
     const coseKey = new Map<Cbor, Cbor>([
@@ -112,7 +119,11 @@ export class SoftwareAuthenticator {
       credential.id,
       cbor(coseKey),
     ]);
-    const clientDataJSON = this.clientData("webauthn.create", overrides.challenge ?? options.challenge, overrides.origin);
+    const clientDataJSON = this.clientData(
+      "webauthn.create",
+      overrides.challenge ?? options.challenge,
+      overrides.origin,
+    );
     const attestationObject = cbor(
       new Map<Cbor, Cbor>([
         ["fmt", "none"],
@@ -147,7 +158,11 @@ export class SoftwareAuthenticator {
     if (!credential) throw new Error("this authenticator holds no credential for that relying party");
     if (overrides.counter !== undefined) credential.counter = overrides.counter;
     else if (this.counting) credential.counter += 1;
-    const authData = Buffer.concat([sha256(rpId), Buffer.from([overrides.flags ?? FLAGS.UP | FLAGS.UV]), counterBytes(credential.counter)]);
+    const authData = Buffer.concat([
+      sha256(rpId),
+      Buffer.from([overrides.flags ?? FLAGS.UP | FLAGS.UV]),
+      counterBytes(credential.counter),
+    ]);
     const clientDataJSON = this.clientData("webauthn.get", overrides.challenge ?? options.challenge, overrides.origin);
     const signature = sign("sha256", Buffer.concat([authData, sha256(clientDataJSON)]), credential.privateKey);
     return {

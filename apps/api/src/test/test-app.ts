@@ -69,10 +69,21 @@ export async function createTestApp(
   if (!env["WEB_DIST_DIR"]) config.webDistDir = undefined;
   const logs: string[] = [];
   const logger = createLogger(config, { write: (line: string) => void logs.push(line) });
-  const database = await openDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize, sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs });
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    poolSize: config.databasePoolSize,
+    sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs,
+  });
   const abuseLimits = abuseLimitsFromConfig(config, logger, { keyPrefix: redisKeyPrefix });
   await abuseLimits.whenReady();
-  const app = createApp({ config, logger, database, abuseLimits, ...(now ? { now } : {}), ...(oidcFetch ? { oidcFetch } : {}) });
+  const app = createApp({
+    config,
+    logger,
+    database,
+    abuseLimits,
+    ...(now ? { now } : {}),
+    ...(oidcFetch ? { oidcFetch } : {}),
+  });
   return {
     app,
     config,
@@ -92,7 +103,10 @@ export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
  * on SQLite, and every app it started is closed after each test. Call it at
  * the suite's top level.
  */
-export function startsAppsClosedAfterEach(): (env: Record<string, string>, redisKeyPrefix?: string) => Promise<TestApp> {
+export function startsAppsClosedAfterEach(): (
+  env: Record<string, string>,
+  redisKeyPrefix?: string,
+) => Promise<TestApp> {
   const running: TestApp[] = [];
   afterEach(async () => {
     await Promise.all(running.splice(0).map((t) => t.close()));
@@ -114,14 +128,19 @@ export async function configuredKeyIdOn(database: Pick<Database, "access">, key 
  * every transaction that started before it has ended, in any database of the server
  * (docs/decisions/053-one-event-log.md): another test's open transaction can hold it back a while.
  */
-export async function untilEventsVisible(database: Pick<Database, "sql">, count: number, timeoutMs = 10_000): Promise<void> {
+export async function untilEventsVisible(
+  database: Pick<Database, "sql">,
+  count: number,
+  timeoutMs = 10_000,
+): Promise<void> {
   const log = createEventLog(database.sql);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const page = await log.readPage({ after: undefined, types: LOGGED_TYPES, take: 100 });
     const seen = page.kind === "page" ? page.events.length : 0;
     if (seen >= count) return;
-    if (Date.now() > deadline) throw new Error(`the event log shows ${seen} events, not ${count}, after ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`the event log shows ${seen} events, not ${count}, after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

@@ -13,12 +13,24 @@ export const thingsContract = c.router(
       headers: z.object({ "x-trace-token": z.string().optional() }),
       responses: { 201: z.string() },
     },
-    uploadThing: { method: "PUT", path: "/things/:id", contentType: "multipart/form-data", body: c.type<unknown>(), responses: { 204: c.noBody() } },
+    uploadThing: {
+      method: "PUT",
+      path: "/things/:id",
+      contentType: "multipart/form-data",
+      body: c.type<unknown>(),
+      responses: { 204: c.noBody() },
+    },
     oldThing: {
       method: "GET",
       path: "/things/:id",
       deprecated: true,
-      metadata: { deprecation: { deprecatedAt: new Date("2026-01-01T00:00:00Z"), sunsetAt: new Date("2030-12-05T00:00:00Z"), successor: "/v9/things" } },
+      metadata: {
+        deprecation: {
+          deprecatedAt: new Date("2026-01-01T00:00:00Z"),
+          sunsetAt: new Date("2030-12-05T00:00:00Z"),
+          successor: "/v9/things",
+        },
+      },
       responses: { 200: z.string() },
     },
   },

@@ -68,7 +68,9 @@ export function addressRefusal(address: string): string | undefined {
   // ranges of their own (unspecified, loopback), refused below.
   if (range === "unicast" && ipv6.parts.slice(0, 6).every((part) => part === 0)) {
     const carried = ipv4At(ipv6.parts, 6);
-    return carried.range() === "unicast" ? undefined : `IPv4-compatible, carrying ${carried.toString()} (${carried.range()})`;
+    return carried.range() === "unicast"
+      ? undefined
+      : `IPv4-compatible, carrying ${carried.toString()} (${carried.range()})`;
   }
   if (range === "unicast") return undefined;
   const carried = embeddedIpv4(ipv6, range);

@@ -51,7 +51,8 @@ export function post(
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const pinned: LookupFunction = (_hostname, options, callback) => {
-    if ((options as { all?: boolean }).all) callback(null, [{ address: destination.address, family: destination.family }]);
+    if ((options as { all?: boolean }).all)
+      callback(null, [{ address: destination.address, family: destination.family }]);
     else callback(null, destination.address, destination.family);
   };
   const transport = destination.url.protocol === "https:" ? https : http;
@@ -71,9 +72,14 @@ export function post(
       lookup: pinned,
       agent: false,
     });
-    const timer = setTimeout(() => finish({ statusCode: null, error: `No answer within ${timeoutMs} ms.`, answer: "" }), timeoutMs);
+    const timer = setTimeout(
+      () => finish({ statusCode: null, error: `No answer within ${timeoutMs} ms.`, answer: "" }),
+      timeoutMs,
+    );
     const onAbort = () => finish({ statusCode: null, error: "Cut off: the API process was stopping.", answer: "" });
-    request.on("error", (error: NodeJS.ErrnoException) => finish({ statusCode: null, error: requestFailure(error), answer: "" }));
+    request.on("error", (error: NodeJS.ErrnoException) =>
+      finish({ statusCode: null, error: requestFailure(error), answer: "" }),
+    );
     // Stopped before the send began: nothing goes out.
     if (signal.aborted) return onAbort();
     signal.addEventListener("abort", onAbort);
@@ -81,7 +87,11 @@ export function post(
       const chunks: Buffer[] = [];
       let length = 0;
       const done = () =>
-        finish({ statusCode: response.statusCode ?? null, error: null, answer: Buffer.concat(chunks).subarray(0, ANSWER_BYTES).toString("utf8").replaceAll("\u0000", "\ufffd") });
+        finish({
+          statusCode: response.statusCode ?? null,
+          error: null,
+          answer: Buffer.concat(chunks).subarray(0, ANSWER_BYTES).toString("utf8").replaceAll("\u0000", "\ufffd"),
+        });
       response.on("data", (chunk: Buffer) => {
         chunks.push(chunk);
         length += chunk.length;

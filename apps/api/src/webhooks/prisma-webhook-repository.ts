@@ -1,6 +1,12 @@
 import { sql } from "../data/sql-work.js";
 import { Prisma, type PrismaClient } from "../generated/pg/client.js";
-import { ATTEMPTS_KEPT, claimedInOrder, fanOutEvents, type ClaimRow, type WebhookSenderStorage } from "./webhook-repository.js";
+import {
+  ATTEMPTS_KEPT,
+  claimedInOrder,
+  fanOutEvents,
+  type ClaimRow,
+  type WebhookSenderStorage,
+} from "./webhook-repository.js";
 
 /** A JS time as the `timestamp(3)` (UTC, no zone) columns hold it, for raw SQL. */
 const at = (date: Date) => Prisma.sql`${date.toISOString()}::timestamp`;
@@ -68,7 +74,8 @@ export function createPrismaWebhookSenders(prisma: PrismaClient): WebhookSenderS
         const id = BigInt(delivery.webhookId);
         if (succeeded) await tx.webhookEndpoint.updateMany({ where: { id }, data: { failingSince: null } });
         else await tx.webhookEndpoint.updateMany({ where: { id, failingSince: null }, data: { failingSince: when } });
-        if (disable) await tx.webhookEndpoint.updateMany({ where: { id }, data: { enabled: false, disabledReason: disable } });
+        if (disable)
+          await tx.webhookEndpoint.updateMany({ where: { id }, data: { enabled: false, disabledReason: disable } });
       });
     },
     oldestEvent: sql`SELECT "x"."createdAt" FROM "Event" AS "x", "EventLog" AS "mark"

@@ -4,7 +4,13 @@ import type { WebhookEventType } from "../activity/webhook-outbox.js";
 import { DestinationRefused, resolveDestination, type DestinationRules } from "./destination.js";
 import { post, type PostResult } from "./post.js";
 import { signatureHeader } from "./signature.js";
-import { FAN_OUT_BATCH, type ClaimedDelivery, type DeliveryOutcome, type WebhookEndpointRecord, type WebhookRepository } from "./webhook-repository.js";
+import {
+  FAN_OUT_BATCH,
+  type ClaimedDelivery,
+  type DeliveryOutcome,
+  type WebhookEndpointRecord,
+  type WebhookRepository,
+} from "./webhook-repository.js";
 
 /** An endpoint with nothing but failures for this long is disabled. */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3_600_000;
@@ -46,7 +52,8 @@ export interface WebhookSender {
 }
 
 /** The status class an attempt is counted under: `2xx`..`5xx`, or `error` (no answer). */
-export const statusClass = (statusCode: number | null): string => (statusCode === null ? "error" : `${Math.floor(statusCode / 100)}xx`);
+export const statusClass = (statusCode: number | null): string =>
+  statusCode === null ? "error" : `${Math.floor(statusCode / 100)}xx`;
 
 /**
  * The sender every API process runs: fans the event log's new events out to deliveries, claims due ones
@@ -54,7 +61,15 @@ export const statusClass = (statusCode: number | null): string => (statusCode ==
  * (docs/decisions/023-webhooks.md). Never on a request's path.
  */
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
-  const { repository, logger, timeoutMs, retryScheduleMs, pollMs, now = () => new Date(), random = Math.random } = options;
+  const {
+    repository,
+    logger,
+    timeoutMs,
+    retryScheduleMs,
+    pollMs,
+    now = () => new Date(),
+    random = Math.random,
+  } = options;
   const inFlight = new Map<number, { delivery: ClaimedDelivery; abort: AbortController; done: Promise<void> }>();
   let timer: NodeJS.Timeout | undefined;
   let stopping = false;
@@ -98,7 +113,8 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     // The lease outlasts the send and its recording; a process that dies holding it lets it run out.
     const leaseUntil = new Date(claimedAt.getTime() + timeoutMs + 30_000);
     const byEndpoint = new Map<number, number>();
-    for (const { delivery } of inFlight.values()) byEndpoint.set(delivery.webhookId, (byEndpoint.get(delivery.webhookId) ?? 0) + 1);
+    for (const { delivery } of inFlight.values())
+      byEndpoint.set(delivery.webhookId, (byEndpoint.get(delivery.webhookId) ?? 0) + 1);
     const claimed = await repository.claimDue(claimedAt, leaseUntil, randomUUID(), room, {
       perEndpoint: options.maxInFlightPerEndpoint,
       inFlight: byEndpoint,
@@ -108,7 +124,9 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     for (const delivery of claimed) {
       const abort = new AbortController();
       const done = deliver(delivery, abort.signal)
-        .catch((error: unknown) => logger.error({ err: error, deliveryId: delivery.id }, "webhooks: recording a delivery failed"))
+        .catch((error: unknown) =>
+          logger.error({ err: error, deliveryId: delivery.id }, "webhooks: recording a delivery failed"),
+        )
         .finally(() => {
           inFlight.delete(delivery.id);
           // A slot is free: an endpoint held back by its share, or by the process's, need not wait for the next look.
@@ -122,7 +140,12 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     const endpoint = await repository.findEndpoint(delivery.webhookId);
     if (!endpoint || !endpoint.enabled) {
       // Not sent: the endpoint is disabled (or was deleted meanwhile). Resending it after enabling sends it.
-      await repository.recordOutcome(delivery, { attempt: null, status: "failed", nextAttemptAt: now(), endpoint: null });
+      await repository.recordOutcome(delivery, {
+        attempt: null,
+        status: "failed",
+        nextAttemptAt: now(),
+        endpoint: null,
+      });
       options.onDelivered?.("failed");
       return;
     }
@@ -136,10 +159,15 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     const outcome = decide(delivery, endpoint, result, at);
     await repository.recordOutcome(delivery, outcome);
     options.onDelivered?.(outcome.status === "pending" ? "retrying" : outcome.status);
-    if (outcome.endpoint?.disable) logger.warn({ webhookId: endpoint.id, reason: outcome.endpoint.disable }, "webhooks: endpoint disabled");
+    if (outcome.endpoint?.disable)
+      logger.warn({ webhookId: endpoint.id, reason: outcome.endpoint.disable }, "webhooks: endpoint disabled");
   }
 
-  async function attempt(delivery: ClaimedDelivery, endpoint: WebhookEndpointRecord, signal: AbortSignal): Promise<PostResult & { at: Date }> {
+  async function attempt(
+    delivery: ClaimedDelivery,
+    endpoint: WebhookEndpointRecord,
+    signal: AbortSignal,
+  ): Promise<PostResult & { at: Date }> {
     const at = now();
     const started = performance.now();
     try {
@@ -148,7 +176,8 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       const body = eventBody(delivery.eventType, delivery.createdAt, delivery.data);
       const seconds = Math.floor(at.getTime() / 1000);
       const secrets = [endpoint.secret];
-      if (endpoint.previousSecret && endpoint.previousSecretUntil && endpoint.previousSecretUntil > at) secrets.push(endpoint.previousSecret);
+      if (endpoint.previousSecret && endpoint.previousSecretUntil && endpoint.previousSecretUntil > at)
+        secrets.push(endpoint.previousSecret);
       const headers = {
         "content-type": "application/json",
         "user-agent": "petstore-webhooks/1",
@@ -159,14 +188,32 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       return { ...(await post(destination, headers, body, timeoutMs, signal)), at };
     } catch (error) {
       if (!(error instanceof DestinationRefused)) throw error;
-      return { statusCode: null, error: `Not sent: ${error.message}.`, durationMs: Math.round(performance.now() - started), answer: "", at };
+      return {
+        statusCode: null,
+        error: `Not sent: ${error.message}.`,
+        durationMs: Math.round(performance.now() - started),
+        answer: "",
+        at,
+      };
     }
   }
 
-  function decide(delivery: ClaimedDelivery, endpoint: WebhookEndpointRecord, result: PostResult & { at: Date }, at: Date): DeliveryOutcome {
-    const record = { at: result.at.toISOString(), statusCode: result.statusCode, error: result.error, durationMs: result.durationMs, answer: result.answer };
+  function decide(
+    delivery: ClaimedDelivery,
+    endpoint: WebhookEndpointRecord,
+    result: PostResult & { at: Date },
+    at: Date,
+  ): DeliveryOutcome {
+    const record = {
+      at: result.at.toISOString(),
+      statusCode: result.statusCode,
+      error: result.error,
+      durationMs: result.durationMs,
+      answer: result.answer,
+    };
     const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-    if (succeeded) return { attempt: record, status: "succeeded", nextAttemptAt: at, endpoint: { succeeded: true, at } };
+    if (succeeded)
+      return { attempt: record, status: "succeeded", nextAttemptAt: at, endpoint: { succeeded: true, at } };
     if (result.statusCode === 410) {
       const disable = `The endpoint answered 410 Gone at ${at.toISOString()}.`;
       return { attempt: record, status: "failed", nextAttemptAt: at, endpoint: { succeeded: false, at, disable } };
@@ -178,10 +225,20 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         : undefined;
     const wait = retryScheduleMs[delivery.attemptCount];
     if (wait === undefined || disable) {
-      return { attempt: record, status: "failed", nextAttemptAt: at, endpoint: { succeeded: false, at, ...(disable ? { disable } : {}) } };
+      return {
+        attempt: record,
+        status: "failed",
+        nextAttemptAt: at,
+        endpoint: { succeeded: false, at, ...(disable ? { disable } : {}) },
+      };
     }
     const jittered = wait * (1 + JITTER * (2 * random() - 1));
-    return { attempt: record, status: "pending", nextAttemptAt: new Date(at.getTime() + jittered), endpoint: { succeeded: false, at } };
+    return {
+      attempt: record,
+      status: "pending",
+      nextAttemptAt: new Date(at.getTime() + jittered),
+      endpoint: { succeeded: false, at },
+    };
   }
 
   return {

@@ -13,8 +13,16 @@ const keyOf = (secret: string): Buffer => Buffer.from(secret.slice("whsec_".leng
  * The `webhook-signature` header: `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` per secret,
  * space-separated (the new and the old one while a rotation overlaps). Standard Webhooks' scheme.
  */
-export function signatureHeader(secrets: readonly string[], id: string, timestampSeconds: number, body: string): string {
+export function signatureHeader(
+  secrets: readonly string[],
+  id: string,
+  timestampSeconds: number,
+  body: string,
+): string {
   return secrets
-    .map((secret) => `v1,${createHmac("sha256", keyOf(secret)).update(`${id}.${timestampSeconds}.${body}`).digest("base64")}`)
+    .map(
+      (secret) =>
+        `v1,${createHmac("sha256", keyOf(secret)).update(`${id}.${timestampSeconds}.${body}`).digest("base64")}`,
+    )
     .join(" ");
 }

@@ -1,6 +1,18 @@
 import type { AuditContext } from "../activity/audit-event.js";
 import { recordActivity } from "../activity/recorded-activity.js";
-import { execute, firstRow, forUpdate, joinSql, raw, rows, sql, toDate, type SqlRunner, type SqlStatement, type SqlWork } from "../data/sql-work.js";
+import {
+  execute,
+  firstRow,
+  forUpdate,
+  joinSql,
+  raw,
+  rows,
+  sql,
+  toDate,
+  type SqlRunner,
+  type SqlStatement,
+  type SqlWork,
+} from "../data/sql-work.js";
 import {
   storedEventTypes,
   toDeliveryRecord,
@@ -21,8 +33,18 @@ const DELIVERY_COLUMNS = raw(`"id", "webhookId", "eventId", "eventType", "status
 type WebhookAction = "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated";
 
 /** The change's audit event, in its unit of work. */
-function* audited(action: WebhookAction, endpoint: WebhookEndpointRecord, audit: AuditContext | undefined): SqlWork<void> {
-  if (audit) yield* recordActivity(new Date(), action, { type: "webhook", id: endpoint.id, label: webhookLabel(endpoint) }, audit);
+function* audited(
+  action: WebhookAction,
+  endpoint: WebhookEndpointRecord,
+  audit: AuditContext | undefined,
+): SqlWork<void> {
+  if (audit)
+    yield* recordActivity(
+      new Date(),
+      action,
+      { type: "webhook", id: endpoint.id, label: webhookLabel(endpoint) },
+      audit,
+    );
 }
 
 const endpointWhere = (where: SqlStatement) => sql`SELECT ${ENDPOINT_COLUMNS} FROM "WebhookEndpoint" WHERE ${where}`;
@@ -38,7 +60,11 @@ export function createWebhookRepository(runner: SqlRunner, senders: WebhookSende
     claimDue,
     recordOutcome,
     async listEndpoints() {
-      return (await runner.read(() => rows<EndpointRow>(sql`SELECT ${ENDPOINT_COLUMNS} FROM "WebhookEndpoint" ORDER BY "id" DESC`))).map(toEndpointRecord);
+      return (
+        await runner.read(() =>
+          rows<EndpointRow>(sql`SELECT ${ENDPOINT_COLUMNS} FROM "WebhookEndpoint" ORDER BY "id" DESC`),
+        )
+      ).map(toEndpointRecord);
     },
     async findEndpoint(id) {
       const row = await runner.read(() => firstRow<EndpointRow>(endpointWhere(sql`"id" = ${id}`)));
@@ -108,10 +134,18 @@ export function createWebhookRepository(runner: SqlRunner, senders: WebhookSende
     },
     async listDeliveries({ webhookId, take, before, status }) {
       const where = joinSql(
-        [sql`"webhookId" = ${webhookId}`, ...(before !== undefined ? [sql`"id" < ${before}`] : []), ...(status !== undefined ? [sql`"status" = ${status}`] : [])],
+        [
+          sql`"webhookId" = ${webhookId}`,
+          ...(before !== undefined ? [sql`"id" < ${before}`] : []),
+          ...(status !== undefined ? [sql`"status" = ${status}`] : []),
+        ],
         " AND ",
       );
-      const found = await runner.read(() => rows<DeliveryRow>(sql`SELECT ${DELIVERY_COLUMNS} FROM "WebhookDelivery" WHERE ${where} ORDER BY "id" DESC LIMIT ${take}`));
+      const found = await runner.read(() =>
+        rows<DeliveryRow>(
+          sql`SELECT ${DELIVERY_COLUMNS} FROM "WebhookDelivery" WHERE ${where} ORDER BY "id" DESC LIMIT ${take}`,
+        ),
+      );
       return found.map(toDeliveryRecord);
     },
     resendDelivery(webhookId, id, at) {
@@ -124,7 +158,9 @@ export function createWebhookRepository(runner: SqlRunner, senders: WebhookSende
           WHERE "id" = ${id} AND "webhookId" = ${webhookId} AND ("claimedUntil" IS NULL OR "claimedUntil" < ${at})
           RETURNING ${DELIVERY_COLUMNS}`);
         if (row) return toDeliveryRecord(row);
-        const exists = yield* firstRow(sql`SELECT 1 AS "one" FROM "WebhookDelivery" WHERE "id" = ${id} AND "webhookId" = ${webhookId}`);
+        const exists = yield* firstRow(
+          sql`SELECT 1 AS "one" FROM "WebhookDelivery" WHERE "id" = ${id} AND "webhookId" = ${webhookId}`,
+        );
         return exists ? "being sent" : null;
       });
     },
@@ -136,7 +172,14 @@ export function createWebhookRepository(runner: SqlRunner, senders: WebhookSende
         // Events from before it was registered were never its own: not "sent again".
         const from = since > createdAt ? since : createdAt;
         const window = sql`"x"."createdAt" >= ${from} AND "x"."createdAt" <= ${until}
-          ${eventTypes.length > 0 ? sql`AND "x"."type" IN (${joinSql(eventTypes.map((type) => sql`${type}`), ", ")})` : sql``}`;
+          ${
+            eventTypes.length > 0
+              ? sql`AND "x"."type" IN (${joinSql(
+                  eventTypes.map((type) => sql`${type}`),
+                  ", ",
+                )})`
+              : sql``
+          }`;
         // A failed delivery of an event in the window, and not held by a sender: due again.
         const again = yield* execute(sql`
           UPDATE "WebhookDelivery" SET "status" = 'pending', "nextAttemptAt" = ${at}
@@ -154,17 +197,24 @@ export function createWebhookRepository(runner: SqlRunner, senders: WebhookSende
     async eraseEndedSecrets(now) {
       const ended = sql`"previousSecretUntil" <= ${now}`;
       // A read first: a sender with no overlap to end takes no write lock.
-      if (!(await runner.read(() => firstRow(sql`SELECT 1 AS "one" FROM "WebhookEndpoint" WHERE ${ended} LIMIT 1`)))) return;
-      await runner.transaction(() => execute(sql`UPDATE "WebhookEndpoint" SET "previousSecret" = NULL, "previousSecretUntil" = NULL WHERE ${ended}`));
+      if (!(await runner.read(() => firstRow(sql`SELECT 1 AS "one" FROM "WebhookEndpoint" WHERE ${ended} LIMIT 1`))))
+        return;
+      await runner.transaction(() =>
+        execute(sql`UPDATE "WebhookEndpoint" SET "previousSecret" = NULL, "previousSecretUntil" = NULL WHERE ${ended}`),
+      );
     },
     async release(delivery) {
       await runner.transaction(() =>
-        execute(sql`UPDATE "WebhookDelivery" SET "claimedUntil" = NULL, "claimToken" = NULL WHERE "id" = ${delivery.id} AND "claimToken" = ${delivery.claimToken}`),
+        execute(
+          sql`UPDATE "WebhookDelivery" SET "claimedUntil" = NULL, "claimToken" = NULL WHERE "id" = ${delivery.id} AND "claimToken" = ${delivery.claimToken}`,
+        ),
       );
     },
     async oldestPendingAt() {
       const times = await runner.read(function* () {
-        const delivery = yield* firstRow<{ createdAt: unknown }>(sql`SELECT min("createdAt") AS "createdAt" FROM "WebhookDelivery" WHERE "status" = 'pending'`);
+        const delivery = yield* firstRow<{ createdAt: unknown }>(
+          sql`SELECT min("createdAt") AS "createdAt" FROM "WebhookDelivery" WHERE "status" = 'pending'`,
+        );
         const event = yield* firstRow<{ createdAt: unknown }>(senders.oldestEvent);
         return [delivery?.createdAt, event?.createdAt].filter((at) => at !== null && at !== undefined).map(toDate);
       });

@@ -1,7 +1,15 @@
 import type Sqlite from "better-sqlite3";
 import { sql } from "../data/sql-work.js";
 import { sqliteTimestamp as timestamp } from "../data/sqlite-timestamp.js";
-import { ATTEMPTS_KEPT, claimedInOrder, fanOutEvents, type ClaimedDelivery, type ClaimRow, type DeliveryOutcome, type WebhookSenderStorage } from "./webhook-repository.js";
+import {
+  ATTEMPTS_KEPT,
+  claimedInOrder,
+  fanOutEvents,
+  type ClaimedDelivery,
+  type ClaimRow,
+  type DeliveryOutcome,
+  type WebhookSenderStorage,
+} from "./webhook-repository.js";
 
 const DUE = `"status" = 'pending' AND "nextAttemptAt" <= ? AND ("claimedUntil" IS NULL OR "claimedUntil" < ?)`;
 
@@ -26,9 +34,15 @@ export function createSqliteWebhookSenders(db: Sqlite.Database): WebhookSenderSt
       const at = timestamp(now);
       // Picked by a read, outside the write lock (an idle sender takes none); the claim checks again that
       // each is still due, so one that another process claimed meanwhile is left to it.
-      const picked = roundOfDue.all(at, at, perEndpoint, JSON.stringify(Object.fromEntries(inFlight)), lastEndpoint, take).map(({ id }) => id);
+      const picked = roundOfDue
+        .all(at, at, perEndpoint, JSON.stringify(Object.fromEntries(inFlight)), lastEndpoint, take)
+        .map(({ id }) => id);
       if (picked.length === 0) return [];
-      return claimedInOrder(claim.all(timestamp(leaseUntil), claimToken, JSON.stringify(picked), at, at), picked, claimToken);
+      return claimedInOrder(
+        claim.all(timestamp(leaseUntil), claimToken, JSON.stringify(picked), at, at),
+        picked,
+        claimToken,
+      );
     },
     async recordOutcome(delivery, outcome) {
       prepared().recordOutcome.immediate(delivery, outcome);
@@ -47,8 +61,12 @@ function prepare(db: Sqlite.Database) {
      WHERE "id" = ? AND "claimToken" = ?`,
   );
   const endpointSucceeded = db.prepare<[number]>(`UPDATE "WebhookEndpoint" SET "failingSince" = NULL WHERE "id" = ?`);
-  const endpointFailed = db.prepare<[string, number]>(`UPDATE "WebhookEndpoint" SET "failingSince" = coalesce("failingSince", ?) WHERE "id" = ?`);
-  const disable = db.prepare<[string, number]>(`UPDATE "WebhookEndpoint" SET "enabled" = 0, "disabledReason" = ? WHERE "id" = ?`);
+  const endpointFailed = db.prepare<[string, number]>(
+    `UPDATE "WebhookEndpoint" SET "failingSince" = coalesce("failingSince", ?) WHERE "id" = ?`,
+  );
+  const disable = db.prepare<[string, number]>(
+    `UPDATE "WebhookEndpoint" SET "enabled" = 0, "disabledReason" = ? WHERE "id" = ?`,
+  );
   const recordOutcome = db.transaction((delivery: ClaimedDelivery, outcome: DeliveryOutcome) => {
     const attempt = JSON.stringify(outcome.attempt);
     const { changes } = finish.run(

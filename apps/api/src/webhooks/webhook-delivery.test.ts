@@ -60,7 +60,11 @@ describe.each(TEST_PROVIDERS)("webhook delivery on %s", (provider) => {
     const base = { description: null, secret, createdBy: "test" };
     await t.database.webhooks.createEndpoint({ ...base, url: all.url, eventTypes: [] });
     await t.database.webhooks.createEndpoint({ ...base, url: petsOnly.url, eventTypes: ["pet.created"] });
-    await t.database.webhooks.createEndpoint({ ...base, url: keysOnly.url, eventTypes: ["key.created", "key.revoked"] });
+    await t.database.webhooks.createEndpoint({
+      ...base,
+      url: keysOnly.url,
+      eventTypes: ["key.created", "key.revoked"],
+    });
 
     const created = await createPet(t);
     expect(created.status).toBe(201);
@@ -77,23 +81,48 @@ describe.each(TEST_PROVIDERS)("webhook delivery on %s", (provider) => {
     // One event: the same webhook-id at every endpoint.
     expect(toAll!.headers["webhook-id"]).toBe(toPets!.headers["webhook-id"]);
 
-    const key = await request(t.app).post("/admin/v1/keys").set("Authorization", bearer()).send({ name: "ci", scope: "read" });
+    const key = await request(t.app)
+      .post("/admin/v1/keys")
+      .set("Authorization", bearer())
+      .send({ name: "ci", scope: "read" });
     expect(key.status).toBe(201);
     const [keyCall] = await keysOnly.waitForCalls(1);
-    expect(verified(secret, keyCall!)).toEqual({ type: "key.created", timestamp: expect.any(String), data: key.body.key });
+    expect(verified(secret, keyCall!)).toEqual({
+      type: "key.created",
+      timestamp: expect.any(String),
+      data: key.body.key,
+    });
     await all.waitForCalls(2);
     expect(petsOnly.calls).toHaveLength(1);
 
     const [delivery] = await t.database.webhooks.listDeliveries({ webhookId: 2, take: 10 });
-    expect(delivery).toMatchObject({ status: "succeeded", eventType: "pet.created", eventId: toAll!.headers["webhook-id"] });
-    expect(delivery!.attempts).toEqual([{ at: expect.any(String), statusCode: 200, error: null, durationMs: expect.any(Number), answer: "answer 0" }]);
+    expect(delivery).toMatchObject({
+      status: "succeeded",
+      eventType: "pet.created",
+      eventId: toAll!.headers["webhook-id"],
+    });
+    expect(delivery!.attempts).toEqual([
+      { at: expect.any(String), statusCode: 200, error: null, durationMs: expect.any(Number), answer: "answer 0" },
+    ]);
   });
 
   it("writes no delivery when no endpoint is subscribed, and none for a disabled one", async () => {
     const { t } = await appWithSender(provider);
     const receiver = await startReceiver();
-    const endpoint = await t.database.webhooks.createEndpoint({ url: receiver.url, description: null, eventTypes: ["key.revoked"], secret: newWebhookSecret(), createdBy: "t" });
-    const disabled = await t.database.webhooks.createEndpoint({ url: receiver.url, description: null, eventTypes: [], secret: newWebhookSecret(), createdBy: "t" });
+    const endpoint = await t.database.webhooks.createEndpoint({
+      url: receiver.url,
+      description: null,
+      eventTypes: ["key.revoked"],
+      secret: newWebhookSecret(),
+      createdBy: "t",
+    });
+    const disabled = await t.database.webhooks.createEndpoint({
+      url: receiver.url,
+      description: null,
+      eventTypes: [],
+      secret: newWebhookSecret(),
+      createdBy: "t",
+    });
     await t.database.webhooks.updateEndpoint(disabled.id, { enabled: false });
     expect((await createPet(t)).status).toBe(201);
     expect(await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 10 })).toEqual([]);
@@ -106,7 +135,13 @@ describe("webhook retries and refusals (SQLite)", () => {
     const { t } = await appWithSender("sqlite");
     const receiver = await startReceiver(() => 503);
     const secret = newWebhookSecret();
-    const endpoint = await t.database.webhooks.createEndpoint({ url: receiver.url, description: null, eventTypes: [], secret, createdBy: "t" });
+    const endpoint = await t.database.webhooks.createEndpoint({
+      url: receiver.url,
+      description: null,
+      eventTypes: [],
+      secret,
+      createdBy: "t",
+    });
     await createPet(t);
     const calls = await receiver.waitForCalls(4, 15_000);
     for (const call of calls) verified(secret, call);
@@ -115,7 +150,9 @@ describe("webhook retries and refusals (SQLite)", () => {
     const gaps = calls.slice(1).map((call, i) => call.at - calls[i]!.at);
     expect(gaps[0]).toBeGreaterThanOrEqual(850);
     expect(gaps[2]).toBeGreaterThanOrEqual(1750);
-    await expect.poll(async () => (await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 1 }))[0]?.status).toBe("failed");
+    await expect
+      .poll(async () => (await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 1 }))[0]?.status)
+      .toBe("failed");
     const [delivery] = await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 1 });
     expect(delivery!.attempts.map((attempt) => attempt.statusCode)).toEqual([503, 503, 503, 503]);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -127,12 +164,20 @@ describe("webhook retries and refusals (SQLite)", () => {
   it("disables the endpoint at once on 410 Gone", async () => {
     const { t } = await appWithSender("sqlite");
     const receiver = await startReceiver(() => 410);
-    const endpoint = await t.database.webhooks.createEndpoint({ url: receiver.url, description: null, eventTypes: [], secret: newWebhookSecret(), createdBy: "t" });
+    const endpoint = await t.database.webhooks.createEndpoint({
+      url: receiver.url,
+      description: null,
+      eventTypes: [],
+      secret: newWebhookSecret(),
+      createdBy: "t",
+    });
     await createPet(t);
     await receiver.waitForCalls(1);
     await expect.poll(async () => (await t.database.webhooks.findEndpoint(endpoint.id))?.enabled).toBe(false);
     expect((await t.database.webhooks.findEndpoint(endpoint.id))!.disabledReason).toMatch(/410 Gone/);
-    expect((await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 1 }))[0]).toMatchObject({ status: "failed" });
+    expect((await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 1 }))[0]).toMatchObject({
+      status: "failed",
+    });
     await createPet(t, "Second");
     await new Promise((resolve) => setTimeout(resolve, 1_300));
     expect(receiver.calls).toHaveLength(1);
@@ -142,14 +187,25 @@ describe("webhook retries and refusals (SQLite)", () => {
     const { t } = await appWithSender("sqlite", { WEBHOOK_ALLOW_PRIVATE: "false", WEBHOOK_RETRY_SCHEDULE: "1s" });
     const receiver = await startReceiver();
     // Stored directly: as if it had resolved to a public address at registration and to loopback now (DNS rebinding).
-    const endpoint = await t.database.webhooks.createEndpoint({ url: receiver.url, description: null, eventTypes: [], secret: newWebhookSecret(), createdBy: "t" });
+    const endpoint = await t.database.webhooks.createEndpoint({
+      url: receiver.url,
+      description: null,
+      eventTypes: [],
+      secret: newWebhookSecret(),
+      createdBy: "t",
+    });
     await createPet(t);
     await expect
-      .poll(async () => (await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 1 }))[0]?.status, { timeout: 5_000 })
+      .poll(async () => (await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 1 }))[0]?.status, {
+        timeout: 5_000,
+      })
       .toBe("failed");
     const [delivery] = await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 1 });
     expect(delivery!.attempts).toHaveLength(2);
-    expect(delivery!.attempts[0]).toMatchObject({ statusCode: null, error: expect.stringMatching(/127\.0\.0\.1.*may not reach/) });
+    expect(delivery!.attempts[0]).toMatchObject({
+      statusCode: null,
+      error: expect.stringMatching(/127\.0\.0\.1.*may not reach/),
+    });
     expect(receiver.calls).toHaveLength(0);
   });
 
@@ -157,7 +213,13 @@ describe("webhook retries and refusals (SQLite)", () => {
     const { t } = await appWithSender("sqlite");
     const receiver = await startReceiver();
     const old = newWebhookSecret();
-    const endpoint = await t.database.webhooks.createEndpoint({ url: receiver.url, description: null, eventTypes: [], secret: old, createdBy: "t" });
+    const endpoint = await t.database.webhooks.createEndpoint({
+      url: receiver.url,
+      description: null,
+      eventTypes: [],
+      secret: old,
+      createdBy: "t",
+    });
     const rotated = newWebhookSecret();
     await t.database.webhooks.rotateSecret(endpoint.id, rotated, new Date(Date.now() + 24 * 3_600_000));
     await createPet(t);
@@ -172,10 +234,18 @@ describe("the event log and the change commit together (SQLite)", () => {
   it("a change rolled back after its event was logged leaves neither the pet nor a delivery", async () => {
     const { t } = await appWithSender("sqlite");
     const receiver = await startReceiver();
-    const endpoint = await t.database.webhooks.createEndpoint({ url: receiver.url, description: null, eventTypes: [], secret: newWebhookSecret(), createdBy: "t" });
+    const endpoint = await t.database.webhooks.createEndpoint({
+      url: receiver.url,
+      description: null,
+      eventTypes: [],
+      secret: newWebhookSecret(),
+      createdBy: "t",
+    });
     // Fails the transaction after the event log's row is in: as any fault between the writes and the commit.
     const side = new Sqlite(sqliteFilePath(t.config.databaseUrl));
-    side.exec(`CREATE TRIGGER "fail_after_event" AFTER INSERT ON "Event" BEGIN SELECT RAISE(ABORT, 'injected fault'); END`);
+    side.exec(
+      `CREATE TRIGGER "fail_after_event" AFTER INSERT ON "Event" BEGIN SELECT RAISE(ABORT, 'injected fault'); END`,
+    );
     side.close();
     expect((await createPet(t, "Never")).status).toBe(500);
     expect(await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 10 })).toEqual([]);
@@ -199,13 +269,21 @@ describe("the event log and the change commit together (SQLite)", () => {
     await running[0]!.sender.stop();
     running[0]!.sender = sender;
     sender.start();
-    await t.database.webhooks.createEndpoint({ url: receiver.url, description: null, eventTypes: [], secret: newWebhookSecret(), createdBy: "t" });
+    await t.database.webhooks.createEndpoint({
+      url: receiver.url,
+      description: null,
+      eventTypes: [],
+      secret: newWebhookSecret(),
+      createdBy: "t",
+    });
     await createPet(t);
     await receiver.waitForCalls(1);
     const pending = await metrics.registry.getSingleMetricAsString("petstore_webhook_oldest_pending_seconds");
     expect(Number(/ ([0-9.e-]+)$/m.exec(pending)?.[1])).toBeGreaterThan(0);
     await receiver.waitForCalls(2);
-    await expect.poll(async () => (await metrics.registry.getSingleMetricAsString("petstore_webhook_deliveries_total"))).toMatch(/outcome="succeeded"} 1/);
+    await expect
+      .poll(async () => await metrics.registry.getSingleMetricAsString("petstore_webhook_deliveries_total"))
+      .toMatch(/outcome="succeeded"} 1/);
     const text = await metrics.registry.metrics();
     expect(text).toMatch(/petstore_webhook_deliveries_total{outcome="retrying"} 1/);
     expect(text).toMatch(/petstore_webhook_attempts_total{status_class="5xx"} 1/);
@@ -226,7 +304,13 @@ describe("the sender's shutdown (SQLite)", () => {
     });
     await new Promise<void>((resolve) => hangingServer.listen(0, "127.0.0.1", resolve));
     const port = (hangingServer.address() as AddressInfo).port;
-    const endpoint = await t.database.webhooks.createEndpoint({ url: `http://127.0.0.1:${port}/hook`, description: null, eventTypes: [], secret: newWebhookSecret(), createdBy: "t" });
+    const endpoint = await t.database.webhooks.createEndpoint({
+      url: `http://127.0.0.1:${port}/hook`,
+      description: null,
+      eventTypes: [],
+      secret: newWebhookSecret(),
+      createdBy: "t",
+    });
     await createPet(t);
     await expect.poll(() => hanging.length).toBe(1);
     const stopping = performance.now();
@@ -236,10 +320,17 @@ describe("the sender's shutdown (SQLite)", () => {
     expect(held).toMatchObject({ status: "pending", attempts: [] });
     // Due again for any sender at once: no lease to wait out.
     hang = false;
-    const next = createWebhookSender({ repository: t.database.webhooks, logger: createLogger(t.config, { write: () => {} }), ...t.config.webhooks, pollMs: 50 });
+    const next = createWebhookSender({
+      repository: t.database.webhooks,
+      logger: createLogger(t.config, { write: () => {} }),
+      ...t.config.webhooks,
+      pollMs: 50,
+    });
     next.start();
     try {
-      await expect.poll(async () => (await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 1 }))[0]?.status).toBe("succeeded");
+      await expect
+        .poll(async () => (await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 1 }))[0]?.status)
+        .toBe("succeeded");
     } finally {
       await next.stop();
       for (const close of hanging) close();
@@ -251,9 +342,22 @@ describe("the sender's shutdown (SQLite)", () => {
 
 describe("destinations", () => {
   it("knows loopback, private, link-local and metadata addresses", () => {
-    for (const address of ["127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "::1", "fe80::1", "fd00:ec2::254", "::ffff:127.0.0.1", "0.0.0.0", "100.64.0.1"])
+    for (const address of [
+      "127.0.0.1",
+      "10.1.2.3",
+      "172.16.0.1",
+      "192.168.1.1",
+      "169.254.169.254",
+      "::1",
+      "fe80::1",
+      "fd00:ec2::254",
+      "::ffff:127.0.0.1",
+      "0.0.0.0",
+      "100.64.0.1",
+    ])
       expect(isPrivateAddress(address), address).toBe(true);
-    for (const address of ["93.184.216.34", "8.8.8.8", "2606:4700::1111"]) expect(isPrivateAddress(address), address).toBe(false);
+    for (const address of ["93.184.216.34", "8.8.8.8", "2606:4700::1111"])
+      expect(isPrivateAddress(address), address).toBe(false);
   });
 
   it("refuses every ipaddr.js range but unicast, and judges the IPv4 address an IPv6 address carries to a gateway", () => {
@@ -284,29 +388,58 @@ describe("destinations", () => {
       ["not-an-address", /not an IP address/],
     ];
     for (const [address, why] of refused) expect(addressRefusal(address), address).toMatch(why);
-    for (const address of ["8.8.8.8", "1.1.1.1", "2606:4700::1111", "2a00:1450:4001:81c::200e", "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1", "2001:0:808:808:0:0:f7f7:f7f7"])
+    for (const address of [
+      "8.8.8.8",
+      "1.1.1.1",
+      "2606:4700::1111",
+      "2a00:1450:4001:81c::200e",
+      "::ffff:8.8.8.8",
+      "64:ff9b::808:808",
+      "2002:808:808::1",
+      "2001:0:808:808:0:0:f7f7:f7f7",
+    ])
       expect(addressRefusal(address), address).toBeUndefined();
   });
 
   it("refuses a refused range at send time, as a failed attempt naming it", async () => {
     const { t } = await appWithSender("sqlite", { WEBHOOK_ALLOW_PRIVATE: "false", WEBHOOK_RETRY_SCHEDULE: "1h" });
-    const endpoint = await t.database.webhooks.createEndpoint({ url: "http://[::ffff:0:7f00:1]:9/hook", description: null, eventTypes: [], secret: newWebhookSecret(), createdBy: "t" });
+    const endpoint = await t.database.webhooks.createEndpoint({
+      url: "http://[::ffff:0:7f00:1]:9/hook",
+      description: null,
+      eventTypes: [],
+      secret: newWebhookSecret(),
+      createdBy: "t",
+    });
     await createPet(t);
     await expect
-      .poll(async () => (await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 1 }))[0]?.attempts.length, { timeout: 5_000 })
+      .poll(
+        async () => (await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 1 }))[0]?.attempts.length,
+        { timeout: 5_000 },
+      )
       .toBe(1);
     const [delivery] = await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 1 });
-    expect(delivery!.attempts).toEqual([expect.objectContaining({ statusCode: null, error: expect.stringMatching(/rfc6145, carrying 127\.0\.0\.1.*may not reach/) })]);
+    expect(delivery!.attempts).toEqual([
+      expect.objectContaining({
+        statusCode: null,
+        error: expect.stringMatching(/rfc6145, carrying 127\.0\.0\.1.*may not reach/),
+      }),
+    ]);
   });
 
   it("refuses http://, a private host and a host that does not resolve, naming url", async () => {
     const rules = { allowHttp: false, allowPrivate: false };
-    await expect(resolveDestination("http://93.184.216.34/hook", rules)).rejects.toThrow(/url must start with https:\/\//);
+    await expect(resolveDestination("http://93.184.216.34/hook", rules)).rejects.toThrow(
+      /url must start with https:\/\//,
+    );
     await expect(resolveDestination("https://127.0.0.1/hook", rules)).rejects.toThrow(DestinationRefused);
     await expect(resolveDestination("https://localhost/hook", rules)).rejects.toThrow(/resolves to .*may not reach/);
     await expect(resolveDestination("https://169.254.169.254/latest/meta-data", rules)).rejects.toThrow(/metadata/);
-    await expect(resolveDestination("https://no-such-host.invalid/hook", rules)).rejects.toThrow(/url's host no-such-host.invalid does not resolve/);
-    await expect(resolveDestination("http://127.0.0.1:9/hook", { allowHttp: true, allowPrivate: true })).resolves.toMatchObject({ address: "127.0.0.1" });
+    await expect(resolveDestination("https://no-such-host.invalid/hook", rules)).rejects.toThrow(
+      /url's host no-such-host.invalid does not resolve/,
+    );
+    await expect(
+      resolveDestination("http://127.0.0.1:9/hook", { allowHttp: true, allowPrivate: true }),
+    ).resolves.toMatchObject({ address: "127.0.0.1" });
   });
 });
 
@@ -319,20 +452,34 @@ describe.each(TEST_PROVIDERS)("recovering an endpoint's events (recoverWebhook) 
     // Before the endpoint existed: never its own, so never recovered.
     expect((await createPet(t, "Before it existed")).status).toBe(201);
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const endpoint = await t.database.webhooks.createEndpoint({ url: receiver.url, description: null, eventTypes: ["pet.created", "pet.updated"], secret, createdBy: "test" });
+    const endpoint = await t.database.webhooks.createEndpoint({
+      url: receiver.url,
+      description: null,
+      eventTypes: ["pet.created", "pet.updated"],
+      secret,
+      createdBy: "test",
+    });
     const admin = (path: string) => request(t.app).post(`/admin/v1/webhooks/${path}`).set("Authorization", bearer());
 
     expect((await createPet(t, "Answered")).status).toBe(201);
     expect((await createPet(t, "Given up")).status).toBe(201);
     await receiver.waitForCalls(2);
-    const answered = async () => (await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 10 })).every((d) => d.status === "succeeded");
+    const answered = async () =>
+      (await t.database.webhooks.listDeliveries({ webhookId: endpoint.id, take: 10 })).every(
+        (d) => d.status === "succeeded",
+      );
     await expect.poll(answered).toBe(true);
     // The second one's retries gave up, as after days of failures.
-    await t.database.sql.transaction(() => execute(sql`UPDATE "WebhookDelivery" SET "status" = 'failed' WHERE "data" LIKE '%Given up%'`));
+    await t.database.sql.transaction(() =>
+      execute(sql`UPDATE "WebhookDelivery" SET "status" = 'failed' WHERE "data" LIKE '%Given up%'`),
+    );
     await t.database.webhooks.updateEndpoint(endpoint.id, { enabled: false });
     await admin(`${endpoint.id}/recover`).send({ since }).expect(409);
     expect((await createPet(t, "While disabled")).status).toBe(201);
-    const unsubscribed = await request(t.app).post("/admin/v1/keys").set("Authorization", bearer()).send({ name: "not its type", scope: "read" });
+    const unsubscribed = await request(t.app)
+      .post("/admin/v1/keys")
+      .set("Authorization", bearer())
+      .send({ name: "not its type", scope: "read" });
     expect(unsubscribed.status).toBe(201);
     await untilEventsVisible(t.database, 5);
     await t.database.webhooks.fanOut(200);
@@ -342,22 +489,42 @@ describe.each(TEST_PROVIDERS)("recovering an endpoint's events (recoverWebhook) 
     const recovered = await admin(`${endpoint.id}/recover`).send({ since }).expect(202);
     expect(recovered.body).toEqual({ queued: 2 });
     const calls = await receiver.waitForCalls(4);
-    const again = calls.slice(2).map((call) => ({ id: String(call.headers["webhook-id"]), event: verified(secret, call) }));
-    expect(again.map(({ event }) => (event.data as { name: string }).name).sort()).toEqual(["Given up", "While disabled"]);
-    const log = (await request(t.app).get("/v1/events?types=pet.created").set("Authorization", bearer()).expect(200)).body as Array<{ id: string; data: { name: string } }>;
-    for (const { id, event } of again) expect(log.find((logged) => logged.data.name === (event.data as { name: string }).name)?.id).toBe(id);
+    const again = calls
+      .slice(2)
+      .map((call) => ({ id: String(call.headers["webhook-id"]), event: verified(secret, call) }));
+    expect(again.map(({ event }) => (event.data as { name: string }).name).sort()).toEqual([
+      "Given up",
+      "While disabled",
+    ]);
+    const log = (await request(t.app).get("/v1/events?types=pet.created").set("Authorization", bearer()).expect(200))
+      .body as Array<{ id: string; data: { name: string } }>;
+    for (const { id, event } of again)
+      expect(log.find((logged) => logged.data.name === (event.data as { name: string }).name)?.id).toBe(id);
     // Answered now, every one: a second recovery queues nothing.
     await expect.poll(answered).toBe(true);
     expect((await admin(`${endpoint.id}/recover`).send({ since }).expect(202)).body).toEqual({ queued: 0 });
     // Outside the window: nothing.
-    expect((await admin(`${endpoint.id}/recover`).send({ since: new Date(Date.now() + 60_000).toISOString() }).expect(202)).body).toEqual({ queued: 0 });
+    expect(
+      (
+        await admin(`${endpoint.id}/recover`)
+          .send({ since: new Date(Date.now() + 60_000).toISOString() })
+          .expect(202)
+      ).body,
+    ).toEqual({ queued: 0 });
   });
 
   it("refuses an unknown endpoint (404) and a window that ends before it starts (400)", async () => {
     const { t } = await appWithSender(provider);
     const receiver = await startReceiver();
-    const endpoint = await t.database.webhooks.createEndpoint({ url: receiver.url, description: null, eventTypes: [], secret: newWebhookSecret(), createdBy: "test" });
-    const recover = (id: number, body: object) => request(t.app).post(`/admin/v1/webhooks/${id}/recover`).set("Authorization", bearer()).send(body);
+    const endpoint = await t.database.webhooks.createEndpoint({
+      url: receiver.url,
+      description: null,
+      eventTypes: [],
+      secret: newWebhookSecret(),
+      createdBy: "test",
+    });
+    const recover = (id: number, body: object) =>
+      request(t.app).post(`/admin/v1/webhooks/${id}/recover`).set("Authorization", bearer()).send(body);
     expect((await recover(endpoint.id + 1, { since: "2026-01-01T00:00:00Z" })).status).toBe(404);
     const bad = await recover(endpoint.id, { since: "2026-01-02T00:00:00Z", until: "2026-01-01T00:00:00Z" });
     expect(bad.status).toBe(400);

@@ -25,8 +25,16 @@ async function app(provider: (typeof TEST_PROVIDERS)[number]) {
 
 const endpoint = (t: TestApp, eventTypes: WebhookEventType[], enabled = true) =>
   t.database.webhooks
-    .createEndpoint({ url: "http://127.0.0.1:9/hook", description: null, eventTypes, secret: newWebhookSecret(), createdBy: "test" })
-    .then(async (created) => (enabled ? created : (await t.database.webhooks.updateEndpoint(created.id, { enabled: false }))!));
+    .createEndpoint({
+      url: "http://127.0.0.1:9/hook",
+      description: null,
+      eventTypes,
+      secret: newWebhookSecret(),
+      createdBy: "test",
+    })
+    .then(async (created) =>
+      enabled ? created : (await t.database.webhooks.updateEndpoint(created.id, { enabled: false }))!,
+    );
 
 let logged = new WeakMap<TestApp, number>();
 afterEach(() => {
@@ -36,14 +44,18 @@ afterEach(() => {
 /** Creates pets, then waits until the log shows their events (on PostgreSQL, once no older transaction is open). */
 async function createPets(t: TestApp, count: number) {
   for (let n = 0; n < count; n++) {
-    const response = await request(t.app).post("/v1/pets").set("Authorization", bearer()).send({ name: `Pet ${n}`, categoryId: 1 });
+    const response = await request(t.app)
+      .post("/v1/pets")
+      .set("Authorization", bearer())
+      .send({ name: `Pet ${n}`, categoryId: 1 });
     expect(response.status).toBe(201);
   }
   logged.set(t, (logged.get(t) ?? 0) + count);
   await untilEventsVisible(t.database, logged.get(t)!);
 }
 
-const deliveriesOf = async (t: TestApp, webhookId: number) => t.database.webhooks.listDeliveries({ webhookId, take: 100 });
+const deliveriesOf = async (t: TestApp, webhookId: number) =>
+  t.database.webhooks.listDeliveries({ webhookId, take: 100 });
 
 describe.each(TEST_PROVIDERS)("the webhook fan-out from the event log on %s", (provider) => {
   it("a change nobody subscribes to is logged all the same, and the fan-out passes it by", async () => {
@@ -51,7 +63,9 @@ describe.each(TEST_PROVIDERS)("the webhook fan-out from the event log on %s", (p
     const keysOnly = await endpoint(t, ["key.created"]);
     const disabled = await endpoint(t, [], false);
     await createPets(t, 2);
-    expect(await t.database.sql.read(() => rows<{ type: string }>(sql`SELECT "type" FROM "Event" ORDER BY "id"`))).toEqual([{ type: "pet.created" }, { type: "pet.created" }]);
+    expect(
+      await t.database.sql.read(() => rows<{ type: string }>(sql`SELECT "type" FROM "Event" ORDER BY "id"`)),
+    ).toEqual([{ type: "pet.created" }, { type: "pet.created" }]);
     expect(await t.database.webhooks.oldestPendingAt()).not.toBeNull();
     await t.database.webhooks.fanOut(200);
     expect(await t.database.webhooks.oldestPendingAt()).toBeNull();
@@ -61,7 +75,11 @@ describe.each(TEST_PROVIDERS)("the webhook fan-out from the event log on %s", (p
 
   it("a change writes one event whatever the number of endpoints; the fan-out makes a delivery per subscribed endpoint, once", async () => {
     const t = await app(provider);
-    const [all, pets, keys] = [await endpoint(t, []), await endpoint(t, ["pet.created"]), await endpoint(t, ["key.created"])];
+    const [all, pets, keys] = [
+      await endpoint(t, []),
+      await endpoint(t, ["pet.created"]),
+      await endpoint(t, ["key.created"]),
+    ];
     const before = Date.now();
     await createPets(t, 3);
     // Not fanned out yet: no delivery, but the metric's oldest pending age counts the waiting events.
@@ -128,7 +146,9 @@ describe("the webhook fan-out on SQLite: the event log read behind a cursor", ()
       expect(await deliveriesOf(t, only.id)).toHaveLength(1);
       await t.database.webhooks.fanOut(200);
       expect(await deliveriesOf(t, only.id)).toHaveLength(2);
-      const { last, cursor } = side.prepare(`SELECT (SELECT max("id") FROM "Event") AS "last", "fanOutId" AS "cursor" FROM "EventLog"`).get() as { last: number; cursor: number };
+      const { last, cursor } = side
+        .prepare(`SELECT (SELECT max("id") FROM "Event") AS "last", "fanOutId" AS "cursor" FROM "EventLog"`)
+        .get() as { last: number; cursor: number };
       expect(cursor).toBe(last);
       expect(await t.database.webhooks.oldestPendingAt()).toEqual((await deliveriesOf(t, only.id)).at(-1)!.createdAt);
     } finally {
@@ -158,12 +178,16 @@ describe("the webhook fan-out on SQLite: the event log read behind a cursor", ()
     const work = mkdtempSync(path.join(tmpdir(), "petstore-event-log-migration-"));
     const db = new Sqlite(path.join(work, "old.db"));
     try {
-      const migrations = readdirSync(MIGRATIONS_FOLDER.sqlite).filter((name) => /^\d{4}_/.test(name)).sort();
-      const apply = (name: string) => db.exec(readFileSync(path.join(MIGRATIONS_FOLDER.sqlite, name, "migration.sql"), "utf8"));
+      const migrations = readdirSync(MIGRATIONS_FOLDER.sqlite)
+        .filter((name) => /^\d{4}_/.test(name))
+        .sort();
+      const apply = (name: string) =>
+        db.exec(readFileSync(path.join(MIGRATIONS_FOLDER.sqlite, name, "migration.sql"), "utf8"));
       const target = migrations.findIndex((name) => name.endsWith("_event_log"));
       expect(target).toBeGreaterThan(0);
       migrations.slice(0, target).forEach(apply);
-      const audit = db.prepare(`INSERT INTO "AuditEvent" ("at", "action", "actorKeyId", "actorName", "targetType", "targetId", "targetLabel", "webhookEventId", "webhookData")
+      const audit =
+        db.prepare(`INSERT INTO "AuditEvent" ("at", "action", "actorKeyId", "actorName", "targetType", "targetId", "targetLabel", "webhookEventId", "webhookData")
         VALUES ('2026-01-02 00:00:00.000+00:00', 'pet.created', '1', 'k', 'pet', ?, 'Rex', ?, ?)`);
       audit.run(1, "msg_sent", '{"id":1}');
       audit.run(2, null, null);
@@ -172,7 +196,9 @@ describe("the webhook fan-out on SQLite: the event log read behind a cursor", ()
 
       apply(migrations[target]!);
 
-      expect(db.prepare(`SELECT "eventId", "type", "data" FROM "Event"`).all()).toEqual([{ eventId: "msg_waiting", type: "pet.created", data: '{"id":3}' }]);
+      expect(db.prepare(`SELECT "eventId", "type", "data" FROM "Event"`).all()).toEqual([
+        { eventId: "msg_waiting", type: "pet.created", data: '{"id":3}' },
+      ]);
       expect(db.prepare(`SELECT "fanOutId", "purgedId" FROM "EventLog"`).get()).toEqual({ fanOutId: 0, purgedId: 0 });
     } finally {
       db.close();
@@ -184,20 +210,27 @@ describe("the webhook fan-out on SQLite: the event log read behind a cursor", ()
     const work = mkdtempSync(path.join(tmpdir(), "petstore-outbox-migration-"));
     const db = new Sqlite(path.join(work, "old.db"));
     try {
-      const migrations = readdirSync(MIGRATIONS_FOLDER.sqlite).filter((name) => /^\d{4}_/.test(name)).sort();
-      const apply = (name: string) => db.exec(readFileSync(path.join(MIGRATIONS_FOLDER.sqlite, name, "migration.sql"), "utf8"));
+      const migrations = readdirSync(MIGRATIONS_FOLDER.sqlite)
+        .filter((name) => /^\d{4}_/.test(name))
+        .sort();
+      const apply = (name: string) =>
+        db.exec(readFileSync(path.join(MIGRATIONS_FOLDER.sqlite, name, "migration.sql"), "utf8"));
       const target = migrations.findIndex((name) => name.endsWith("_webhook_outbox_in_audit"));
       expect(target).toBeGreaterThan(0);
       migrations.slice(0, target).forEach(apply);
       const at = (iso: string) => iso.replace("Z", "+00:00");
-      db.prepare(`INSERT INTO "WebhookEndpoint" ("url", "eventTypes", "secret", "createdAt", "createdBy") VALUES (?, ?, 'whsec_x', ?, 'test')`).run(
-        "http://127.0.0.1:9/all", "", at("2026-01-01T00:00:00.000Z"));
-      db.prepare(`INSERT INTO "WebhookEndpoint" ("url", "eventTypes", "secret", "createdAt", "createdBy") VALUES (?, ?, 'whsec_x', ?, 'test')`).run(
-        "http://127.0.0.1:9/keys", "key.created", at("2026-01-01T00:00:00.000Z"));
-      db.prepare(`INSERT INTO "WebhookEvent" ("eventId", "eventType", "data", "createdAt") VALUES (?, 'pet.created', '{"id":1}', ?)`).run(
-        "msg_waiting", at("2026-01-02T00:00:00.000Z"));
-      db.prepare(`INSERT INTO "AuditEvent" ("at", "action", "actorKeyId", "actorName", "targetType", "targetId", "targetLabel") VALUES (?, 'pet.created', '1', 'k', 'pet', 1, 'Rex')`).run(
-        at("2026-01-02T00:00:00.000Z"));
+      db.prepare(
+        `INSERT INTO "WebhookEndpoint" ("url", "eventTypes", "secret", "createdAt", "createdBy") VALUES (?, ?, 'whsec_x', ?, 'test')`,
+      ).run("http://127.0.0.1:9/all", "", at("2026-01-01T00:00:00.000Z"));
+      db.prepare(
+        `INSERT INTO "WebhookEndpoint" ("url", "eventTypes", "secret", "createdAt", "createdBy") VALUES (?, ?, 'whsec_x', ?, 'test')`,
+      ).run("http://127.0.0.1:9/keys", "key.created", at("2026-01-01T00:00:00.000Z"));
+      db.prepare(
+        `INSERT INTO "WebhookEvent" ("eventId", "eventType", "data", "createdAt") VALUES (?, 'pet.created', '{"id":1}', ?)`,
+      ).run("msg_waiting", at("2026-01-02T00:00:00.000Z"));
+      db.prepare(
+        `INSERT INTO "AuditEvent" ("at", "action", "actorKeyId", "actorName", "targetType", "targetId", "targetLabel") VALUES (?, 'pet.created', '1', 'k', 'pet', 1, 'Rex')`,
+      ).run(at("2026-01-02T00:00:00.000Z"));
 
       apply(migrations[target]!);
 

@@ -120,7 +120,12 @@ export interface WebhookRepository {
   /** Removes it and its deliveries; false when there is no such endpoint. */
   deleteEndpoint(id: number, audit?: AuditContext): Promise<boolean>;
   /** The new secret, the old one signed with too until `previousUntil`. */
-  rotateSecret(id: number, secret: string, previousUntil: Date, audit?: AuditContext): Promise<WebhookEndpointRecord | null>;
+  rotateSecret(
+    id: number,
+    secret: string,
+    previousUntil: Date,
+    audit?: AuditContext,
+  ): Promise<WebhookEndpointRecord | null>;
   /** A `webhook.test` delivery to this endpoint alone, due now. */
   createTestDelivery(webhookId: number, eventId: string, data: string, at: Date): Promise<DeliveryRecord>;
   listDeliveries(query: DeliveryQuery): Promise<DeliveryRecord[]>;
@@ -140,7 +145,13 @@ export interface WebhookRepository {
    * round the endpoints (each endpoint's oldest due one, from the one after `shares.lastEndpoint`, then each
    * one's second, ...), never past `shares.perEndpoint` in flight for an endpoint; answered in that order.
    */
-  claimDue(now: Date, leaseUntil: Date, claimToken: string, take: number, shares: ClaimShares): Promise<ClaimedDelivery[]>;
+  claimDue(
+    now: Date,
+    leaseUntil: Date,
+    claimToken: string,
+    take: number,
+    shares: ClaimShares,
+  ): Promise<ClaimedDelivery[]>;
   /**
    * Records an outcome, if the lease is still this claim's (else another sender took it over: nothing is
    * written); the attempt joins the delivery's newest ATTEMPTS_KEPT.
@@ -220,20 +231,22 @@ export interface ClaimRow {
 }
 
 /** The rows a claim took, in the order they were `picked` (the claim's statement answers them in any order). */
-export function claimedInOrder(rows: readonly ClaimRow[], picked: ReadonlyArray<number | bigint>, claimToken: string): ClaimedDelivery[] {
+export function claimedInOrder(
+  rows: readonly ClaimRow[],
+  picked: ReadonlyArray<number | bigint>,
+  claimToken: string,
+): ClaimedDelivery[] {
   const order = new Map(picked.map((id, index) => [toNumber(id), index]));
   return rows
-    .map(
-      (row): ClaimedDelivery => ({
-        ...row,
-        id: toNumber(row.id),
-        webhookId: toNumber(row.webhookId),
-        eventType: row.eventType as WebhookEventType,
-        createdAt: toDate(row.createdAt),
-        attemptCount: toNumber(row.attemptCount),
-        claimToken,
-      }),
-    )
+    .map((row): ClaimedDelivery => ({
+      ...row,
+      id: toNumber(row.id),
+      webhookId: toNumber(row.webhookId),
+      eventType: row.eventType as WebhookEventType,
+      createdAt: toDate(row.createdAt),
+      attemptCount: toNumber(row.attemptCount),
+      claimToken,
+    }))
     .sort((a, b) => order.get(a.id)! - order.get(b.id)!);
 }
 

@@ -18,10 +18,19 @@ afterEach(async () => {
 
 const LOCAL = { WEBHOOK_ALLOW_HTTP: "true", WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_RETRY_SCHEDULE: "1s,1s,2s" };
 
-async function start(provider: (typeof TEST_PROVIDERS)[number], env: Record<string, string> = LOCAL, withSender = true) {
+async function start(
+  provider: (typeof TEST_PROVIDERS)[number],
+  env: Record<string, string> = LOCAL,
+  withSender = true,
+) {
   const t = await createTestApp(env, provider);
   const sender = withSender
-    ? createWebhookSender({ repository: t.database.webhooks, logger: createLogger(t.config, { write: () => {} }), ...t.config.webhooks, pollMs: 50 })
+    ? createWebhookSender({
+        repository: t.database.webhooks,
+        logger: createLogger(t.config, { write: () => {} }),
+        ...t.config.webhooks,
+        pollMs: 50,
+      })
     : undefined;
   sender?.start();
   running.push({ t, sender });
@@ -30,8 +39,10 @@ async function start(provider: (typeof TEST_PROVIDERS)[number], env: Record<stri
 
 const admin = (t: TestApp) => ({
   get: (path: string) => request(t.app).get(`/admin/v1${path}`).set("Authorization", bearer()),
-  post: (path: string, body: object = {}) => request(t.app).post(`/admin/v1${path}`).set("Authorization", bearer()).send(body),
-  patch: (path: string, body: object) => request(t.app).patch(`/admin/v1${path}`).set("Authorization", bearer()).send(body),
+  post: (path: string, body: object = {}) =>
+    request(t.app).post(`/admin/v1${path}`).set("Authorization", bearer()).send(body),
+  patch: (path: string, body: object) =>
+    request(t.app).patch(`/admin/v1${path}`).set("Authorization", bearer()).send(body),
   delete: (path: string) => request(t.app).delete(`/admin/v1${path}`).set("Authorization", bearer()),
 });
 
@@ -45,10 +56,21 @@ describe.each(TEST_PROVIDERS)("webhook operations on %s", (provider) => {
     const t = await start(provider);
     const api = admin(t);
     const receiver = await startReceiver();
-    const created = await api.post("/webhooks", { url: receiver.url, description: "Stock system", eventTypes: ["pet.created"] });
+    const created = await api.post("/webhooks", {
+      url: receiver.url,
+      description: "Stock system",
+      eventTypes: ["pet.created"],
+    });
     expect(created.status).toBe(201);
     const { webhook, secret } = WebhookWithSecret.parse(created.body);
-    expect(webhook).toMatchObject({ url: receiver.url, description: "Stock system", eventTypes: ["pet.created"], enabled: true, disabledReason: null, createdBy: "Configured key 1" });
+    expect(webhook).toMatchObject({
+      url: receiver.url,
+      description: "Stock system",
+      eventTypes: ["pet.created"],
+      enabled: true,
+      disabledReason: null,
+      createdBy: "Configured key 1",
+    });
     expect(webhook.secretPrefix).toBe(secret.slice(0, 10));
 
     const list = await api.get("/webhooks");
@@ -65,7 +87,10 @@ describe.each(TEST_PROVIDERS)("webhook operations on %s", (provider) => {
     expect(call!.headers["webhook-id"]).toBe(queued.eventId);
 
     await expect
-      .poll(async () => Deliveries.parse((await api.get(`/webhooks/${webhook.id}/deliveries?status=succeeded`)).body).length)
+      .poll(
+        async () =>
+          Deliveries.parse((await api.get(`/webhooks/${webhook.id}/deliveries?status=succeeded`)).body).length,
+      )
       .toBe(1);
     const resent = await api.post(`/webhooks/${webhook.id}/deliveries/${queued.id}/resend`);
     expect(resent.status).toBe(202);
@@ -73,13 +98,18 @@ describe.each(TEST_PROVIDERS)("webhook operations on %s", (provider) => {
     expect(again!.headers["webhook-id"]).toBe(queued.eventId);
 
     // A pet: a second delivery; pages of one, newest first, with a Link to the next.
-    expect((await request(t.app).post("/v1/pets").set("Authorization", bearer()).send({ name: "Rex", categoryId: 1 })).status).toBe(201);
+    expect(
+      (await request(t.app).post("/v1/pets").set("Authorization", bearer()).send({ name: "Rex", categoryId: 1 }))
+        .status,
+    ).toBe(201);
     await receiver.waitForCalls(3);
     const page = await api.get(`/webhooks/${webhook.id}/deliveries?limit=1`);
     expect(Deliveries.parse(page.body)[0]).toMatchObject({ eventType: "pet.created" });
     const next = /^<([^>]+)>; rel="next"$/.exec(page.headers["link"] ?? "")?.[1];
     expect(next).toMatch(/^\/admin\/v1\/webhooks\/\d+\/deliveries\?limit=1&after=\d+$/);
-    expect(Deliveries.parse((await request(t.app).get(next!).set("Authorization", bearer())).body)[0]).toMatchObject({ eventType: "webhook.test" });
+    expect(Deliveries.parse((await request(t.app).get(next!).set("Authorization", bearer())).body)[0]).toMatchObject({
+      eventType: "webhook.test",
+    });
 
     const rotated = await api.post(`/webhooks/${webhook.id}/rotate-secret`);
     expect(rotated.status).toBe(200);
@@ -98,7 +128,12 @@ describe.each(TEST_PROVIDERS)("webhook operations on %s", (provider) => {
     expect((await api.delete(`/webhooks/${webhook.id}`)).status).toBe(404);
 
     const events = AuditEvents.parse((await api.get("/audit-events?targetType=webhook")).body);
-    expect(events.map((event) => event.action)).toEqual(["webhook.deleted", "webhook.updated", "webhook.secret_rotated", "webhook.created"]);
+    expect(events.map((event) => event.action)).toEqual([
+      "webhook.deleted",
+      "webhook.updated",
+      "webhook.secret_rotated",
+      "webhook.created",
+    ]);
     expect(events[0]!.target).toEqual({ type: "webhook", id: webhook.id, label: "Old stock system" });
     // The secret is in no log line.
     expect(t.logs.join("\n")).not.toContain(secret.slice(6));
@@ -135,7 +170,15 @@ describe("webhook registration refusals (SSRF)", () => {
     }
     expect(Webhooks.parse((await api.get("/webhooks")).body)).toEqual([]);
     // A change of URL is checked the same way.
-    const [endpoint] = [await t.database.webhooks.createEndpoint({ url: "https://example.com/hook", description: null, eventTypes: [], secret: "whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", createdBy: "t" })];
+    const [endpoint] = [
+      await t.database.webhooks.createEndpoint({
+        url: "https://example.com/hook",
+        description: null,
+        eventTypes: [],
+        secret: "whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+        createdBy: "t",
+      }),
+    ];
     const changed = await api.patch(`/webhooks/${endpoint!.id}`, { url: "https://127.0.0.1/hook" });
     expect(changed.status).toBe(400);
     expect(changed.body.issues[0].field).toBe("body.url");

@@ -29,8 +29,10 @@ export const toWebhook = (endpoint: WebhookEndpointRecord): Webhook => ({
   secretPrefix: secretPrefix(endpoint.secret),
 });
 
-export const toDelivery = (delivery: DeliveryRecord): Delivery => ({ ...delivery, createdAt: delivery.createdAt.toISOString() });
-
+export const toDelivery = (delivery: DeliveryRecord): Delivery => ({
+  ...delivery,
+  createdAt: delivery.createdAt.toISOString(),
+});
 
 export interface WebhookHandlerDeps {
   repository: WebhookRepository;
@@ -42,7 +44,11 @@ export interface WebhookHandlerDeps {
 const server = initServer();
 
 /** The webhooks contract (admin scope, checked before any of these runs). */
-export function createWebhooksRouter({ repository, rules, sender }: WebhookHandlerDeps): RouterOf<typeof adminContract.webhooks> {
+export function createWebhooksRouter({
+  repository,
+  rules,
+  sender,
+}: WebhookHandlerDeps): RouterOf<typeof adminContract.webhooks> {
   /** Undefined when the URL may be registered; else the 400. Resolved now: a host that does not resolve is refused. */
   async function checkUrl(url: string) {
     try {
@@ -56,14 +62,23 @@ export function createWebhooksRouter({ repository, rules, sender }: WebhookHandl
   const audit = (req: Pick<Request, "id" | "ip">, res: Response) => auditContext(req, res);
 
   return server.router(adminContract.webhooks, {
-    listWebhooks: async () => ({ status: 200, body: (await repository.listEndpoints()).slice(0, LIST_WEBHOOKS_MAX).map(toWebhook) }),
+    listWebhooks: async () => ({
+      status: 200,
+      body: (await repository.listEndpoints()).slice(0, LIST_WEBHOOKS_MAX).map(toWebhook),
+    }),
 
     createWebhook: async ({ body, req, res }) => {
       const refused = await checkUrl(body.url);
       if (refused) return refused;
       const secret = newWebhookSecret();
       const endpoint = await repository.createEndpoint(
-        { url: body.url, description: body.description || null, eventTypes: body.eventTypes ?? [], secret, createdBy: caller(res).name },
+        {
+          url: body.url,
+          description: body.description || null,
+          eventTypes: body.eventTypes ?? [],
+          secret,
+          createdBy: caller(res).name,
+        },
         audit(req, res),
       );
       return { status: 201, body: { webhook: toWebhook(endpoint), secret } };
@@ -71,7 +86,9 @@ export function createWebhooksRouter({ repository, rules, sender }: WebhookHandl
 
     getWebhook: async ({ params }) => {
       const endpoint = await repository.findEndpoint(params.webhookId);
-      return endpoint ? { status: 200, body: toWebhook(endpoint) } : notFoundAnswer(`No webhook endpoint has id ${params.webhookId}.`);
+      return endpoint
+        ? { status: 200, body: toWebhook(endpoint) }
+        : notFoundAnswer(`No webhook endpoint has id ${params.webhookId}.`);
     },
 
     updateWebhook: async ({ params, body, req, res }) => {
@@ -81,18 +98,29 @@ export function createWebhooksRouter({ repository, rules, sender }: WebhookHandl
       }
       const description = body.description === undefined ? undefined : body.description || null;
       const endpoint = await repository.updateEndpoint(params.webhookId, { ...body, description }, audit(req, res));
-      return endpoint ? { status: 200, body: toWebhook(endpoint) } : notFoundAnswer(`No webhook endpoint has id ${params.webhookId}.`);
+      return endpoint
+        ? { status: 200, body: toWebhook(endpoint) }
+        : notFoundAnswer(`No webhook endpoint has id ${params.webhookId}.`);
     },
 
     deleteWebhook: async ({ params, req, res }) => {
       const deleted = await repository.deleteEndpoint(params.webhookId, audit(req, res));
-      return deleted ? { status: 204, body: undefined } : notFoundAnswer(`No webhook endpoint has id ${params.webhookId}.`);
+      return deleted
+        ? { status: 204, body: undefined }
+        : notFoundAnswer(`No webhook endpoint has id ${params.webhookId}.`);
     },
 
     rotateWebhookSecret: async ({ params, req, res }) => {
       const secret = newWebhookSecret();
-      const endpoint = await repository.rotateSecret(params.webhookId, secret, new Date(Date.now() + ROTATION_OVERLAP_MS), audit(req, res));
-      return endpoint ? { status: 200, body: { webhook: toWebhook(endpoint), secret } } : notFoundAnswer(`No webhook endpoint has id ${params.webhookId}.`);
+      const endpoint = await repository.rotateSecret(
+        params.webhookId,
+        secret,
+        new Date(Date.now() + ROTATION_OVERLAP_MS),
+        audit(req, res),
+      );
+      return endpoint
+        ? { status: 200, body: { webhook: toWebhook(endpoint), secret } }
+        : notFoundAnswer(`No webhook endpoint has id ${params.webhookId}.`);
     },
 
     sendTestEvent: async ({ params }) => {
@@ -105,15 +133,22 @@ export function createWebhooksRouter({ repository, rules, sender }: WebhookHandl
     },
 
     listDeliveries: async ({ params, query, req, res }) => {
-      if (!(await repository.findEndpoint(params.webhookId))) return notFoundAnswer(`No webhook endpoint has id ${params.webhookId}.`);
+      if (!(await repository.findEndpoint(params.webhookId)))
+        return notFoundAnswer(`No webhook endpoint has id ${params.webhookId}.`);
       const { limit, status } = query;
-      const rows = await repository.listDeliveries({ webhookId: params.webhookId, take: rowsToRead(limit), before: query.after, status });
+      const rows = await repository.listDeliveries({
+        webhookId: params.webhookId,
+        take: rowsToRead(limit),
+        before: query.after,
+        status,
+      });
       return { status: 200, body: pageWithNextLink(rows.map(toDelivery), limit, { status }, req, res) };
     },
 
     resendDelivery: async ({ params }) => {
       const delivery = await repository.resendDelivery(params.webhookId, params.deliveryId, new Date());
-      if (!delivery) return notFoundAnswer(`Webhook endpoint ${params.webhookId} has no delivery with id ${params.deliveryId}.`);
+      if (!delivery)
+        return notFoundAnswer(`Webhook endpoint ${params.webhookId} has no delivery with id ${params.deliveryId}.`);
       if (delivery === "being sent") {
         const message = `Delivery ${params.deliveryId} is being sent now; resend it once that attempt is recorded.`;
         return { status: 409, body: toErrorBody(409, "CONFLICT", message) };
@@ -125,9 +160,18 @@ export function createWebhooksRouter({ repository, rules, sender }: WebhookHandl
     recoverWebhook: async ({ params, body }) => {
       const endpoint = await repository.findEndpoint(params.webhookId);
       if (!endpoint) return notFoundAnswer(`No webhook endpoint has id ${params.webhookId}.`);
-      if (!endpoint.enabled) return { status: 409, body: toErrorBody(409, "CONFLICT", "The endpoint is disabled: enable it, then recover its events.") };
+      if (!endpoint.enabled)
+        return {
+          status: 409,
+          body: toErrorBody(409, "CONFLICT", "The endpoint is disabled: enable it, then recover its events."),
+        };
       const at = new Date();
-      const queued = await repository.recoverEvents(endpoint.id, new Date(body.since), body.until === undefined ? at : new Date(body.until), at);
+      const queued = await repository.recoverEvents(
+        endpoint.id,
+        new Date(body.since),
+        body.until === undefined ? at : new Date(body.until),
+        at,
+      );
       if (queued === null) return notFoundAnswer(`No webhook endpoint has id ${params.webhookId}.`);
       if (queued > 0) sender?.poke();
       return { status: 202, body: { queued } };

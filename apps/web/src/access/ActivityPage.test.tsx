@@ -27,14 +27,22 @@ function rows() {
   return within(screen.getByRole("table", { name: "Activity" }))
     .getAllByRole("row")
     .slice(1)
-    .map((row) => within(row).getAllByRole("cell").map((cell) => cell.textContent));
+    .map((row) =>
+      within(row)
+        .getAllByRole("cell")
+        .map((cell) => cell.textContent),
+    );
 }
 
 describe("the Activity page", () => {
   it("shows the audit events as the API sends them, newest first: when, and what happened in a sentence", async () => {
     renderApp("/activity", () => jsonResponse(200, [REVOKED, CREATED, PET]), { session: ADMIN });
     const table = await screen.findByRole("table", { name: "Activity" });
-    expect(within(table).getAllByRole("columnheader").map((header) => header.textContent)).toEqual(["When", "What happened"]);
+    expect(
+      within(table)
+        .getAllByRole("columnheader")
+        .map((header) => header.textContent),
+    ).toEqual(["When", "What happened"]);
     expect(rows().map(([, sentence]) => sentence)).toEqual([
       "Configured key 1 revoked the key Front desk",
       "Configured key 1 created the key Front desk",
@@ -46,13 +54,33 @@ describe("the Activity page", () => {
 
   it("names the person who acted, says how they signed in, and what they did to whom", async () => {
     const sam = { keyId: null, staffId: 5, name: "Sam Rivera" };
-    const signedIn: AuditEvent = { ...auditEvent(14, "staff.signed_in", { type: "staff", id: 5, label: "Sam Rivera" }), actor: sam, detail: "passkey" };
-    const invited: AuditEvent = { ...auditEvent(15, "staff.invited", { type: "staff", id: 6, label: "New Hire" }), actor: sam, detail: "write" };
-    const ownPasskey: AuditEvent = { ...auditEvent(16, "passkey.added", { type: "staff", id: 5, label: "Sam Rivera" }), actor: sam };
-    const everywhere: AuditEvent = { ...auditEvent(17, "session.ended", { type: "staff", id: 5, label: "Sam Rivera" }), actor: sam };
-    const role: AuditEvent = { ...auditEvent(18, "staff.role_changed", { type: "staff", id: 6, label: "New Hire" }), actor: sam, detail: "admin" };
+    const signedIn: AuditEvent = {
+      ...auditEvent(14, "staff.signed_in", { type: "staff", id: 5, label: "Sam Rivera" }),
+      actor: sam,
+      detail: "passkey",
+    };
+    const invited: AuditEvent = {
+      ...auditEvent(15, "staff.invited", { type: "staff", id: 6, label: "New Hire" }),
+      actor: sam,
+      detail: "write",
+    };
+    const ownPasskey: AuditEvent = {
+      ...auditEvent(16, "passkey.added", { type: "staff", id: 5, label: "Sam Rivera" }),
+      actor: sam,
+    };
+    const everywhere: AuditEvent = {
+      ...auditEvent(17, "session.ended", { type: "staff", id: 5, label: "Sam Rivera" }),
+      actor: sam,
+    };
+    const role: AuditEvent = {
+      ...auditEvent(18, "staff.role_changed", { type: "staff", id: 6, label: "New Hire" }),
+      actor: sam,
+      detail: "admin",
+    };
     const keySession = auditEvent(19, "key.signed_in", { type: "key", id: 3, label: "Front desk" });
-    renderApp("/activity", () => jsonResponse(200, [keySession, role, everywhere, ownPasskey, invited, signedIn]), { session: ADMIN });
+    renderApp("/activity", () => jsonResponse(200, [keySession, role, everywhere, ownPasskey, invited, signedIn]), {
+      session: ADMIN,
+    });
     await screen.findByRole("table", { name: "Activity" });
     expect(rows().map(([, sentence]) => sentence)).toEqual([
       "Someone signed in with the key Front desk",
@@ -67,12 +95,19 @@ describe("the Activity page", () => {
   it("links a webhook endpoint's event to the endpoint's page", async () => {
     renderApp("/activity", () => jsonResponse(200, [WEBHOOK]), { session: ADMIN });
     const table = await screen.findByRole("table", { name: "Activity" });
-    expect(rows()).toEqual([[expect.any(String), "Configured key 1 added the endpoint https://hooks.example.com/stock"]]);
-    expect(within(table).getByRole("link", { name: "https://hooks.example.com/stock" })).toHaveAttribute("href", "/webhooks/4");
+    expect(rows()).toEqual([
+      [expect.any(String), "Configured key 1 added the endpoint https://hooks.example.com/stock"],
+    ]);
+    expect(within(table).getByRole("link", { name: "https://hooks.example.com/stock" })).toHaveAttribute(
+      "href",
+      "/webhooks/4",
+    );
   });
 
   it("never shows an action's code: every action has its sentence", async () => {
-    const events = AUDIT_ACTIONS.map((action, index) => auditEvent(index + 1, action, { type: "pet", id: 37, label: "Rex" }));
+    const events = AUDIT_ACTIONS.map((action, index) =>
+      auditEvent(index + 1, action, { type: "pet", id: 37, label: "Rex" }),
+    );
     renderApp("/activity", () => jsonResponse(200, events), { session: ADMIN });
     const table = await screen.findByRole("table", { name: "Activity" });
     expect(within(table).getAllByRole("row")).toHaveLength(AUDIT_ACTIONS.length + 1);
@@ -113,7 +148,9 @@ describe("the Activity page", () => {
   });
 
   it("reads the filter from the URL and says when nothing matched", async () => {
-    const { requests } = renderApp("/activity?action=key.revoked&after=abc", () => jsonResponse(200, []), { session: ADMIN });
+    const { requests } = renderApp("/activity?action=key.revoked&after=abc", () => jsonResponse(200, []), {
+      session: ADMIN,
+    });
     expect(await screen.findByText("No “Key revoked” events yet.")).toBeInTheDocument();
     expect(Object.fromEntries(new URL(requests[0]!.url).searchParams)).toEqual({ action: "key.revoked" });
   });

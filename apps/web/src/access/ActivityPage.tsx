@@ -30,8 +30,8 @@ export function ActivityPage() {
       <div>
         <h1>Activity</h1>
         <p className={formStyles.intro}>
-          Who signed in and how, who added pets, who invited or disabled staff, who created or revoked keys, and who changed
-          webhook endpoints, newest first. People are named as themselves; keys by their name.
+          Who signed in and how, who added pets, who invited or disabled staff, who created or revoked keys, and who
+          changed webhook endpoints, newest first. People are named as themselves; keys by their name.
         </p>
       </div>
       <Panel aria-label="Activity log">
@@ -80,8 +80,17 @@ function EventList({ view }: { view: ActivityView }) {
   const firstPage = activityLink({ ...view, after: undefined });
   if (events.length === 0) {
     return (
-      <Notice tone="info" action={view.after !== undefined ? <ButtonLink to={firstPage}>First page</ButtonLink> : undefined}>
-        <p>{view.after !== undefined ? "No more events." : view.action ? `No “${activityActionLabel(view.action)}” events yet.` : "Nothing has happened yet."}</p>
+      <Notice
+        tone="info"
+        action={view.after !== undefined ? <ButtonLink to={firstPage}>First page</ButtonLink> : undefined}
+      >
+        <p>
+          {view.after !== undefined
+            ? "No more events."
+            : view.action
+              ? `No “${activityActionLabel(view.action)}” events yet.`
+              : "Nothing has happened yet."}
+        </p>
       </Notice>
     );
   }
@@ -94,7 +103,9 @@ function EventList({ view }: { view: ActivityView }) {
         <p className={pager.summary}>{events.length === 1 ? "1 event" : `${events.length} events`}</p>
         <div className={pager.pagerLinks}>
           {view.after !== undefined && <ButtonLink to={firstPage}>First page</ButtonLink>}
-          {nextAfter !== undefined && <ButtonLink to={activityLink({ ...view, after: nextAfter })}>Next page</ButtonLink>}
+          {nextAfter !== undefined && (
+            <ButtonLink to={activityLink({ ...view, after: nextAfter })}>Next page</ButtonLink>
+          )}
         </div>
       </div>
     </>
@@ -131,7 +142,11 @@ function EventTable({ events }: { events: AuditEvent[] }) {
 /** The event's sentence (activity-words.ts), its target linked to the pet's or the endpoint's page. */
 function EventSentence({ event }: { event: AuditEvent }) {
   const targetPath =
-    event.target.type === "pet" ? `/pets/${event.target.id}` : event.target.type === "webhook" ? webhookPath(event.target.id) : undefined;
+    event.target.type === "pet"
+      ? `/pets/${event.target.id}`
+      : event.target.type === "webhook"
+        ? webhookPath(event.target.id)
+        : undefined;
   return (
     <>
       {activitySentence(event).map((part, index) =>

@@ -43,11 +43,19 @@ export function KeyTable({ onRevoked }: { onRevoked?: (key: ApiKey) => void } = 
   }
 
   const now = Date.now();
-  const disabledStaff = new Set((staffQuery.data?.body ?? []).filter((member) => member.disabledAt !== null).map((member) => member.id));
+  const disabledStaff = new Set(
+    (staffQuery.data?.body ?? []).filter((member) => member.disabledAt !== null).map((member) => member.id),
+  );
   return (
     <>
       <div className={table.scroller}>
-        <table ref={tableRef} tabIndex={-1} className={table.table} aria-label="Keys" aria-describedby="deprecated-use-note">
+        <table
+          ref={tableRef}
+          tabIndex={-1}
+          className={table.table}
+          aria-label="Keys"
+          aria-describedby="deprecated-use-note"
+        >
           <thead>
             <tr>
               <th scope="col">Name</th>

@@ -36,23 +36,35 @@ function keysApi(initial: ApiKey[], staff: StaffMember[] = []) {
 }
 
 function keyRow(name: string) {
-  const row = within(screen.getByRole("table", { name: "Keys" })).getByRole("rowheader", { name }).closest("tr");
+  const row = within(screen.getByRole("table", { name: "Keys" }))
+    .getByRole("rowheader", { name })
+    .closest("tr");
   if (!row) throw new Error(`no row for ${name}`);
   return row;
 }
 
-const cellTexts = (row: HTMLElement) => within(row).getAllByRole("cell").map((cell) => cell.textContent);
+const cellTexts = (row: HTMLElement) =>
+  within(row)
+    .getAllByRole("cell")
+    .map((cell) => cell.textContent);
 
 describe("the Keys page", () => {
   it("lists the keys with their scope, prefix, use and status; only active keys can be revoked", async () => {
     const { handler } = keysApi([
-      apiKey(3, "Front desk", { lastDeprecatedUseAt: "2026-11-23T08:00:00.000Z", lastUsedAt: "2026-11-23T08:00:00.000Z" }),
+      apiKey(3, "Front desk", {
+        lastDeprecatedUseAt: "2026-11-23T08:00:00.000Z",
+        lastUsedAt: "2026-11-23T08:00:00.000Z",
+      }),
       apiKey(2, "Old intake", { scope: "write", expiresAt: "2026-01-01T00:00:00.000Z" }),
       apiKey(1, "Leaver", { revokedAt: "2026-11-01T00:00:00.000Z" }),
     ]);
     renderApp("/keys", handler, { session: ADMIN });
     const table = await screen.findByRole("table", { name: "Keys" });
-    expect(within(table).getAllByRole("columnheader").map((header) => header.textContent)).toEqual([
+    expect(
+      within(table)
+        .getAllByRole("columnheader")
+        .map((header) => header.textContent),
+    ).toEqual([
       "Name",
       "Scope",
       "Prefix",
@@ -68,17 +80,17 @@ describe("the Keys page", () => {
     expect(frontDesk[2]).toContain("by Configured key 1");
     expect(frontDesk[3]).toBe("Does not expire");
     expect(frontDesk[6]).toBe("active");
-    expect(within(keyRow("Front desk")).getAllByRole("time").map((time) => time.getAttribute("datetime"))).toEqual([
-      "2026-11-20T09:00:00.000Z",
-      "2026-11-23T08:00:00.000Z",
-      "2026-11-23T08:00:00.000Z",
-    ]);
+    expect(
+      within(keyRow("Front desk"))
+        .getAllByRole("time")
+        .map((time) => time.getAttribute("datetime")),
+    ).toEqual(["2026-11-20T09:00:00.000Z", "2026-11-23T08:00:00.000Z", "2026-11-23T08:00:00.000Z"]);
     expect(cellTexts(keyRow("Old intake"))[6]).toBe("expired");
     expect(cellTexts(keyRow("Leaver"))[5]).toBe("Never");
     expect(cellTexts(keyRow("Leaver"))[6]).toBe("revoked");
-    expect(screen.getAllByRole("button", { name: /^Revoke / }).map((button) => button.getAttribute("aria-label"))).toEqual([
-      "Revoke Front desk",
-    ]);
+    expect(
+      screen.getAllByRole("button", { name: /^Revoke / }).map((button) => button.getAttribute("aria-label")),
+    ).toEqual(["Revoke Front desk"]);
   });
 
   it("marks the keys whose creator is disabled", async () => {
@@ -104,9 +116,13 @@ describe("the Keys page", () => {
     expect(await screen.findByText("No keys have been issued yet.")).toBeInTheDocument();
     await user.type(screen.getByLabelText("Expires"), "2001-01-01");
     await user.click(screen.getByRole("button", { name: "Create key" }));
-    expect(screen.getByLabelText("Name")).toHaveAccessibleDescription(expect.stringContaining("Name must not be empty"));
+    expect(screen.getByLabelText("Name")).toHaveAccessibleDescription(
+      expect.stringContaining("Name must not be empty"),
+    );
     expect(screen.getByLabelText("Name")).toHaveFocus();
-    expect(screen.getByLabelText("Expires")).toHaveAccessibleDescription(expect.stringContaining("Expires must be in the future"));
+    expect(screen.getByLabelText("Expires")).toHaveAccessibleDescription(
+      expect.stringContaining("Expires must be in the future"),
+    );
     expect(requests.filter((request) => request.method === "POST")).toEqual([]);
   });
 
@@ -124,7 +140,9 @@ describe("the Keys page", () => {
     const post = requests.find((request) => request.method === "POST");
     expect(await post?.json()).toEqual({ name: "Front desk", scope: "read" });
     expect(screen.getByRole("status")).toHaveTextContent("Created the key Front desk.");
-    expect(within(await screen.findByRole("table", { name: "Keys" })).getByRole("rowheader", { name: "Front desk" })).toBeInTheDocument();
+    expect(
+      within(await screen.findByRole("table", { name: "Keys" })).getByRole("rowheader", { name: "Front desk" }),
+    ).toBeInTheDocument();
     expect(screen.getByLabelText("Name")).toHaveValue("");
 
     await user.click(screen.getByRole("button", { name: "Copy" }));

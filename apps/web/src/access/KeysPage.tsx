@@ -12,12 +12,7 @@ import { KEYS_PATH } from "../navigation/app-paths.js";
 import { FormError } from "../forms/FormError.js";
 import { useContractForm } from "../forms/use-contract-form.js";
 import { KeyTable } from "./KeyTable.js";
-import {
-  keyFieldErrorsFromIssues,
-  NEW_KEY_FIELDS,
-  validateNewKey,
-  type NewKeyFormValues,
-} from "./new-key-form.js";
+import { keyFieldErrorsFromIssues, NEW_KEY_FIELDS, validateNewKey, type NewKeyFormValues } from "./new-key-form.js";
 import formStyles from "../design-system/Form.module.css";
 import adminPage from "../design-system/AdminPage.module.css";
 
@@ -30,8 +25,8 @@ export function KeysPage() {
       <div>
         <h1>Keys</h1>
         <p className={formStyles.intro}>
-          Issue each person or service a key of its own, with no more scope than it needs; revoke it when it is no longer
-          needed. The store's configured keys are not listed here.
+          Issue each person or service a key of its own, with no more scope than it needs; revoke it when it is no
+          longer needed. The store's configured keys are not listed here.
         </p>
       </div>
       <Panel aria-labelledby="create-key-heading">
@@ -73,14 +68,13 @@ function NewKeyForm({ onCreated }: { onCreated: (created: CreatedApiKey) => void
   });
 
   return (
-    <form className={`${formStyles.form} ${adminPage.narrow}`} onSubmit={handleSubmit((body) => createKey.mutate({ body }))} noValidate>
+    <form
+      className={`${formStyles.form} ${adminPage.narrow}`}
+      onSubmit={handleSubmit((body) => createKey.mutate({ body }))}
+      noValidate
+    >
       <FormError message={formError} />
-      <TextField
-        label="Name"
-        {...field("name")}
-        autoComplete="off"
-        hint="Who or what will use it, e.g. Front desk."
-      />
+      <TextField label="Name" {...field("name")} autoComplete="off" hint="Who or what will use it, e.g. Front desk." />
       <SelectField
         label="Scope"
         {...field("scope")}

@@ -45,7 +45,8 @@ export type ActivityFacts = Pick<AuditEvent, "action" | "actor" | "target" | "de
 const SIGN_IN_WORDS: Readonly<Record<string, string>> = { passkey: " with a passkey", sso: " with single sign-on" };
 
 /** A role (`detail` of `staff.invited` and `staff.role_changed`): read, write or admin, as the Staff page says them. */
-const roleWords = (detail: string | null, words: string): string => (detail === null ? "" : `${words}${detail.replaceAll("_", " ")}`);
+const roleWords = (detail: string | null, words: string): string =>
+  detail === null ? "" : `${words}${detail.replaceAll("_", " ")}`;
 
 /**
  * An event as a sentence, from its fields: who (the actor's name then), did what (the action, with its
@@ -82,7 +83,9 @@ export function activitySentence({ action, actor, target, detail }: ActivityFact
     case "staff.signed_in":
       return [`${who} signed in${detail === null ? "" : (SIGN_IN_WORDS[detail] ?? "")}`];
     case "staff.role_changed":
-      return self ? [it, `'s role changed${roleWords(detail, " to ")}`] : [`${who} changed the role of `, it, roleWords(detail, " to ")];
+      return self
+        ? [it, `'s role changed${roleWords(detail, " to ")}`]
+        : [`${who} changed the role of `, it, roleWords(detail, " to ")];
     case "staff.disabled":
       return [`${who} disabled `, it];
     case "passkey.added":
@@ -91,7 +94,9 @@ export function activitySentence({ action, actor, target, detail }: ActivityFact
       return self ? [`${who} removed a passkey`] : [`${who} removed a passkey of `, it];
     case "session.ended":
       if (self) return [`${who} signed out everywhere`];
-      return target.type === "key" ? [`${who} ended a browser session of the key `, it] : [`${who} ended a session of `, it];
+      return target.type === "key"
+        ? [`${who} ended a browser session of the key `, it]
+        : [`${who} ended a session of `, it];
     case "webhook.created":
       return [`${who} added the endpoint `, it];
     case "webhook.updated":

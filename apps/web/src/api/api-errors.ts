@@ -91,6 +91,7 @@ export function describeFailure(error: unknown, { retrying = false }: { retrying
   const body = errorBodyOf(error);
   if (body) return body.message;
   if (isFailedResponse(error)) return `The API answered with status ${error.status}.`;
-  if (error instanceof Error && error.name === "ZodError") return "The API sent a response this app does not understand.";
+  if (error instanceof Error && error.name === "ZodError")
+    return "The API sent a response this app does not understand.";
   return "The API could not be reached. Check your connection and try again.";
 }

@@ -7,7 +7,9 @@ import { createPetstoreClient } from "./petstore-client.js";
 
 /** The app's real clients and token manager over a fake API with one browser session. */
 function setUp(answer: (request: Request, attempt: number) => Response = () => jsonResponse(200, [])) {
-  const session = fakeSession({ signedInAs: { keyId: null, staffId: 3, name: "Sam", scope: "write", expiresAt: null } });
+  const session = fakeSession({
+    signedInAs: { keyId: null, staffId: 3, name: "Sam", scope: "write", expiresAt: null },
+  });
   const seen: Request[] = [];
   vi.stubGlobal("fetch", async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const request = new Request(typeof input === "string" ? new URL(input, window.location.href) : input, init);
@@ -32,11 +34,16 @@ describe("the clients' token handling", () => {
   it("puts the session's token on every request, and asks for one per ten minutes, not per request", async () => {
     const { session, seen, client } = setUp();
     for (let minute = 0; minute < 9; minute++) {
-      await Promise.all([client.pets.listPets.query({ query: { limit: 1 } }), client.pets.listPets.query({ query: { limit: 2 } })]);
+      await Promise.all([
+        client.pets.listPets.query({ query: { limit: 1 } }),
+        client.pets.listPets.query({ query: { limit: 2 } }),
+      ]);
       vi.setSystemTime(Date.now() + 60_000);
     }
     expect(seen).toHaveLength(18);
-    expect(new Set(seen.map((request) => request.headers.get("authorization")))).toEqual(new Set([`Bearer ${fakeToken(1)}`]));
+    expect(new Set(seen.map((request) => request.headers.get("authorization")))).toEqual(
+      new Set([`Bearer ${fakeToken(1)}`]),
+    );
     expect(session.state.tokenRequests).toBe(1);
     // The token's last minute: the next request gets a new one first.
     vi.setSystemTime(Date.now() + 30_000);
@@ -74,9 +81,14 @@ describe("the clients' token handling", () => {
 
   it("a create retried after a renewal keeps its Idempotency-Key", async () => {
     const { seen, client } = setUp((request, attempt) =>
-      attempt === 1 ? errorResponse(401, "UNAUTHORIZED", "The session token is not valid.") : jsonResponse(201, { id: 1, name: "Rex", categoryId: 1 }),
+      attempt === 1
+        ? errorResponse(401, "UNAUTHORIZED", "The session token is not valid.")
+        : jsonResponse(201, { id: 1, name: "Rex", categoryId: 1 }),
     );
-    const answer = await client.pets.createPet.mutate({ body: { name: "Rex", categoryId: 1 }, headers: { "idempotency-key": "k-1" } });
+    const answer = await client.pets.createPet.mutate({
+      body: { name: "Rex", categoryId: 1 },
+      headers: { "idempotency-key": "k-1" },
+    });
     expect(answer.status).toBe(201);
     expect(seen.map((request) => request.headers.get("idempotency-key"))).toEqual(["k-1", "k-1"]);
     expect(await seen[1]!.json()).toEqual({ name: "Rex", categoryId: 1 });
@@ -96,7 +108,9 @@ describe("the clients' token handling", () => {
 
   it("a request that already carries Authorization is sent as it is (a key's sign-in)", async () => {
     const { seen, client, session } = setUp((request) =>
-      request.headers.get("authorization") === "Bearer psk_given" ? jsonResponse(200, []) : errorResponse(401, "UNAUTHORIZED", "no"),
+      request.headers.get("authorization") === "Bearer psk_given"
+        ? jsonResponse(200, [])
+        : errorResponse(401, "UNAUTHORIZED", "no"),
     );
     session.authorize = () => null;
     await client.pets.listPets.query({ query: { limit: 1 }, extraHeaders: { Authorization: "Bearer psk_given" } });

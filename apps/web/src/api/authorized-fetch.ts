@@ -38,7 +38,8 @@ export function authorizedFetcher(tokens: TokenManager): ApiFetcher {
       return { token: await get() };
     } catch (error) {
       if (error instanceof SessionEnded) return { failure: error.response };
-      if (error instanceof TokenRequestFailed) return { failure: { status: error.status, body: error.body, headers: error.headers } };
+      if (error instanceof TokenRequestFailed)
+        return { failure: { status: error.status, body: error.body, headers: error.headers } };
       throw error;
     }
   };

@@ -23,16 +23,21 @@ describe("nextPageCursor", () => {
   });
 
   it("checks the cursor with the operation's own schema", () => {
-    expect(nextPageCursorOf('</admin/v1/audit-events?limit=20&after=12>; rel="next"', ListAuditEventsQuery.shape.after)).toBe(12);
+    expect(
+      nextPageCursorOf('</admin/v1/audit-events?limit=20&after=12>; rel="next"', ListAuditEventsQuery.shape.after),
+    ).toBe(12);
     // Pets page from id 0; audit events never do.
     expect(nextPageCursorOf('</v1/pets?after=0>; rel="next"', PET_QUERY.after)).toBe(0);
-    expect(nextPageCursorOf('</admin/v1/audit-events?after=0>; rel="next"', ListAuditEventsQuery.shape.after)).toBeUndefined();
+    expect(
+      nextPageCursorOf('</admin/v1/audit-events?after=0>; rel="next"', ListAuditEventsQuery.shape.after),
+    ).toBeUndefined();
   });
 });
 
 describe("previousPageCursor", () => {
   it("reads `before` from the API's prev link, beside its next link", () => {
-    const header = '</v1/pets?limit=20&categoryId=1&before=41>; rel="prev", </v1/pets?limit=20&categoryId=1&after=60>; rel="next"';
+    const header =
+      '</v1/pets?limit=20&categoryId=1&before=41>; rel="prev", </v1/pets?limit=20&categoryId=1&after=60>; rel="next"';
     expect(previousPageCursor(header, PET_QUERY.before)).toBe(41);
     expect(nextPageCursor(header)).toBe(60);
   });

@@ -39,7 +39,10 @@ export function linkCursor<Cursor = number>(
  * schema) refuses. Following the server's link, rather than computing the
  * next id here, keeps the paging rule in one place: the API.
  */
-export function nextPageCursor<Cursor = number>(linkHeader: string | null, cursor: CursorSchema<Cursor>): Cursor | undefined {
+export function nextPageCursor<Cursor = number>(
+  linkHeader: string | null,
+  cursor: CursorSchema<Cursor>,
+): Cursor | undefined {
   return linkCursor(linkHeader, "next", "after", cursor);
 }
 
@@ -47,6 +50,9 @@ export function nextPageCursor<Cursor = number>(linkHeader: string | null, curso
  * The `before` cursor of the API's `Link: <...>; rel="prev"` header (listPets answers one for a page asked
  * with `before` that has more pets below it), or undefined when there is none.
  */
-export function previousPageCursor<Cursor = number>(linkHeader: string | null, cursor: CursorSchema<Cursor>): Cursor | undefined {
+export function previousPageCursor<Cursor = number>(
+  linkHeader: string | null,
+  cursor: CursorSchema<Cursor>,
+): Cursor | undefined {
   return linkCursor(linkHeader, "prev", "before", cursor);
 }

@@ -5,7 +5,8 @@ describe("parseRateLimit", () => {
   it("reads r and t of the draft's field; with several policies, the one with least left", () => {
     expect(parseRateLimit('"per-key";r=1187;t=42')).toEqual({ remaining: 1187, resetSeconds: 42 });
     expect(parseRateLimit('"burst";r=5;t=1, "per-key";r=2;t=40')).toEqual({ remaining: 2, resetSeconds: 40 });
-    for (const bad of [null, undefined, "", "garbage", '"per-key";q=10;w=60']) expect(parseRateLimit(bad)).toBeUndefined();
+    for (const bad of [null, undefined, "", "garbage", '"per-key";q=10;w=60'])
+      expect(parseRateLimit(bad)).toBeUndefined();
   });
 });
 

@@ -68,7 +68,17 @@ describe("sendChangeWithRetry", () => {
   });
 
   it("tells a key in use from a conflict", () => {
-    expect(isWorthResendingChange({ status: 409, body: { code: "IDEMPOTENCY_KEY_IN_USE", message: "in flight", status: 409 } })).toBe(true);
-    expect(isWorthResendingChange({ status: 409, body: { code: "CONFLICT", message: "status is sold, not available.", status: 409 } })).toBe(false);
+    expect(
+      isWorthResendingChange({
+        status: 409,
+        body: { code: "IDEMPOTENCY_KEY_IN_USE", message: "in flight", status: 409 },
+      }),
+    ).toBe(true);
+    expect(
+      isWorthResendingChange({
+        status: 409,
+        body: { code: "CONFLICT", message: "status is sold, not available.", status: 409 },
+      }),
+    ).toBe(false);
   });
 });

@@ -85,7 +85,11 @@ describe("createPetWithRetry", () => {
   });
 
   it("a 401 is sent once more, with a renewed token and the same key, and no more", async () => {
-    const { client, keys, sleep } = setUp([() => error(401, "UNAUTHORIZED"), () => error(401, "UNAUTHORIZED"), () => json(201, SAVED_REX)]);
+    const { client, keys, sleep } = setUp([
+      () => error(401, "UNAUTHORIZED"),
+      () => error(401, "UNAUTHORIZED"),
+      () => json(201, SAVED_REX),
+    ]);
     const failure = await createPetWithRetry(client, REX, { key: "key-1", sleep }).catch((thrown: unknown) => thrown);
     expect(failure).toMatchObject({ status: 401, body: { code: "UNAUTHORIZED" } });
     expect(keys).toEqual(["key-1", "key-1"]);

@@ -110,7 +110,8 @@ export function useCreatePetWithRetry() {
   const petstore = usePetstoreClient();
   const sleep = useContext(CreateRetrySleepContext);
   return useCallback(
-    (body: NewPet, options: Omit<CreateRetryOptions, "sleep">) => createPetWithRetry(petstore.pets, body, { sleep, ...options }),
+    (body: NewPet, options: Omit<CreateRetryOptions, "sleep">) =>
+      createPetWithRetry(petstore.pets, body, { sleep, ...options }),
     [petstore, sleep],
   );
 }

@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createTokenManager, SESSION_ENDED_MESSAGE, SessionEnded, TokenRequestFailed, type TokenAnswer } from "./token-manager.js";
+import {
+  createTokenManager,
+  SESSION_ENDED_MESSAGE,
+  SessionEnded,
+  TokenRequestFailed,
+  type TokenAnswer,
+} from "./token-manager.js";
 
 const START = Date.parse("2026-11-25T10:00:00.000Z");
 const MINUTE = 60_000;
@@ -135,7 +141,11 @@ describe("the session token manager", () => {
   it("another failure is the request's, not the session's: nothing ends, and the next call asks again", async () => {
     const endpoint = tokenEndpoint();
     const ended = vi.fn();
-    endpoint.next = { status: 503, body: { code: "UNAVAILABLE", message: "down", status: 503 }, headers: new Headers({ "retry-after": "2" }) };
+    endpoint.next = {
+      status: 503,
+      body: { code: "UNAVAILABLE", message: "down", status: 503 },
+      headers: new Headers({ "retry-after": "2" }),
+    };
     const tokens = createTokenManager({ requestToken: endpoint.request });
     tokens.onSessionEnded(ended);
     const failure = await tokens.token().catch((error: unknown) => error);

@@ -98,7 +98,11 @@ function lifetimeMs(token: SessionToken, headers: Headers, now: number): number 
  * `pst_` token bought with the HttpOnly session cookie, used until shortly before it expires, renewed
  * once when the API refuses it. A tab that makes a hundred requests in ten minutes asks for one token.
  */
-export function createTokenManager({ requestToken, now = Date.now, renewBeforeMs = RENEW_BEFORE_MS }: TokenManagerOptions): TokenManager {
+export function createTokenManager({
+  requestToken,
+  now = Date.now,
+  renewBeforeMs = RENEW_BEFORE_MS,
+}: TokenManagerOptions): TokenManager {
   let held: { token: string; renewAt: number } | null = null;
   let pending: Promise<string> | null = null;
   /** Bumped by clear(): an answer to a request made before it is not kept. */

@@ -27,7 +27,10 @@ function posts(requests: Request[]) {
   return Promise.all(
     requests
       .filter((request) => request.method === "POST")
-      .map(async (request) => ({ path: new URL(request.url).pathname, body: (await request.clone().json()) as unknown })),
+      .map(async (request) => ({
+        path: new URL(request.url).pathname,
+        body: (await request.clone().json()) as unknown,
+      })),
   );
 }
 
@@ -36,10 +39,27 @@ describe("the Categories page", () => {
     renderApp("/categories", fakeCategoriesApi(DEMO_CATEGORIES, INVENTORY).handler, { session: ADMIN });
     expect(await screen.findByRole("heading", { name: "Categories", level: 1 })).toBeInTheDocument();
     const table = await screen.findByRole("table", { name: "Categories" });
-    expect(within(table).getAllByRole("columnheader").map((header) => header.textContent)).toEqual(["Name", "ID", "Pets", "Actions"]);
-    expect(within(table).getAllByRole("rowheader").map((header) => header.textContent)).toEqual(["Birds", "Cats", "Dogs", "Fish", "Rabbits"]);
-    await waitFor(() => expect(within(rowOf("Dogs")).getAllByRole("cell").map((cell) => cell.textContent)).toEqual(["1", "9", "Rename"]));
-    expect(within(rowOf("Dogs")).getByRole("link", { name: "9 pets in Dogs" })).toHaveAttribute("href", "/pets?categoryId=1");
+    expect(
+      within(table)
+        .getAllByRole("columnheader")
+        .map((header) => header.textContent),
+    ).toEqual(["Name", "ID", "Pets", "Actions"]);
+    expect(
+      within(table)
+        .getAllByRole("rowheader")
+        .map((header) => header.textContent),
+    ).toEqual(["Birds", "Cats", "Dogs", "Fish", "Rabbits"]);
+    await waitFor(() =>
+      expect(
+        within(rowOf("Dogs"))
+          .getAllByRole("cell")
+          .map((cell) => cell.textContent),
+      ).toEqual(["1", "9", "Rename"]),
+    );
+    expect(within(rowOf("Dogs")).getByRole("link", { name: "9 pets in Dogs" })).toHaveAttribute(
+      "href",
+      "/pets?categoryId=1",
+    );
     expect(within(rowOf("Fish")).getAllByRole("cell")[1]).toHaveTextContent("0");
     expect(within(rowOf("Fish")).getByRole("button", { name: "Rename Fish" })).toBeInTheDocument();
   });
@@ -54,7 +74,13 @@ describe("the Categories page", () => {
     await waitFor(() => expect(screen.getByRole("status")).toHaveTextContent("Added the category Reptiles (id 6)."));
     expect(await posts(requests)).toEqual([{ path: "/v1/categories", body: { name: "Reptiles" } }]);
     expect(within(form).getByLabelText("Name")).toHaveValue("");
-    await waitFor(() => expect(within(categoryTable()).getAllByRole("rowheader").map((header) => header.textContent)).toContain("Reptiles"));
+    await waitFor(() =>
+      expect(
+        within(categoryTable())
+          .getAllByRole("rowheader")
+          .map((header) => header.textContent),
+      ).toContain("Reptiles"),
+    );
     expect(within(rowOf("Reptiles")).getAllByRole("cell")[0]).toHaveTextContent("6");
   });
 
@@ -73,9 +99,13 @@ describe("the Categories page", () => {
     const form = await screen.findByRole("form", { name: "Add category" });
     await user.type(within(form).getByLabelText("ID"), "0");
     await user.click(within(form).getByRole("button", { name: "Add category" }));
-    expect(within(form).getByLabelText("Name")).toHaveAccessibleDescription(expect.stringContaining("Name must not be empty"));
+    expect(within(form).getByLabelText("Name")).toHaveAccessibleDescription(
+      expect.stringContaining("Name must not be empty"),
+    );
     expect(within(form).getByLabelText("Name")).toHaveFocus();
-    expect(within(form).getByLabelText("ID")).toHaveAccessibleDescription(expect.stringContaining("ID must be at least 1"));
+    expect(within(form).getByLabelText("ID")).toHaveAccessibleDescription(
+      expect.stringContaining("ID must be at least 1"),
+    );
     expect(await posts(requests)).toEqual([]);
   });
 
@@ -84,7 +114,9 @@ describe("the Categories page", () => {
     const form = await screen.findByRole("form", { name: "Add category" });
     await user.type(within(form).getByLabelText("Name"), "dögs");
     await user.click(within(form).getByRole("button", { name: "Add category" }));
-    expect(await within(form).findByRole("alert")).toHaveTextContent("The category was not added. A category is named Dogs already.");
+    expect(await within(form).findByRole("alert")).toHaveTextContent(
+      "The category was not added. A category is named Dogs already.",
+    );
     expect(within(form).getByLabelText("Name")).toHaveValue("dögs");
   });
 
@@ -114,12 +146,18 @@ describe("the Categories page", () => {
     await user.clear(within(form).getByLabelText("New name"));
     await user.type(within(form).getByLabelText("New name"), "FISH");
     await user.click(within(form).getByRole("button", { name: "Save name" }));
-    expect(await within(form).findByRole("alert")).toHaveTextContent("Cats was not renamed. A category is named Fish already.");
+    expect(await within(form).findByRole("alert")).toHaveTextContent(
+      "Cats was not renamed. A category is named Fish already.",
+    );
 
     await user.keyboard("{Escape}");
     expect(screen.queryByRole("form", { name: "Rename Cats" })).not.toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Rename Cats" })).toHaveFocus();
-    expect(within(categoryTable()).getAllByRole("rowheader").map((header) => header.textContent)).toEqual(["Birds", "Cats", "Dogs", "Fish", "Rabbits"]);
+    expect(
+      within(categoryTable())
+        .getAllByRole("rowheader")
+        .map((header) => header.textContent),
+    ).toEqual(["Birds", "Cats", "Dogs", "Fish", "Rabbits"]);
     expect(await posts(requests)).toHaveLength(1);
   });
 
@@ -143,7 +181,9 @@ describe("the Categories page", () => {
   });
 
   it("shows a failure to list them with Retry", async () => {
-    renderApp("/categories", () => errorResponse(500, "INTERNAL", "Something went wrong on our side."), { session: ADMIN });
+    renderApp("/categories", () => errorResponse(500, "INTERNAL", "Something went wrong on our side."), {
+      session: ADMIN,
+    });
     const alert = await screen.findByRole("alert", {}, { timeout: 5_000 });
     expect(alert).toHaveTextContent("The categories could not be loaded.");
     expect(within(alert).getByRole("button", { name: "Retry" })).toBeInTheDocument();
@@ -159,7 +199,9 @@ describe("the Categories page", () => {
     const { requests } = renderApp("/categories", fakeCategoriesApi().handler, { session: testSession("write") });
     expect(await screen.findByRole("heading", { name: "Categories", level: 1 })).toBeInTheDocument();
     expect(screen.getByText(/You need an admin key/)).toBeInTheDocument();
-    expect(within(screen.getByRole("navigation", { name: "Main" })).queryByRole("link", { name: "Categories" })).not.toBeInTheDocument();
+    expect(
+      within(screen.getByRole("navigation", { name: "Main" })).queryByRole("link", { name: "Categories" }),
+    ).not.toBeInTheDocument();
     expect(requests).toEqual([]);
   });
 });

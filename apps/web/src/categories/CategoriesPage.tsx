@@ -41,8 +41,8 @@ export function CategoriesPage() {
       <div>
         <h1>Categories</h1>
         <p className={formStyles.intro}>
-          A category is a name for the category id pets carry: the pets list, the pet forms and the Overview show it instead
-          of the id. A pet may carry an id no category names yet; name it here by giving its id.
+          A category is a name for the category id pets carry: the pets list, the pet forms and the Overview show it
+          instead of the id. A pet may carry an id no category names yet; name it here by giving its id.
         </p>
       </div>
       <Panel aria-labelledby={addHeading}>
@@ -160,7 +160,11 @@ function CategoryTable() {
           </thead>
           <tbody>
             {categories.map((category) => (
-              <CategoryRow key={category.id} category={category} pets={inventoryQuery.isSuccess ? (pets.get(category.id) ?? 0) : undefined} />
+              <CategoryRow
+                key={category.id}
+                category={category}
+                pets={inventoryQuery.isSuccess ? (pets.get(category.id) ?? 0) : undefined}
+              />
             ))}
           </tbody>
         </table>
@@ -203,7 +207,12 @@ function CategoryRow({ category, pets }: { category: Category; pets: number | un
       <td>
         {!renaming && (
           // The visible word starts the name (WCAG 2.5.3); the category's name tells the rows' buttons apart.
-          <Button ref={renameButton} variant="secondary" aria-label={`Rename ${category.name}`} onClick={() => setRenaming(true)}>
+          <Button
+            ref={renameButton}
+            variant="secondary"
+            aria-label={`Rename ${category.name}`}
+            onClick={() => setRenaming(true)}
+          >
             Rename
           </Button>
         )}
@@ -273,7 +282,15 @@ function RenameCategoryForm({ category, onClose }: { category: Category; onClose
       noValidate
     >
       <FormError message={formError} />
-      <TextField ref={input} label={RENAME_LABEL} name="name" autoComplete="off" value={name} onChange={(event) => setName(event.target.value)} error={fieldError} />
+      <TextField
+        ref={input}
+        label={RENAME_LABEL}
+        name="name"
+        autoComplete="off"
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        error={fieldError}
+      />
       <div className={styles.actions}>
         <Button type="submit" aria-disabled={rename.isPending || undefined} aria-busy={rename.isPending || undefined}>
           Save name

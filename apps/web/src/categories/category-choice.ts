@@ -19,7 +19,11 @@ export interface CategoryControls {
  * undefined), when the form started from an id no category names (`startingId`, as the form opened: what
  * is typed in `Category ID` afterwards does not hide it).
  */
-export function categoryControls(categories: readonly Category[] | undefined, startingId: string, other: boolean | undefined): CategoryControls {
+export function categoryControls(
+  categories: readonly Category[] | undefined,
+  startingId: string,
+  other: boolean | undefined,
+): CategoryControls {
   if (!categories || categories.length === 0) return { select: false, idField: true };
   if (other !== undefined) return { select: true, idField: other };
   const text = startingId.trim();

@@ -21,7 +21,8 @@ function inIdTerms(errors: NewCategoryFieldErrors): NewCategoryFieldErrors {
   return id === undefined ? errors : { ...errors, id };
 }
 
-export type NewCategoryValidation = { success: true; data: NewCategory } | { success: false; errors: NewCategoryFieldErrors };
+export type NewCategoryValidation =
+  { success: true; data: NewCategory } | { success: false; errors: NewCategoryFieldErrors };
 
 /** Checks the form with the contract's own `NewCategory`: an empty `ID` is left out (the API picks the next id). */
 export function validateNewCategory(values: NewCategoryFormValues): NewCategoryValidation {
@@ -45,7 +46,10 @@ export type RenameValidation = { success: true; data: CategoryRename } | { succe
 export function validateRename(name: string): RenameValidation {
   const result = CategoryRename.safeParse({ name });
   if (result.success) return { success: true, data: result.data };
-  return { success: false, error: fieldErrorsFromSchema(result.error.issues, { name: RENAME_LABEL }).name ?? "The name is not valid." };
+  return {
+    success: false,
+    error: fieldErrorsFromSchema(result.error.issues, { name: RENAME_LABEL }).name ?? "The name is not valid.",
+  };
 }
 
 /** The message of a rename the API refused with `issues` (400), for the field; undefined when none names it. */

@@ -37,7 +37,15 @@ function Things({ remove }: { remove: (name: string) => Promise<void> }) {
   );
 }
 
-function RemoveDialog({ name, remove, onClose }: { name: string; remove: (name: string) => Promise<void>; onClose: (removed: boolean) => void }) {
+function RemoveDialog({
+  name,
+  remove,
+  onClose,
+}: {
+  name: string;
+  remove: (name: string) => Promise<void>;
+  onClose: (removed: boolean) => void;
+}) {
   const removal = useMutation({ mutationFn: remove, onSuccess: () => onClose(true) });
   return (
     <ConfirmAction
@@ -112,10 +120,14 @@ describe("ConfirmAction", () => {
 
 describe("ActionFailure", () => {
   it("is nothing until the action fails, then an alert with the reason", () => {
-    const { rerender } = render(<ActionFailure action={{ isPending: false, isError: false, error: null }} failure="Rex was not restored." />);
+    const { rerender } = render(
+      <ActionFailure action={{ isPending: false, isError: false, error: null }} failure="Rex was not restored." />,
+    );
     expect(screen.queryByRole("alert")).not.toBeInTheDocument();
 
-    rerender(<ActionFailure action={{ isPending: false, isError: true, error: refused }} failure="Rex was not restored." />);
+    rerender(
+      <ActionFailure action={{ isPending: false, isError: true, error: refused }} failure="Rex was not restored." />,
+    );
     expect(screen.getByRole("alert")).toHaveTextContent("Rex was not restored. It is in use.");
   });
 });

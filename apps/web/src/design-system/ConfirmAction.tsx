@@ -47,7 +47,13 @@ export function ConfirmAction({
   children: ReactNode;
 }) {
   return (
-    <ConfirmDialog title={title} confirmLabel={confirmLabel} busy={action.isPending} onCancel={onCancel} onConfirm={onConfirm}>
+    <ConfirmDialog
+      title={title}
+      confirmLabel={confirmLabel}
+      busy={action.isPending}
+      onCancel={onCancel}
+      onConfirm={onConfirm}
+    >
       {children}
       <ActionFailure action={action} failure={failure} />
     </ConfirmDialog>

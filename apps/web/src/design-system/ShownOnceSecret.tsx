@@ -25,7 +25,15 @@ export interface ShownOnceSecretProps {
  * A secret the API shows once (a new key, a webhook's signing secret): a
  * read-only field with `Copy`. Focus moves to it, so it can be copied at once.
  */
-export function ShownOnceSecret({ label, secret, hint, copiedMessage, noun, pathname, children }: ShownOnceSecretProps) {
+export function ShownOnceSecret({
+  label,
+  secret,
+  hint,
+  copiedMessage,
+  noun,
+  pathname,
+  children,
+}: ShownOnceSecretProps) {
   const field = useRef<HTMLInputElement>(null);
   const showStatusMessage = useShowStatusMessage();
   useEffect(() => {
@@ -46,7 +54,15 @@ export function ShownOnceSecret({ label, secret, hint, copiedMessage, noun, path
     <Notice tone="success">
       {children}
       <div className={styles.secret}>
-        <TextField ref={field} label={label} readOnly value={secret} spellCheck={false} autoComplete="off" hint={hint} />
+        <TextField
+          ref={field}
+          label={label}
+          readOnly
+          value={secret}
+          spellCheck={false}
+          autoComplete="off"
+          hint={hint}
+        />
         <Button variant="secondary" onClick={() => void copy()}>
           Copy
         </Button>

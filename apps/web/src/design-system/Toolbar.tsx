@@ -40,11 +40,19 @@ export function Toolbar({ label, children, className }: { label: string; childre
     if (at < 0) return;
     const last = buttons.length - 1;
     const target =
-      event.key === "ArrowRight" ? (at === last ? 0 : at + 1)
-      : event.key === "ArrowLeft" ? (at === 0 ? last : at - 1)
-      : event.key === "Home" ? 0
-      : event.key === "End" ? last
-      : undefined;
+      event.key === "ArrowRight"
+        ? at === last
+          ? 0
+          : at + 1
+        : event.key === "ArrowLeft"
+          ? at === 0
+            ? last
+            : at - 1
+          : event.key === "Home"
+            ? 0
+            : event.key === "End"
+              ? last
+              : undefined;
     if (target === undefined) return;
     event.preventDefault();
     moveTo(buttons, target);

@@ -11,8 +11,12 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // pass the `from` option") and the page carries the rules twice. Use the other module's classes in the markup
 // (e.g. `buttonClassName` from Button.tsx) instead.
 it("no CSS module composes from another file", () => {
-  const modules = readdirSync(SRC, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".module.css"));
+  const modules = readdirSync(SRC, { recursive: true, encoding: "utf8" }).filter((file) =>
+    file.endsWith(".module.css"),
+  );
   expect(modules.length).toBeGreaterThan(5);
-  const composingFromAnother = modules.filter((file) => /composes\s*:[^;]*\bfrom\s/.test(readFileSync(path.join(SRC, file), "utf8")));
+  const composingFromAnother = modules.filter((file) =>
+    /composes\s*:[^;]*\bfrom\s/.test(readFileSync(path.join(SRC, file), "utf8")),
+  );
   expect(composingFromAnother).toEqual([]);
 });

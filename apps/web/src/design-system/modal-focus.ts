@@ -7,7 +7,10 @@ const FOCUSABLE = "button:not(:disabled), [href], input, select, textarea";
  * Shift+Tab stay inside, Escape asks to close (`onEscape`), and on closing the focus goes back to what
  * opened it when that is still on the page. Spread `onKeyDown` on the dialog and give it `dialog`.
  */
-export function useModalFocus(initial: RefObject<HTMLElement>, onEscape: () => void): { dialog: RefObject<HTMLDivElement>; onKeyDown: (event: KeyboardEvent<HTMLDivElement>) => void } {
+export function useModalFocus(
+  initial: RefObject<HTMLElement>,
+  onEscape: () => void,
+): { dialog: RefObject<HTMLDivElement>; onKeyDown: (event: KeyboardEvent<HTMLDivElement>) => void } {
   const dialog = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const opener = document.activeElement;

@@ -49,7 +49,13 @@ describe("useShowStatusMessage", () => {
 
   it("shows details under the message, and can take the focus", () => {
     const { show } = renderRegion("/pets");
-    act(() => show("Reserved 1 of 2 pets.", "/pets", { tone: "info", details: ["Milo was not changed: status is sold, not none."], focus: true }));
+    act(() =>
+      show("Reserved 1 of 2 pets.", "/pets", {
+        tone: "info",
+        details: ["Milo was not changed: status is sold, not none."],
+        focus: true,
+      }),
+    );
     const status = screen.getByRole("status");
     expect(status).toHaveTextContent("Reserved 1 of 2 pets.");
     expect(within(status).getByRole("listitem")).toHaveTextContent("Milo was not changed: status is sold, not none.");
@@ -92,7 +98,9 @@ describe("useShowStatusMessage", () => {
     );
     await userEvent.setup().click(screen.getByRole("button", { name: "Undo" }));
     await waitFor(() =>
-      expect(screen.getByRole("status")).toHaveTextContent("Undo did not work. The API could not be reached. Check your connection and try again."),
+      expect(screen.getByRole("status")).toHaveTextContent(
+        "Undo did not work. The API could not be reached. Check your connection and try again.",
+      ),
     );
   });
 

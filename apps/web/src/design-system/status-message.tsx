@@ -42,7 +42,11 @@ interface StatusMessage extends StatusMessageOptions {
 }
 
 /** Shows `message` in the status region while `pathname` is the page shown. */
-type ShowStatusMessage = (message: string, pathname: string, options?: StatusMessageTone | StatusMessageOptions) => void;
+type ShowStatusMessage = (
+  message: string,
+  pathname: string,
+  options?: StatusMessageTone | StatusMessageOptions,
+) => void;
 
 const ShowStatusMessageContext = createContext<ShowStatusMessage | null>(null);
 
@@ -120,7 +124,12 @@ function StatusMessageNotice({
         tone={tone}
         action={
           action && (
-            <Button variant="secondary" onClick={() => void runAction()} aria-disabled={busy || undefined} aria-busy={busy || undefined}>
+            <Button
+              variant="secondary"
+              onClick={() => void runAction()}
+              aria-disabled={busy || undefined}
+              aria-busy={busy || undefined}
+            >
               {action.label}
             </Button>
           )

@@ -35,7 +35,8 @@ export function fieldErrorsFromSchema<Field extends string>(
   const errors: FieldErrors<Field> = {};
   for (const issue of issues) {
     const field = issue.path[0];
-    if (isField(labels, field) && errors[field] === undefined) errors[field] = inLabelTerms(field, labels[field], inWords(field, issue));
+    if (isField(labels, field) && errors[field] === undefined)
+      errors[field] = inLabelTerms(field, labels[field], inWords(field, issue));
   }
   return errors;
 }
@@ -48,7 +49,8 @@ export function fieldErrorsFromApiIssues<Field extends string>(
   const errors: FieldErrors<Field> = {};
   for (const { field: where, message } of issues) {
     const field = where.startsWith("body.") ? where.slice("body.".length) : undefined;
-    if (isField(labels, field) && errors[field] === undefined) errors[field] = inLabelTerms(field, labels[field], message);
+    if (isField(labels, field) && errors[field] === undefined)
+      errors[field] = inLabelTerms(field, labels[field], message);
   }
   return errors;
 }

@@ -7,7 +7,10 @@ import { TextField } from "../design-system/FormFields.js";
 import { FormError } from "./FormError.js";
 import { useContractForm, type ContractValidation } from "./use-contract-form.js";
 
-const Person = z.object({ name: z.string().min(1, "name is required"), age: z.coerce.number().int().min(1, "age must be at least 1") });
+const Person = z.object({
+  name: z.string().min(1, "name is required"),
+  age: z.coerce.number().int().min(1, "age must be at least 1"),
+});
 type Person = z.infer<typeof Person>;
 type Values = { name: string; age: string };
 const LABELS = { name: "Name", age: "Age" };
@@ -15,11 +18,21 @@ const FIELDS = ["name", "age"] as const;
 
 function validate(values: Values): ContractValidation<keyof Values, Person> {
   const parsed = Person.safeParse(values);
-  return parsed.success ? { success: true, data: parsed.data } : { success: false, errors: fieldErrorsFromSchema(parsed.error.issues, LABELS) };
+  return parsed.success
+    ? { success: true, data: parsed.data }
+    : { success: false, errors: fieldErrorsFromSchema(parsed.error.issues, LABELS) };
 }
 
 /** A form as the pages write one, with what the hook returns wired to its controls. */
-function PersonForm({ send, failWith, initial }: { send: (person: Person) => void; failWith?: unknown; initial?: () => Values }) {
+function PersonForm({
+  send,
+  failWith,
+  initial,
+}: {
+  send: (person: Person) => void;
+  failWith?: unknown;
+  initial?: () => Values;
+}) {
   const form = useContractForm({
     initial: initial ?? { name: "", age: "" },
     fields: FIELDS,
@@ -85,7 +98,15 @@ describe("useContractForm", () => {
   });
 
   it("puts an API 400's issues beside the fields they name", async () => {
-    const refused = { status: 400, body: { code: "VALIDATION_ERROR", status: 400, message: "Invalid request.", issues: [{ field: "body.name", message: "name is taken" }] } };
+    const refused = {
+      status: 400,
+      body: {
+        code: "VALIDATION_ERROR",
+        status: 400,
+        message: "Invalid request.",
+        issues: [{ field: "body.name", message: "name is taken" }],
+      },
+    };
     render(<PersonForm send={vi.fn()} failWith={refused} />);
     await userEvent.setup().click(screen.getByRole("button", { name: "Fail" }));
 

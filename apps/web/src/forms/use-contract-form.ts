@@ -5,7 +5,8 @@ import type { FieldErrors } from "./contract-field-errors.js";
 import { focusFirstInvalid } from "./focus-first-invalid.js";
 
 /** What a form's `validate` says: the contract's parsed body, or the first problem with each field. */
-export type ContractValidation<Field extends string, Data> = { success: true; data: Data } | { success: false; errors: FieldErrors<Field> };
+export type ContractValidation<Field extends string, Data> =
+  { success: true; data: Data } | { success: false; errors: FieldErrors<Field> };
 
 /** The fields whose controls hold text (inputs, selects), which `field` can wire. */
 type TextField<Values> = { [F in keyof Values]: Values[F] extends string ? F : never }[keyof Values] & string;
@@ -26,7 +27,12 @@ export interface ContractFormOptions<Values extends object, Data> {
  * the whole form (shown in an alert), and a submit that validates with the contract's schema first (a
  * refused one focuses the first invalid field, and sends nothing).
  */
-export function useContractForm<Values extends object, Data>({ initial, fields, validate, fieldErrorsFromIssues }: ContractFormOptions<Values, Data>) {
+export function useContractForm<Values extends object, Data>({
+  initial,
+  fields,
+  validate,
+  fieldErrorsFromIssues,
+}: ContractFormOptions<Values, Data>) {
   type Field = keyof Values & string;
   const [initialValues] = useState<Values>(initial);
   const [values, setValues] = useState<Values>(initialValues);
@@ -46,7 +52,8 @@ export function useContractForm<Values extends object, Data>({ initial, fields, 
   const field = <F extends TextField<Values>>(name: F) => ({
     name,
     value: values[name] as string,
-    onChange: (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => update(name)(event.target.value as Values[F]),
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+      update(name)(event.target.value as Values[F]),
     error: fieldErrors[name],
   });
 

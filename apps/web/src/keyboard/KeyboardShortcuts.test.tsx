@@ -36,7 +36,11 @@ describe("keyboard shortcuts", () => {
     await user.keyboard("?");
     const dialog = await screen.findByRole("dialog", { name: "Keyboard shortcuts" });
     expect(within(dialog).getByRole("button", { name: "Close" })).toHaveFocus();
-    expect(within(dialog).getAllByRole("term").map((term) => term.textContent)).toEqual(["/", "n", "?"]);
+    expect(
+      within(dialog)
+        .getAllByRole("term")
+        .map((term) => term.textContent),
+    ).toEqual(["/", "n", "?"]);
     await user.click(within(dialog).getByRole("checkbox", { name: "Use single-key shortcuts" }));
     expect(shortcutsOn()).toBe(false);
     await user.keyboard("{Escape}");
@@ -45,7 +49,11 @@ describe("keyboard shortcuts", () => {
     expect(location.current).toBe("/pets");
 
     await user.click(screen.getByRole("button", { name: "Keyboard shortcuts" }));
-    await user.click(within(screen.getByRole("dialog", { name: "Keyboard shortcuts" })).getByRole("checkbox", { name: "Use single-key shortcuts" }));
+    await user.click(
+      within(screen.getByRole("dialog", { name: "Keyboard shortcuts" })).getByRole("checkbox", {
+        name: "Use single-key shortcuts",
+      }),
+    );
     expect(shortcutsOn()).toBe(true);
   });
 });

@@ -64,12 +64,12 @@ export function KeyboardShortcuts() {
       {open && (
         <Suspense fallback={null}>
           <ShortcutsDialog
-          enabled={enabled}
-          onEnabledChange={(on) => {
-            setShortcutsOn(on);
-            setEnabled(on);
-          }}
-          onClose={() => setOpen(false)}
+            enabled={enabled}
+            onEnabledChange={(on) => {
+              setShortcutsOn(on);
+              setEnabled(on);
+            }}
+            onClose={() => setOpen(false)}
           />
         </Suspense>
       )}

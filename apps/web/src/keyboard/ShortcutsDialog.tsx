@@ -6,14 +6,29 @@ import { SHORTCUTS } from "./shortcut-settings.js";
 import styles from "./KeyboardShortcuts.module.css";
 
 /** The shortcuts, listed, with the switch that turns them off; Escape or Close closes it, the focus going back. */
-export default function ShortcutsDialog({ enabled, onEnabledChange, onClose }: { enabled: boolean; onEnabledChange: (on: boolean) => void; onClose: () => void }) {
+export default function ShortcutsDialog({
+  enabled,
+  onEnabledChange,
+  onClose,
+}: {
+  enabled: boolean;
+  onEnabledChange: (on: boolean) => void;
+  onClose: () => void;
+}) {
   const titleId = useId();
   const close = useRef<HTMLButtonElement>(null);
   const { dialog, onKeyDown: handleKeyDown } = useModalFocus(close, onClose);
 
   return (
     <div className={dialogStyles.backdrop}>
-      <div ref={dialog} role="dialog" aria-modal="true" aria-labelledby={titleId} className={dialogStyles.dialog} onKeyDown={handleKeyDown}>
+      <div
+        ref={dialog}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        className={dialogStyles.dialog}
+        onKeyDown={handleKeyDown}
+      >
         <h2 id={titleId}>Keyboard shortcuts</h2>
         <dl className={styles.list}>
           {SHORTCUTS.map(({ key, does }) => (

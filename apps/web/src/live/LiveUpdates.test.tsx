@@ -20,7 +20,10 @@ describe("live updates", () => {
       { id: 1, name: "Rex", categoryId: 1, status: "available" },
       { id: 2, name: "Bella", categoryId: 2, status: "pending" },
     ];
-    const { requests, liveEvents, user } = renderApp("/pets", withCategories(() => jsonResponse(200, pets)));
+    const { requests, liveEvents, user } = renderApp(
+      "/pets",
+      withCategories(() => jsonResponse(200, pets)),
+    );
     const table = await screen.findByRole("table", { name: "Pets" });
     await waitFor(() => expect(liveEvents.count).toBe(1));
     const bella = within(table).getByRole("checkbox", { name: "Select Bella" });
@@ -32,7 +35,9 @@ describe("live updates", () => {
 
     expect(await screen.findByText("Rex was marked sold.")).toBeInTheDocument();
     await waitFor(() => expect(petListRequests(requests).length).toBeGreaterThan(listsBefore));
-    await waitFor(() => expect(within(screen.getByRole("table", { name: "Pets" })).getAllByText("sold").length).toBeGreaterThan(0));
+    await waitFor(() =>
+      expect(within(screen.getByRole("table", { name: "Pets" })).getAllByText("sold").length).toBeGreaterThan(0),
+    );
     expect(screen.getByRole("checkbox", { name: "Select Bella" })).toBeChecked();
     expect(screen.getByRole("checkbox", { name: "Select Bella" })).toHaveFocus();
     expect(screen.getByText("Rex was marked sold.").closest("[aria-live]")).toHaveAttribute("aria-live", "polite");
@@ -54,8 +59,15 @@ describe("the event stream's parsing and words", () => {
     expect(liveEventSentence({ type: "pet.deleted", data: pet })).toBe("Rex was deleted.");
     expect(liveEventSentence({ type: "pet.restored", data: pet })).toBe("Rex was restored.");
     expect(liveEventSentence(rexSold("0-1"))).toBe("Rex was marked sold.");
-    expect(liveEventSentence({ type: "pet.updated", data: { pet: { ...pet, name: "Max" }, previousAttributes: { name: "Rex" } } })).toBe("Rex was renamed Max.");
-    expect(liveEventSentence({ type: "pet.updated", data: { pet, previousAttributes: { status: "sold" } } })).toBe("Rex's status was cleared.");
+    expect(
+      liveEventSentence({
+        type: "pet.updated",
+        data: { pet: { ...pet, name: "Max" }, previousAttributes: { name: "Rex" } },
+      }),
+    ).toBe("Rex was renamed Max.");
+    expect(liveEventSentence({ type: "pet.updated", data: { pet, previousAttributes: { status: "sold" } } })).toBe(
+      "Rex's status was cleared.",
+    );
     expect(liveEventSentence(rexSold("0-1"), "Ana")).toBe("Rex was marked sold by Ana.");
     expect(liveEventSentence({ type: "key.created", data: {} as never })).toBeUndefined();
   });
@@ -63,7 +75,11 @@ describe("the event stream's parsing and words", () => {
 
 describe("live updates beside a form", () => {
   it("keep what staff typed in New pet when another pet's event arrives", async () => {
-    const { liveEvents, user } = renderApp("/pets/new", withCategories(() => jsonResponse(200, [])), { session: { keyId: "7", staffId: null, name: "Front desk", scope: "write", expiresAt: null } });
+    const { liveEvents, user } = renderApp(
+      "/pets/new",
+      withCategories(() => jsonResponse(200, [])),
+      { session: { keyId: "7", staffId: null, name: "Front desk", scope: "write", expiresAt: null } },
+    );
     const name = await screen.findByLabelText("Name");
     await waitFor(() => expect(liveEvents.count).toBe(1));
     await user.type(name, "Biscuit");
@@ -82,7 +98,14 @@ describe("live updates name who changed the pet", () => {
       "/pets",
       withCategories((request) =>
         new URL(request.url).pathname === "/v1/pets/1/history"
-          ? jsonResponse(200, [{ at: event.timestamp, action: "pet.updated", by: { kind: "staff", name: "Ana" }, changes: [{ field: "status", from: "available", to: "sold" }] }])
+          ? jsonResponse(200, [
+              {
+                at: event.timestamp,
+                action: "pet.updated",
+                by: { kind: "staff", name: "Ana" },
+                changes: [{ field: "status", from: "available", to: "sold" }],
+              },
+            ])
           : jsonResponse(200, pets),
       ),
     );

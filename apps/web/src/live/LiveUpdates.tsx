@@ -20,7 +20,12 @@ async function whoChanged(petstore: PetstoreClient, event: Event): Promise<strin
   if (petId === undefined) return undefined;
   const asked = petstore.petChanges.listPetHistory
     .query({ params: { petId }, query: { limit: 5 } })
-    .then((answer) => (answer.status === 200 ? answer.body.find((entry) => entry.at === event.timestamp && entry.action === event.type)?.by.name ?? undefined : undefined))
+    .then((answer) =>
+      answer.status === 200
+        ? (answer.body.find((entry) => entry.at === event.timestamp && entry.action === event.type)?.by.name ??
+          undefined)
+        : undefined,
+    )
     .catch(() => undefined);
   const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), WHO_WAIT_MS));
   return Promise.race([asked, timeout]);

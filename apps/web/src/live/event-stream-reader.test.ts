@@ -19,7 +19,10 @@ function scriptedServer(answers: Array<{ status: number; body?: string }>) {
     requests.push({ authorization: headers.get("authorization"), lastEventId: headers.get("last-event-id") });
     const answer = answers.shift();
     if (!answer) return new Promise<Response>(() => {}); // the last stream stays open
-    return new Response(answer.body ?? null, { status: answer.status, headers: { "content-type": "text/event-stream" } });
+    return new Response(answer.body ?? null, {
+      status: answer.status,
+      headers: { "content-type": "text/event-stream" },
+    });
   };
   return { fetch: fetch as typeof globalThis.fetch, requests };
 }
@@ -60,7 +63,14 @@ describe("the live events reader", () => {
 
   it("stopped (a tab in the background), then started again, catches up from the last event it saw", async () => {
     const server = scriptedServer([{ status: 200, body: message(event("0-7", "Rex")) }]);
-    const live = createLiveEvents({ url: "/v1/events/stream", token: async () => "pst_t", renew: async () => "pst_t", onEvent: () => {}, fetch: server.fetch, sleep: noWait });
+    const live = createLiveEvents({
+      url: "/v1/events/stream",
+      token: async () => "pst_t",
+      renew: async () => "pst_t",
+      onEvent: () => {},
+      fetch: server.fetch,
+      sleep: noWait,
+    });
     live.start();
     await expect.poll(() => live.lastEventId).toBe("0-7");
     live.stop();

@@ -61,14 +61,29 @@ const abortableSleep = (ms: number, signal: AbortSignal) =>
  * `Last-Event-ID`, so nothing is missed; `pause` closes it (a tab in the background) and `resume`
  * catches up from where it was.
  */
-export function createLiveEvents({ url, token, renew, onEvent, fallbackRetryMs = 5_000, fetch: fetchImpl = fetch, sleep = abortableSleep }: LiveEventsOptions) {
+export function createLiveEvents({
+  url,
+  token,
+  renew,
+  onEvent,
+  fallbackRetryMs = 5_000,
+  fetch: fetchImpl = fetch,
+  sleep = abortableSleep,
+}: LiveEventsOptions) {
   let lastEventId: string | undefined;
   let running: AbortController | undefined;
   let retryMs = 1_000;
 
-  const readOnce = async (signal: AbortSignal, bearerToken: string): Promise<"again" | { refused: string } | { waitMs: number }> => {
+  const readOnce = async (
+    signal: AbortSignal,
+    bearerToken: string,
+  ): Promise<"again" | { refused: string } | { waitMs: number }> => {
     const response = await fetchImpl(url, {
-      headers: { Authorization: `Bearer ${bearerToken}`, Accept: "text/event-stream", ...(lastEventId ? { "Last-Event-ID": lastEventId } : {}) },
+      headers: {
+        Authorization: `Bearer ${bearerToken}`,
+        Accept: "text/event-stream",
+        ...(lastEventId ? { "Last-Event-ID": lastEventId } : {}),
+      },
       signal,
     });
     if (response.status === 401) return { refused: bearerToken };
@@ -85,7 +100,8 @@ export function createLiveEvents({ url, token, renew, onEvent, fallbackRetryMs =
     const parse = createStreamParser((message) => {
       if (message.retry !== undefined) retryMs = message.retry;
       if (message.id !== undefined) lastEventId = message.id;
-      if (message.data !== undefined && message.event !== undefined && message.event !== "gone") onEvent(JSON.parse(message.data) as Event);
+      if (message.data !== undefined && message.event !== undefined && message.event !== "gone")
+        onEvent(JSON.parse(message.data) as Event);
     });
     const reader = response.body.getReader();
     for (;;) {

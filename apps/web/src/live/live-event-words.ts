@@ -28,9 +28,13 @@ function changeWords(event: Pick<Event, "type" | "data">): string | undefined {
     case "pet.restored":
       return `${(event.data as PetFields).name} was restored`;
     case "pet.updated": {
-      const { pet, previousAttributes } = event.data as { pet: PetFields; previousAttributes: Partial<{ name: string; categoryId: number; status: string | null }> };
+      const { pet, previousAttributes } = event.data as {
+        pet: PetFields;
+        previousAttributes: Partial<{ name: string; categoryId: number; status: string | null }>;
+      };
       if (previousAttributes.name !== undefined) return `${previousAttributes.name} was renamed ${pet.name}`;
-      if (previousAttributes.status !== undefined) return pet.status ? `${pet.name} was marked ${pet.status}` : `${pet.name}'s status was cleared`;
+      if (previousAttributes.status !== undefined)
+        return pet.status ? `${pet.name} was marked ${pet.status}` : `${pet.name}'s status was cleared`;
       if (previousAttributes.categoryId !== undefined) return `${pet.name} moved to category ${pet.categoryId}`;
       return `${pet.name} was changed`;
     }

@@ -28,7 +28,9 @@ describe("the Overview", () => {
   it("is the signed-in app's first page, in the navigation, and asks for the inventory", async () => {
     const { requests } = renderApp("/", withCategories(noPets, { inventory: INVENTORY }));
     expect(await screen.findByRole("heading", { name: "Overview", level: 1 })).toBeInTheDocument();
-    expect(within(screen.getByRole("navigation", { name: "Main" })).getByRole("link", { name: "Overview" })).toHaveAttribute("aria-current", "page");
+    expect(
+      within(screen.getByRole("navigation", { name: "Main" })).getByRole("link", { name: "Overview" }),
+    ).toHaveAttribute("aria-current", "page");
     expect(document.title).toBe("Overview · Petstore admin");
     await screen.findByRole("table", { name: "Pets by status" });
     expect(requests.map((request) => new URL(request.url).pathname)).toContain("/v1/store/inventory");
@@ -41,7 +43,9 @@ describe("the Overview", () => {
     const chart = region.querySelector("svg")!;
     // A picture of the table beside it: hidden from screen readers, which read the table.
     expect(chart).toHaveAttribute("aria-hidden", "true");
-    const bars = [...chart.querySelectorAll("g")].map((bar) => [...bar.querySelectorAll("text")].map((text) => text.textContent));
+    const bars = [...chart.querySelectorAll("g")].map((bar) =>
+      [...bar.querySelectorAll("text")].map((text) => text.textContent),
+    );
     expect(bars).toEqual([
       ["1,204", "Available"],
       ["7", "Pending"],
@@ -68,7 +72,10 @@ describe("the Overview", () => {
       ["No status", "3"],
       ["All", "1,219"],
     ]);
-    expect(within(table).getByRole("link", { name: "1,204 available" })).toHaveAttribute("href", "/pets?status=available");
+    expect(within(table).getByRole("link", { name: "1,204 available" })).toHaveAttribute(
+      "href",
+      "/pets?status=available",
+    );
     expect(within(table).getByRole("link", { name: "5 sold" })).toHaveAttribute("href", "/pets?status=sold");
     expect(within(table).getByRole("link", { name: "1,219 pets in all" })).toHaveAttribute("href", "/pets");
     // The list has no filter for pets without a status: that count is plain text.
@@ -78,22 +85,28 @@ describe("the Overview", () => {
   it("lists pets by category: a name, or Category <id>, then Other; each count links to the category's pets", async () => {
     renderApp("/", withCategories(noPets, { inventory: INVENTORY }));
     const table = await screen.findByRole("table", { name: "Pets by category" });
-    expect(within(table).getAllByRole("columnheader").map((header) => header.textContent)).toEqual([
-      "Category",
-      "Available",
-      "Pending",
-      "Sold",
-      "No status",
-      "Total",
-    ]);
+    expect(
+      within(table)
+        .getAllByRole("columnheader")
+        .map((header) => header.textContent),
+    ).toEqual(["Category", "Available", "Pending", "Sold", "No status", "Total"]);
     const [dogs, unnamed, other] = within(table).getAllByRole("row").slice(1);
     expect(within(dogs!).getByRole("rowheader")).toHaveTextContent("Dogs");
     expect(cellsOf(dogs!)).toEqual(["1,200", "5", "3", "2", "1,210"]);
-    expect(within(dogs!).getByRole("link", { name: "1,200 available in Dogs" })).toHaveAttribute("href", "/pets?categoryId=1&status=available");
-    expect(within(dogs!).getByRole("link", { name: "1,210 pets in Dogs" })).toHaveAttribute("href", "/pets?categoryId=1");
+    expect(within(dogs!).getByRole("link", { name: "1,200 available in Dogs" })).toHaveAttribute(
+      "href",
+      "/pets?categoryId=1&status=available",
+    );
+    expect(within(dogs!).getByRole("link", { name: "1,210 pets in Dogs" })).toHaveAttribute(
+      "href",
+      "/pets?categoryId=1",
+    );
     expect(within(dogs!).getAllByRole("link")).toHaveLength(4);
     expect(within(unnamed!).getByRole("rowheader")).toHaveTextContent("Category 77");
-    expect(within(unnamed!).getByRole("link", { name: "2 sold in Category 77" })).toHaveAttribute("href", "/pets?categoryId=77&status=sold");
+    expect(within(unnamed!).getByRole("link", { name: "2 sold in Category 77" })).toHaveAttribute(
+      "href",
+      "/pets?categoryId=77&status=sold",
+    );
     expect(within(other!).getByRole("rowheader")).toHaveTextContent("Other");
     expect(cellsOf(other!)).toEqual(["1", "1", "0", "1", "3"]);
     expect(within(other!).queryByRole("link")).not.toBeInTheDocument();
@@ -113,7 +126,8 @@ describe("the Overview", () => {
     const { user } = renderApp(
       "/",
       withCategories(noPets, {
-        inventory: () => (answers++ === 0 ? errorResponse(403, "FORBIDDEN", "Not for this key.") : jsonResponse(200, INVENTORY)),
+        inventory: () =>
+          answers++ === 0 ? errorResponse(403, "FORBIDDEN", "Not for this key.") : jsonResponse(200, INVENTORY),
       }),
     );
     const alert = await screen.findByRole("alert");
@@ -123,10 +137,17 @@ describe("the Overview", () => {
   });
 
   it("says so when no pet is in any category yet", async () => {
-    const empty: Inventory = { total: 0, byStatus: counts(0, 0, 0, 0), byCategory: [], other: { total: 0, byStatus: counts(0, 0, 0, 0) } };
+    const empty: Inventory = {
+      total: 0,
+      byStatus: counts(0, 0, 0, 0),
+      byCategory: [],
+      other: { total: 0, byStatus: counts(0, 0, 0, 0) },
+    };
     renderApp("/", withCategories(noPets, { inventory: empty }), { session: testSession("read") });
     expect(await screen.findByText("No pets in any category yet.")).toBeInTheDocument();
-    expect(within(screen.getByRole("table", { name: "Pets by status" })).getByRole("link", { name: "0 pets in all" })).toBeInTheDocument();
+    expect(
+      within(screen.getByRole("table", { name: "Pets by status" })).getByRole("link", { name: "0 pets in all" }),
+    ).toBeInTheDocument();
   });
 
   it("/overview is the Overview too", async () => {

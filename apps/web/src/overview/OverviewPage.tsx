@@ -39,7 +39,9 @@ export function OverviewPage() {
     <div className={adminPage.page}>
       <div>
         <h1>Overview</h1>
-        <p className={formStyles.intro}>How many pets the store has, by status and by category. Each count opens the pets it counts.</p>
+        <p className={formStyles.intro}>
+          How many pets the store has, by status and by category. Each count opens the pets it counts.
+        </p>
       </div>
       {content}
     </div>
@@ -73,7 +75,11 @@ function StoreFigures({ inventory }: { inventory: Inventory }) {
                     <tr key={column.key}>
                       <th scope="row">{column.heading}</th>
                       <td className={table.numeric}>
-                        <Count count={count} to={countPath(undefined, column)} label={`${formatCount(count)} ${column.word}`} />
+                        <Count
+                          count={count}
+                          to={countPath(undefined, column)}
+                          label={`${formatCount(count)} ${column.word}`}
+                        />
                       </td>
                     </tr>
                   );
@@ -119,12 +125,20 @@ function StoreFigures({ inventory }: { inventory: Inventory }) {
                       const count = row.byStatus[column.key];
                       return (
                         <td key={column.key} className={table.numeric}>
-                          <Count count={count} to={countPath(row, column)} label={`${formatCount(count)} ${column.word} in ${row.label}`} />
+                          <Count
+                            count={count}
+                            to={countPath(row, column)}
+                            label={`${formatCount(count)} ${column.word} in ${row.label}`}
+                          />
                         </td>
                       );
                     })}
                     <td className={`${table.numeric} ${styles.total}`}>
-                      <Count count={row.total} to={countPath(row, undefined)} label={`${petsCount(row.total)} in ${row.label}`} />
+                      <Count
+                        count={row.total}
+                        to={countPath(row, undefined)}
+                        label={`${petsCount(row.total)} in ${row.label}`}
+                      />
                     </td>
                   </tr>
                 ))}

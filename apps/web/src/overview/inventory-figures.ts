@@ -41,7 +41,14 @@ export function categoryRows(inventory: Inventory): CategoryRow[] {
     total: category.total,
     byStatus: category.byStatus,
   }));
-  if (inventory.other.total > 0) rows.push({ key: "other", label: "Other", categoryId: undefined, total: inventory.other.total, byStatus: inventory.other.byStatus });
+  if (inventory.other.total > 0)
+    rows.push({
+      key: "other",
+      label: "Other",
+      categoryId: undefined,
+      total: inventory.other.total,
+      byStatus: inventory.other.byStatus,
+    });
   return rows;
 }
 
@@ -49,7 +56,10 @@ export function categoryRows(inventory: Inventory): CategoryRow[] {
  * Where a count leads: the pets list filtered by its category and status. Undefined for a count no list
  * filter selects: pets without a status, and the ids `Other` sums.
  */
-export function countPath(row: Pick<CategoryRow, "categoryId" | "key"> | undefined, column: StatusColumn | undefined): string | undefined {
+export function countPath(
+  row: Pick<CategoryRow, "categoryId" | "key"> | undefined,
+  column: StatusColumn | undefined,
+): string | undefined {
   if (column && column.status === undefined) return undefined;
   if (row && row.categoryId === undefined) return undefined;
   return petsListPath({ categoryId: row?.categoryId, status: column?.status });

@@ -1,29 +1,62 @@
-import { browserSupportsWebAuthn, startAuthentication, startRegistration, WebAuthnError } from "@simplewebauthn/browser";
+import {
+  browserSupportsWebAuthn,
+  startAuthentication,
+  startRegistration,
+  WebAuthnError,
+} from "@simplewebauthn/browser";
 import type * as SimpleWebAuthnBrowser from "@simplewebauthn/browser";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { createPasskey, PASSKEY_MESSAGES, PasskeyError, signInWithPasskey } from "./passkey-ceremonies.js";
 
 vi.mock("@simplewebauthn/browser", async (importOriginal) => {
   const original = await importOriginal<typeof SimpleWebAuthnBrowser>();
-  return { ...original, browserSupportsWebAuthn: vi.fn(() => true), startAuthentication: vi.fn(), startRegistration: vi.fn() };
+  return {
+    ...original,
+    browserSupportsWebAuthn: vi.fn(() => true),
+    startAuthentication: vi.fn(),
+    startRegistration: vi.fn(),
+  };
 });
 
 const session = { keyId: null, staffId: 7, name: "Robin Park", scope: "write", expiresAt: "2026-12-02T00:00:00.000Z" };
 const passkey = { id: 3, name: "Work laptop", createdAt: "2026-11-25T00:00:00.000Z", lastUsedAt: null };
-const creationOptions = { challenge: "c1", rp: { id: "localhost", name: "Petstore admin" }, user: { id: "dQ", name: "r@example.com", displayName: "Robin Park" } };
+const creationOptions = {
+  challenge: "c1",
+  rp: { id: "localhost", name: "Petstore admin" },
+  user: { id: "dQ", name: "r@example.com", displayName: "Robin Park" },
+};
 const requestOptions = { challenge: "c2", rpId: "localhost", userVerification: "required" };
-const registration = { id: "cred", rawId: "cred", type: "public-key", response: { clientDataJSON: "e30", attestationObject: "oA" }, clientExtensionResults: {} };
-const assertion = { id: "cred", rawId: "cred", type: "public-key", response: { clientDataJSON: "e30", authenticatorData: "AA", signature: "AA" }, clientExtensionResults: {} };
+const registration = {
+  id: "cred",
+  rawId: "cred",
+  type: "public-key",
+  response: { clientDataJSON: "e30", attestationObject: "oA" },
+  clientExtensionResults: {},
+};
+const assertion = {
+  id: "cred",
+  rawId: "cred",
+  type: "public-key",
+  response: { clientDataJSON: "e30", authenticatorData: "AA", signature: "AA" },
+  clientExtensionResults: {},
+};
 const TOKEN = "t".repeat(43);
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 const refusal = (status: number, code: string, message: string) => json(status, { code, message, status });
 
 type Answer = (init: RequestInit) => Response | Promise<Response>;
 
 /** A fake API: answers by path, and records what was sent (path, method, JSON body, headers). */
 function fakeApi(answers: Record<string, Answer>) {
-  const sent: Array<{ path: string; method: string; body: unknown; headers: Headers; credentials: RequestCredentials | undefined }> = [];
+  const sent: Array<{
+    path: string;
+    method: string;
+    body: unknown;
+    headers: Headers;
+    credentials: RequestCredentials | undefined;
+  }> = [];
   const fetcher = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const path = new URL(String(input), "http://localhost").pathname;
     sent.push({
@@ -88,19 +121,31 @@ describe("signInWithPasskey", () => {
     expect(error).toMatchObject({ reason: "refused", httpStatus: 401, message: "This account is disabled." });
 
     const { fetcher: limited } = fakeApi({
-      "/admin/v1/passkeys/authentication/options": () => refusal(429, "RATE_LIMITED", "Too many failed sign-in attempts from this address; retry after 30 seconds."),
+      "/admin/v1/passkeys/authentication/options": () =>
+        refusal(429, "RATE_LIMITED", "Too many failed sign-in attempts from this address; retry after 30 seconds."),
     });
     vi.stubGlobal("fetch", limited);
-    expect(await rejection(signInWithPasskey())).toMatchObject({ reason: "refused", httpStatus: 429, message: expect.stringContaining("retry after 30 seconds") });
+    expect(await rejection(signInWithPasskey())).toMatchObject({
+      reason: "refused",
+      httpStatus: 429,
+      message: expect.stringContaining("retry after 30 seconds"),
+    });
   });
 
   it("a closed or timed-out dialog is 'cancelled', and no answer is sent", async () => {
     const { fetcher, sent } = fakeApi({ "/admin/v1/passkeys/authentication/options": () => json(200, requestOptions) });
     vi.stubGlobal("fetch", fetcher);
     vi.mocked(startAuthentication).mockRejectedValue(
-      new WebAuthnError({ message: "The operation either timed out or was not allowed.", code: "ERROR_PASSTHROUGH_SEE_CAUSE_PROPERTY", cause: domError("NotAllowedError") }),
+      new WebAuthnError({
+        message: "The operation either timed out or was not allowed.",
+        code: "ERROR_PASSTHROUGH_SEE_CAUSE_PROPERTY",
+        cause: domError("NotAllowedError"),
+      }),
     );
-    expect(await rejection(signInWithPasskey())).toMatchObject({ reason: "cancelled", message: PASSKEY_MESSAGES.cancelledSignIn });
+    expect(await rejection(signInWithPasskey())).toMatchObject({
+      reason: "cancelled",
+      message: PASSKEY_MESSAGES.cancelledSignIn,
+    });
     expect(sent).toHaveLength(1);
   });
 
@@ -108,16 +153,29 @@ describe("signInWithPasskey", () => {
     const { fetcher } = fakeApi({});
     vi.stubGlobal("fetch", fetcher);
     vi.mocked(browserSupportsWebAuthn).mockReturnValue(false);
-    expect(await rejection(signInWithPasskey())).toMatchObject({ reason: "unsupported", message: PASSKEY_MESSAGES.unsupported });
+    expect(await rejection(signInWithPasskey())).toMatchObject({
+      reason: "unsupported",
+      message: PASSKEY_MESSAGES.unsupported,
+    });
     expect(fetcher).not.toHaveBeenCalled();
   });
 
   it("a network failure or a server fault is 'failed'", async () => {
-    vi.stubGlobal("fetch", vi.fn(async () => Promise.reject(new TypeError("Failed to fetch"))));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Promise.reject(new TypeError("Failed to fetch"))),
+    );
     expect(await rejection(signInWithPasskey())).toMatchObject({ reason: "failed", message: PASSKEY_MESSAGES.failed });
-    const { fetcher } = fakeApi({ "/admin/v1/passkeys/authentication/options": () => refusal(503, "UNAVAILABLE", "The store is unavailable; retry shortly.") });
+    const { fetcher } = fakeApi({
+      "/admin/v1/passkeys/authentication/options": () =>
+        refusal(503, "UNAVAILABLE", "The store is unavailable; retry shortly."),
+    });
     vi.stubGlobal("fetch", fetcher);
-    expect(await rejection(signInWithPasskey())).toMatchObject({ reason: "failed", httpStatus: 503, message: "The store is unavailable; retry shortly." });
+    expect(await rejection(signInWithPasskey())).toMatchObject({
+      reason: "failed",
+      httpStatus: 503,
+      message: "The store is unavailable; retry shortly.",
+    });
   });
 });
 
@@ -138,7 +196,8 @@ describe("createPasskey", () => {
 
   it("an expired or used invitation: the API's sentence", async () => {
     const { fetcher } = fakeApi({
-      "/admin/v1/passkeys/registration/options": () => refusal(404, "NOT_FOUND", "This invitation has expired or was already used."),
+      "/admin/v1/passkeys/registration/options": () =>
+        refusal(404, "NOT_FOUND", "This invitation has expired or was already used."),
     });
     vi.stubGlobal("fetch", fetcher);
     expect(await rejection(createPasskey({ invitationToken: TOKEN }))).toMatchObject({
@@ -166,23 +225,43 @@ describe("createPasskey", () => {
   });
 
   it("an authenticator that holds one of theirs already, or cannot verify the person, is said so", async () => {
-    const { fetcher } = fakeApi({ "/admin/v1/account/passkeys/registration/options": () => json(200, creationOptions) });
+    const { fetcher } = fakeApi({
+      "/admin/v1/account/passkeys/registration/options": () => json(200, creationOptions),
+    });
     const authorizedFetch = fetcher as unknown as typeof fetch;
     vi.mocked(startRegistration).mockRejectedValue(
-      new WebAuthnError({ message: "The authenticator was previously registered", code: "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED", cause: domError("InvalidStateError") }),
+      new WebAuthnError({
+        message: "The authenticator was previously registered",
+        code: "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED",
+        cause: domError("InvalidStateError"),
+      }),
     );
-    expect(await rejection(createPasskey({ authorizedFetch }))).toMatchObject({ reason: "refused", message: PASSKEY_MESSAGES.alreadyRegistered });
+    expect(await rejection(createPasskey({ authorizedFetch }))).toMatchObject({
+      reason: "refused",
+      message: PASSKEY_MESSAGES.alreadyRegistered,
+    });
     vi.mocked(startRegistration).mockRejectedValue(
-      new WebAuthnError({ message: "x", code: "ERROR_AUTHENTICATOR_MISSING_USER_VERIFICATION_SUPPORT", cause: domError("ConstraintError") }),
+      new WebAuthnError({
+        message: "x",
+        code: "ERROR_AUTHENTICATOR_MISSING_USER_VERIFICATION_SUPPORT",
+        cause: domError("ConstraintError"),
+      }),
     );
-    expect(await rejection(createPasskey({ authorizedFetch }))).toMatchObject({ reason: "unsupported", message: PASSKEY_MESSAGES.noUserVerification });
+    expect(await rejection(createPasskey({ authorizedFetch }))).toMatchObject({
+      reason: "unsupported",
+      message: PASSKEY_MESSAGES.noUserVerification,
+    });
     vi.mocked(startRegistration).mockRejectedValue(domError("AbortError"));
-    expect(await rejection(createPasskey({ authorizedFetch }))).toMatchObject({ reason: "cancelled", message: PASSKEY_MESSAGES.cancelledCreate });
+    expect(await rejection(createPasskey({ authorizedFetch }))).toMatchObject({
+      reason: "cancelled",
+      message: PASSKEY_MESSAGES.cancelledCreate,
+    });
   });
 
   it("a session that ended (the token refused) rejects with the API's reason", async () => {
     const { fetcher } = fakeApi({
-      "/admin/v1/account/passkeys/registration/options": () => refusal(401, "UNAUTHORIZED", "This session has ended: sign in again."),
+      "/admin/v1/account/passkeys/registration/options": () =>
+        refusal(401, "UNAUTHORIZED", "This session has ended: sign in again."),
     });
     expect(await rejection(createPasskey({ authorizedFetch: fetcher as unknown as typeof fetch }))).toMatchObject({
       reason: "refused",

@@ -59,7 +59,8 @@ export const PASSKEY_MESSAGES = {
   unsupported: `${PASSKEYS_UNAVAILABLE_MESSAGE} in this browser. Use a current browser, or sign in another way.`,
   cancelledSignIn: "No passkey was used: the browser's passkey dialog was closed or timed out.",
   cancelledCreate: "No passkey was created: the browser's passkey dialog was closed or timed out.",
-  alreadyRegistered: "This device already holds a passkey for your account: use that one, or add a passkey on another device.",
+  alreadyRegistered:
+    "This device already holds a passkey for your account: use that one, or add a passkey on another device.",
   noUserVerification: "This device cannot check that it is you (a PIN, a fingerprint or a face): use another device.",
   failed: "The server could not be reached. Check the connection and try again.",
 } as const;
@@ -68,7 +69,11 @@ export const PASSKEY_MESSAGES = {
  * The operations that take no credential (a sign-in, an invitation's passkey): sent with this
  * origin's cookies, so the API's Set-Cookie lands, and no bearer.
  */
-const signInClient = initClient(adminContract, { baseUrl: API_ORIGIN, credentials: "same-origin", validateResponse: true });
+const signInClient = initClient(adminContract, {
+  baseUrl: API_ORIGIN,
+  credentials: "same-origin",
+  validateResponse: true,
+});
 
 /** The person-only operations, over the Account page's `authorizedFetch` (the session token, renewed on a 401). */
 function accountClient(authorizedFetch: typeof fetch) {
@@ -87,7 +92,9 @@ export async function signInWithPasskey(): Promise<void> {
   await ceremony(PASSKEY_MESSAGES.cancelledSignIn, async () => {
     const options = await signInClient.passkeys.passkeySignInOptions({ body: {} });
     if (options.status !== 200) throw refusal(options);
-    const response = await startAuthentication({ optionsJSON: options.body as unknown as PublicKeyCredentialRequestOptionsJSON });
+    const response = await startAuthentication({
+      optionsJSON: options.body as unknown as PublicKeyCredentialRequestOptionsJSON,
+    });
     const signedIn = await signInClient.passkeys.passkeySignIn({ body: { response: { ...response } } });
     if (signedIn.status !== 200) throw refusal(signedIn);
   });
@@ -100,14 +107,17 @@ export async function signInWithPasskey(): Promise<void> {
 export async function createPasskey(options: CreatePasskeyOptions): Promise<void> {
   supported();
   const name = options.name === undefined ? {} : { name: options.name };
-  const register = (optionsJSON: unknown) => startRegistration({ optionsJSON: optionsJSON as PublicKeyCredentialCreationOptionsJSON });
+  const register = (optionsJSON: unknown) =>
+    startRegistration({ optionsJSON: optionsJSON as PublicKeyCredentialCreationOptionsJSON });
   await ceremony(PASSKEY_MESSAGES.cancelledCreate, async () => {
     if ("invitationToken" in options) {
       const { invitationToken } = options;
       const creation = await signInClient.passkeys.invitationPasskeyOptions({ body: { invitationToken } });
       if (creation.status !== 200) throw refusal(creation);
       const response = await register(creation.body);
-      const accepted = await signInClient.passkeys.acceptInvitation({ body: { invitationToken, response: { ...response }, ...name } });
+      const accepted = await signInClient.passkeys.acceptInvitation({
+        body: { invitationToken, response: { ...response }, ...name },
+      });
       if (accepted.status !== 201) throw refusal(accepted);
       return;
     }
@@ -127,7 +137,8 @@ function supported(): void {
 /** The API's answer when it was not the one hoped for: its Error body's message (the API words it for people). */
 function refusal(response: { status: number; body: unknown }): PasskeyError {
   const parsed = ErrorBody.safeParse(response.body);
-  if (response.status >= 500) return new PasskeyError("failed", parsed.success ? parsed.data.message : PASSKEY_MESSAGES.failed, response.status);
+  if (response.status >= 500)
+    return new PasskeyError("failed", parsed.success ? parsed.data.message : PASSKEY_MESSAGES.failed, response.status);
   const message = parsed.success ? parsed.data.message : `The server refused the passkey (HTTP ${response.status}).`;
   return new PasskeyError("refused", message, response.status);
 }
@@ -146,12 +157,17 @@ function asPasskeyError(error: unknown, cancelled: string): PasskeyError {
   const code = error instanceof WebAuthnError ? error.code : undefined;
   const cause = error instanceof WebAuthnError && error.cause instanceof Error ? error.cause : error;
   const name = cause instanceof Error ? cause.name : "";
-  if (code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED") return new PasskeyError("refused", PASSKEY_MESSAGES.alreadyRegistered);
-  if (code === "ERROR_AUTHENTICATOR_MISSING_USER_VERIFICATION_SUPPORT" || code === "ERROR_AUTHENTICATOR_MISSING_DISCOVERABLE_CREDENTIAL_SUPPORT") {
+  if (code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED")
+    return new PasskeyError("refused", PASSKEY_MESSAGES.alreadyRegistered);
+  if (
+    code === "ERROR_AUTHENTICATOR_MISSING_USER_VERIFICATION_SUPPORT" ||
+    code === "ERROR_AUTHENTICATOR_MISSING_DISCOVERABLE_CREDENTIAL_SUPPORT"
+  ) {
     return new PasskeyError("unsupported", PASSKEY_MESSAGES.noUserVerification);
   }
   // NotAllowedError: the person closed the dialog, or it timed out (browsers do not say which, on purpose).
-  if (name === "NotAllowedError" || name === "AbortError" || code === "ERROR_CEREMONY_ABORTED") return new PasskeyError("cancelled", cancelled);
+  if (name === "NotAllowedError" || name === "AbortError" || code === "ERROR_CEREMONY_ABORTED")
+    return new PasskeyError("cancelled", cancelled);
   // The authenticator's other refusals say what went wrong (a wrong domain, no supported algorithm).
   if (error instanceof WebAuthnError && error.message) return new PasskeyError("failed", error.message);
   // fetch's TypeError (the network), an answer the contract does not describe: try again.

@@ -10,13 +10,23 @@ const REX: Pet = { id: 37, name: "Rex", categoryId: 4, status: "pending" };
  * Answers listPets with `listed`, and createPet with whatever `create` returns. The store names no
  * category unless told (`categories`): the form then asks for the `Category ID` alone.
  */
-function petstore(create: (request: Request) => Response | Promise<Response>, listed: Pet[] = [REX], categories: Category[] = []) {
-  return withCategories((request: Request) => (request.method === "POST" ? create(request) : jsonResponse(200, listed)), { categories });
+function petstore(
+  create: (request: Request) => Response | Promise<Response>,
+  listed: Pet[] = [REX],
+  categories: Category[] = [],
+) {
+  return withCategories(
+    (request: Request) => (request.method === "POST" ? create(request) : jsonResponse(200, listed)),
+    { categories },
+  );
 }
 
 describe("the add-pet form", () => {
   it("checks the input with the contract, shows each problem beside its field and sends nothing", async () => {
-    const { user, requests } = renderApp("/pets/new", petstore(() => jsonResponse(201, REX)));
+    const { user, requests } = renderApp(
+      "/pets/new",
+      petstore(() => jsonResponse(201, REX)),
+    );
     await screen.findByLabelText("Name"); // the page's code arrives first
     await user.type(screen.getByLabelText("Name"), "   ");
     await user.type(screen.getByLabelText("Category ID"), "0");
@@ -33,7 +43,10 @@ describe("the add-pet form", () => {
   });
 
   it("clears an error once the field is fixed and the form is sent again", async () => {
-    const { user } = renderApp("/pets/new", petstore(() => deferred<Response>().promise));
+    const { user } = renderApp(
+      "/pets/new",
+      petstore(() => deferred<Response>().promise),
+    );
     await screen.findByLabelText("Name"); // the page's code arrives first
     await user.click(screen.getByRole("button", { name: "Add pet" }));
     expect(screen.getByLabelText("Name")).toHaveAccessibleDescription("Name must not be empty");
@@ -49,7 +62,10 @@ describe("the add-pet form", () => {
 
   it("disables Add pet while sending, then announces the pet and shows it in the list", async () => {
     const created = deferred<Response>();
-    const { user, requests, location } = renderApp("/pets/new", petstore(() => created.promise));
+    const { user, requests, location } = renderApp(
+      "/pets/new",
+      petstore(() => created.promise),
+    );
     await screen.findByLabelText("Name"); // the page's code arrives first
     await user.type(screen.getByLabelText("Name"), "  Rex ");
     await user.type(screen.getByLabelText("Category ID"), "4");
@@ -75,9 +91,12 @@ describe("the add-pet form", () => {
     const { user } = renderApp(
       "/pets/new",
       petstore(() =>
-        errorResponse(400, "VALIDATION_ERROR", "Invalid request: body.categoryId: categoryId must be at most 9007199254740991.", [
-          { field: "body.categoryId", message: "categoryId must be at most 9007199254740991" },
-        ]),
+        errorResponse(
+          400,
+          "VALIDATION_ERROR",
+          "Invalid request: body.categoryId: categoryId must be at most 9007199254740991.",
+          [{ field: "body.categoryId", message: "categoryId must be at most 9007199254740991" }],
+        ),
       ),
     );
     await screen.findByLabelText("Name"); // the page's code arrives first
@@ -108,7 +127,9 @@ describe("the add-pet form", () => {
     await user.type(screen.getByLabelText("Category ID"), "4");
     await user.click(screen.getByRole("button", { name: "Add pet" }));
 
-    expect(await screen.findByRole("alert")).toHaveTextContent("The pet was not added. Too many requests. Try again in 1 second.");
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "The pet was not added. Too many requests. Try again in 1 second.",
+    );
   });
 
   it("reports any other failure for the whole form, keeping what was typed", async () => {
@@ -121,7 +142,9 @@ describe("the add-pet form", () => {
     await user.type(screen.getByLabelText("Category ID"), "4");
     await user.click(screen.getByRole("button", { name: "Add pet" }));
 
-    expect(await screen.findByRole("alert")).toHaveTextContent("The pet was not added. Something went wrong on our side.");
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "The pet was not added. Something went wrong on our side.",
+    );
     expect(screen.getByLabelText("Name")).toHaveValue("Rex");
   });
 
@@ -143,7 +166,9 @@ describe("the add-pet form", () => {
 
     expect(await screen.findByRole("heading", { name: "Pets" })).toBeInTheDocument();
     expect(screen.getByRole("status")).toHaveTextContent("Added Rex (id 37).");
-    const keys = requests.filter((request) => request.method === "POST").map((request) => request.headers.get("idempotency-key"));
+    const keys = requests
+      .filter((request) => request.method === "POST")
+      .map((request) => request.headers.get("idempotency-key"));
     expect(keys).toHaveLength(2);
     expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
     expect(keys[1]).toBe(keys[0]);
@@ -218,18 +243,17 @@ describe("the add-pet form", () => {
 
   describe("with named categories", () => {
     it("offers them in Category, and sends the one chosen", async () => {
-      const { user, requests } = renderApp("/pets/new", petstore(() => jsonResponse(201, REX), [REX], DEMO_CATEGORIES));
+      const { user, requests } = renderApp(
+        "/pets/new",
+        petstore(() => jsonResponse(201, REX), [REX], DEMO_CATEGORIES),
+      );
       await screen.findByLabelText("Name"); // the page's code arrives first
       const category = await screen.findByRole("combobox", { name: "Category" });
-      expect(within(category).getAllByRole("option").map((option) => option.textContent)).toEqual([
-        "Choose a category",
-        "Birds",
-        "Cats",
-        "Dogs",
-        "Fish",
-        "Rabbits",
-        "Other id…",
-      ]);
+      expect(
+        within(category)
+          .getAllByRole("option")
+          .map((option) => option.textContent),
+      ).toEqual(["Choose a category", "Birds", "Cats", "Dogs", "Fish", "Rabbits", "Other id…"]);
       expect(screen.queryByLabelText("Category ID")).not.toBeInTheDocument();
 
       await user.type(screen.getByLabelText("Name"), "Rex");
@@ -241,7 +265,10 @@ describe("the add-pet form", () => {
     });
 
     it("asks for a category when none is chosen, beside Category", async () => {
-      const { user, requests } = renderApp("/pets/new", petstore(() => jsonResponse(201, REX), [REX], DEMO_CATEGORIES));
+      const { user, requests } = renderApp(
+        "/pets/new",
+        petstore(() => jsonResponse(201, REX), [REX], DEMO_CATEGORIES),
+      );
       await screen.findByLabelText("Name"); // the page's code arrives first
       await screen.findByRole("combobox", { name: "Category" });
       await user.type(screen.getByLabelText("Name"), "Rex");
@@ -253,7 +280,10 @@ describe("the add-pet form", () => {
     });
 
     it("shows Category ID for Other id…, and sends the id typed there", async () => {
-      const { user, requests } = renderApp("/pets/new", petstore(() => jsonResponse(201, { ...REX, categoryId: 77 }), [REX], DEMO_CATEGORIES));
+      const { user, requests } = renderApp(
+        "/pets/new",
+        petstore(() => jsonResponse(201, { ...REX, categoryId: 77 }), [REX], DEMO_CATEGORIES),
+      );
       await screen.findByLabelText("Name"); // the page's code arrives first
       const category = await screen.findByRole("combobox", { name: "Category" });
       await user.type(screen.getByLabelText("Name"), "Rex");

@@ -13,12 +13,7 @@ import { SelectField, TextField } from "../design-system/FormFields.js";
 import { Panel } from "../design-system/Panel.js";
 import { useShowStatusMessage } from "../design-system/status-message.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
-import {
-  fieldErrorsFromIssues,
-  NEW_PET_FIELDS,
-  validateNewPet,
-  type NewPetFormValues,
-} from "./new-pet-form.js";
+import { fieldErrorsFromIssues, NEW_PET_FIELDS, validateNewPet, type NewPetFormValues } from "./new-pet-form.js";
 import { toSearchParams } from "./pet-list-view.js";
 import type { CreatedPetState } from "./PetsPage.js";
 import formStyles from "../design-system/Form.module.css";
@@ -83,7 +78,12 @@ export function AddPetForm() {
       await queryClient.invalidateQueries({ queryKey: petQueryKeys.all });
       showStatusMessage(`Added ${pet.name} (id ${pet.id}).`, "/pets");
       // The page just below the next id: the list's last page, unless someone added a pet meanwhile.
-      const lastPage = toSearchParams({ status: undefined, limit: LIMIT_DEFAULT, after: undefined, before: pet.id + 1 });
+      const lastPage = toSearchParams({
+        status: undefined,
+        limit: LIMIT_DEFAULT,
+        after: undefined,
+        before: pet.id + 1,
+      });
       const state: CreatedPetState = { createdPetId: pet.id };
       navigate(`/pets?${lastPage.toString()}`, { state });
     },
@@ -101,11 +101,7 @@ export function AddPetForm() {
   return (
     <form className={formStyles.form} onSubmit={handleSubmit(send)} noValidate aria-label="New pet">
       <FormError message={formError} />
-      <TextField
-        label="Name"
-        {...field("name")}
-        autoComplete="off"
-      />
+      <TextField label="Name" {...field("name")} autoComplete="off" />
       <CategoryField
         categories={categories}
         categoryId={values.categoryId}

@@ -43,14 +43,19 @@ export function ChangeProblemNotice({
           tone="error"
           role="alert"
           action={
-            <Button variant="secondary" onClick={() => void reload()} aria-disabled={reloading || undefined} aria-busy={reloading || undefined}>
+            <Button
+              variant="secondary"
+              onClick={() => void reload()}
+              aria-disabled={reloading || undefined}
+              aria-busy={reloading || undefined}
+            >
               Reload
             </Button>
           }
         >
           <p>
-            <strong>Someone else changed this pet while you had it open.</strong> Your change was not saved, and
-            nothing was overwritten.
+            <strong>Someone else changed this pet while you had it open.</strong> Your change was not saved, and nothing
+            was overwritten.
           </p>
           <p>
             {problem.now === null

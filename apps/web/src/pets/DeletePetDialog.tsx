@@ -43,8 +43,8 @@ export function DeletePetDialog({ pet, onCancel }: { pet: Pet; onCancel: () => v
       onCancel={onCancel}
     >
       <p>
-        {pet.name} (id {pet.id}) leaves every list at once. It can be restored from Recently deleted for 30 days, then it
-        is gone for good.
+        {pet.name} (id {pet.id}) leaves every list at once. It can be restored from Recently deleted for 30 days, then
+        it is gone for good.
       </p>
     </ConfirmAction>
   );

@@ -27,11 +27,18 @@ describe("Recently deleted", () => {
     expect(await screen.findByRole("heading", { name: "Recently deleted", level: 1 })).toBeInTheDocument();
     await waitFor(() => expect(rows()).toHaveLength(2));
     const table = screen.getByRole("table", { name: "Recently deleted" });
-    expect(within(table).getAllByRole("columnheader").map((header) => header.textContent)).toEqual(["Name", "Deleted", "By", "Purged on", "Actions"]);
+    expect(
+      within(table)
+        .getAllByRole("columnheader")
+        .map((header) => header.textContent),
+    ).toEqual(["Name", "Deleted", "By", "Purged on", "Actions"]);
     const [bella, rex] = rows();
     expect(within(bella!).getByRole("rowheader")).toHaveTextContent("Bella");
     expect(within(rex!).getAllByRole("cell")[1]).toHaveTextContent("Ana");
-    expect(within(rex!).getAllByRole("cell")[2]?.querySelector("time")).toHaveAttribute("datetime", store.deleted.get(1)?.purgeAt);
+    expect(within(rex!).getAllByRole("cell")[2]?.querySelector("time")).toHaveAttribute(
+      "datetime",
+      store.deleted.get(1)?.purgeAt,
+    );
     expect(within(rex!).getByRole("button", { name: "Restore" })).toHaveAccessibleDescription("Rex");
   });
 

@@ -78,7 +78,10 @@ function DeletedPetList({ after }: { after: string | undefined }) {
   const { body: deletedPets, headers } = deletedQuery.data;
   if (deletedPets.length === 0) {
     return (
-      <Notice tone="info" action={after !== undefined ? <ButtonLink to={pageLink(undefined)}>First page</ButtonLink> : undefined}>
+      <Notice
+        tone="info"
+        action={after !== undefined ? <ButtonLink to={pageLink(undefined)}>First page</ButtonLink> : undefined}
+      >
         <p>{after !== undefined ? "No more deleted pets." : "No pets have been deleted in the last 30 days."}</p>
       </Notice>
     );
@@ -136,7 +139,9 @@ function DeletedPetList({ after }: { after: string | undefined }) {
         </table>
       </div>
       <div className={pager.pager}>
-        <p className={pager.summary}>{deletedPets.length === 1 ? "1 deleted pet" : `${deletedPets.length} deleted pets`}</p>
+        <p className={pager.summary}>
+          {deletedPets.length === 1 ? "1 deleted pet" : `${deletedPets.length} deleted pets`}
+        </p>
         <div className={pager.pagerLinks}>
           {after !== undefined && <ButtonLink to={pageLink(undefined)}>First page</ButtonLink>}
           {nextAfter !== undefined && <ButtonLink to={pageLink(nextAfter)}>Next page</ButtonLink>}

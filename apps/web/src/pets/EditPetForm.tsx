@@ -54,12 +54,7 @@ export function EditPetForm({
 
   return (
     <form className={formStyles.form} onSubmit={handleSubmit(save)} noValidate aria-label={`Edit ${shown.name}`}>
-      <TextField
-        ref={name}
-        label="Name"
-        {...field("name")}
-        autoComplete="off"
-      />
+      <TextField ref={name} label="Name" {...field("name")} autoComplete="off" />
       <CategoryField
         categories={categories}
         categoryId={values.categoryId}
@@ -67,11 +62,7 @@ export function EditPetForm({
         error={fieldErrors.categoryId}
         idHint="The category's id: a whole number, 1 or more."
       />
-      <SelectField
-        label="Status"
-        {...field("status")}
-        hint={soldForGood ? ONLY_ADMIN_RETURNS_SOLD : undefined}
-      >
+      <SelectField label="Status" {...field("status")} hint={soldForGood ? ONLY_ADMIN_RETURNS_SOLD : undefined}>
         {soldForGood ? (
           <option value="sold">sold</option>
         ) : (
@@ -86,7 +77,12 @@ export function EditPetForm({
         )}
       </SelectField>
       <div className={styles.actions}>
-        <Button type="submit" aria-disabled={saving || undefined} aria-busy={saving || undefined} onClick={(event) => saving && event.preventDefault()}>
+        <Button
+          type="submit"
+          aria-disabled={saving || undefined}
+          aria-busy={saving || undefined}
+          onClick={(event) => saving && event.preventDefault()}
+        >
           Save changes
         </Button>
         <Button variant="secondary" onClick={onCancel}>

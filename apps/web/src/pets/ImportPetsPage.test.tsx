@@ -26,7 +26,13 @@ describe("the import page", () => {
 
     const table = screen.getByRole("table", { name: "Checked rows" });
     const rows = within(table).getAllByRole("row").slice(1);
-    expect(rows.map((row) => within(row).getAllByRole("cell").map((cell) => cell.textContent))).toEqual([
+    expect(
+      rows.map((row) =>
+        within(row)
+          .getAllByRole("cell")
+          .map((cell) => cell.textContent),
+      ),
+    ).toEqual([
       ["Rex, Jr.", "4", "available", "OK"],
       ["   ", "0", "", "Name must not be empty; Category ID must be at least 1"],
       ["Tom", "1.5", "sold", "Category ID must be an integer"],
@@ -102,7 +108,9 @@ describe("the import page", () => {
     await user.click(screen.getByRole("button", { name: "Check" }));
     await user.click(screen.getByRole("button", { name: "Import 3 pets" }));
 
-    await waitFor(() => expect(screen.getByRole("status")).toHaveTextContent("Imported 2 pets. 1 row was not imported."));
+    await waitFor(() =>
+      expect(screen.getByRole("status")).toHaveTextContent("Imported 2 pets. 1 row was not imported."),
+    );
     const notImported = await screen.findByRole("region", { name: "Rows not imported" });
     expect(notImported).toHaveTextContent(
       "Line 3, Unlucky: The API could not be reached. Check your connection and try again.",
@@ -160,7 +168,10 @@ describe("the import page", () => {
       const headers = { RateLimit: `"per-key";r=${left};t=${reset}`, "RateLimit-Policy": `"per-key";q=${QUOTA};w=60` };
       if (spent > QUOTA) {
         statuses.push(429);
-        return errorResponse(429, "RATE_LIMITED", "Too many requests for this API key.", undefined, { ...headers, "Retry-After": String(reset) });
+        return errorResponse(429, "RATE_LIMITED", "Too many requests for this API key.", undefined, {
+          ...headers,
+          "Retry-After": String(reset),
+        });
       }
       statuses.push(201);
       return { headers };

@@ -15,8 +15,20 @@ import styles from "./ImportPetsPage.module.css";
 /** The import page: what useImportPets checked and sent, drawn; keyboard focus kept in the results. */
 export function ImportPetsPage() {
   useDocumentTitle("Import pets");
-  const { text, setText, readFile, problem, check, checked, outcomes, progress, running, failedRows, importChecked, retryFailed } =
-    useImportPets();
+  const {
+    text,
+    setText,
+    readFile,
+    problem,
+    check,
+    checked,
+    outcomes,
+    progress,
+    running,
+    failedRows,
+    importChecked,
+    retryFailed,
+  } = useImportPets();
   const results = useRef<HTMLHeadingElement>(null);
 
   const startImport = (start: () => void) => {
@@ -47,13 +59,20 @@ export function ImportPetsPage() {
       <div>
         <h1>Import pets</h1>
         <p className={styles.intro}>
-          Add many animals at once from CSV. Check shows what the store will accept; Import adds the rows that pass, and a
-          row sent twice is still one pet.
+          Add many animals at once from CSV. Check shows what the store will accept; Import adds the rows that pass, and
+          a row sent twice is still one pet.
         </p>
       </div>
       <Panel>
         <form className={styles.form} onSubmit={handleCheck} noValidate aria-label="Pets to import">
-          <TextField label="CSV file" name="file" type="file" accept=".csv,text/csv" onChange={handleFile} disabled={running} />
+          <TextField
+            label="CSV file"
+            name="file"
+            type="file"
+            accept=".csv,text/csv"
+            onChange={handleFile}
+            disabled={running}
+          />
           <TextAreaField
             label="Pets as CSV"
             name="csv"
@@ -156,7 +175,13 @@ function ImportProgress({ done, total }: { done: number; total: number }) {
 }
 
 /** One row per CSV row; memoised because a 500-row import updates one row at a time. */
-const CheckedRowView = memo(function CheckedRowView({ row, outcome }: { row: CheckedRow; outcome: RowOutcome | undefined }) {
+const CheckedRowView = memo(function CheckedRowView({
+  row,
+  outcome,
+}: {
+  row: CheckedRow;
+  outcome: RowOutcome | undefined;
+}) {
   let result: string;
   let tone: string | undefined;
   if (!row.result.ok) {

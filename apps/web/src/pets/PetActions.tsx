@@ -33,7 +33,12 @@ export const PetActions = forwardRef<
     <div ref={ref} tabIndex={-1} role="group" aria-label={`Change ${pet.name}`} className={styles.changeActions}>
       <div className={styles.actions}>
         {statusActions.map((action) => (
-          <Button key={action.to} variant="secondary" aria-disabled={busy || undefined} onClick={unlessBusy(() => onStatus(action))}>
+          <Button
+            key={action.to}
+            variant="secondary"
+            aria-disabled={busy || undefined}
+            onClick={unlessBusy(() => onStatus(action))}
+          >
             {action.label}
           </Button>
         ))}

@@ -11,7 +11,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 function changeGroup(name = "Rex") {
   return screen.getByRole("group", { name: `Change ${name}` });
 }
-const buttonNames = (container: HTMLElement) => within(container).getAllByRole("button").map((button) => button.textContent);
+const buttonNames = (container: HTMLElement) =>
+  within(container)
+    .getAllByRole("button")
+    .map((button) => button.textContent);
 
 describe("changing a pet from its page", () => {
   it("offers the status buttons that apply to its status, Edit and Delete", async () => {
@@ -111,7 +114,9 @@ describe("changing a pet from its page", () => {
     await user.type(screen.getByLabelText("Category ID"), "0");
     await user.click(screen.getByRole("button", { name: "Save changes" }));
     expect(screen.getByLabelText("Category ID")).toHaveAttribute("aria-invalid", "true");
-    expect(screen.getByLabelText("Category ID")).toHaveAccessibleDescription(expect.stringContaining("Category ID must be at least 1"));
+    expect(screen.getByLabelText("Category ID")).toHaveAccessibleDescription(
+      expect.stringContaining("Category ID must be at least 1"),
+    );
     expect(screen.getByLabelText("Category ID")).toHaveFocus();
 
     await user.clear(screen.getByLabelText("Category ID"));
@@ -167,7 +172,9 @@ describe("changing a pet from its page", () => {
     // An admin page over an API that refuses (its scope changed meanwhile, say).
     const { user } = renderApp("/pets/1", store.handler, { session: testSession("admin") });
     await user.click(await screen.findByRole("button", { name: "Mark available" }));
-    expect(await screen.findByRole("alert")).toHaveTextContent("The change was not saved. Only an admin can return a sold pet");
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "The change was not saved. Only an admin can return a sold pet",
+    );
   });
 
   it("Delete asks first, goes to the list with Deleted and Undo, and Undo restores the pet", async () => {
@@ -189,7 +196,10 @@ describe("changing a pet from its page", () => {
     expect(within(status).queryByRole("button", { name: "Undo" })).not.toBeInTheDocument();
     expect(await screen.findByRole("link", { name: "Rex" })).toBeInTheDocument();
     const changes = await changeRequests(requests);
-    expect(changes.map(({ method, path }) => `${method} ${path}`)).toEqual(["DELETE /v1/pets/1", "POST /v1/deleted-pets/1/restore"]);
+    expect(changes.map(({ method, path }) => `${method} ${path}`)).toEqual([
+      "DELETE /v1/pets/1",
+      "POST /v1/deleted-pets/1/restore",
+    ]);
     expect(changes.every((change) => UUID.test(change.key ?? ""))).toBe(true);
   });
 
@@ -222,7 +232,14 @@ describe("changing a pet from its page", () => {
       store.record(1, "pet.updated", [{ field: "categoryId", from: 7, to: 1 }]);
       renderApp("/pets/1", store.handler);
       await screen.findByRole("heading", { name: "Rex", level: 1 });
-      await waitFor(() => expect(screen.getAllByRole("definition").map((value) => value.textContent)).toEqual(["1", "Rex", "Dogs", "available"]));
+      await waitFor(() =>
+        expect(screen.getAllByRole("definition").map((value) => value.textContent)).toEqual([
+          "1",
+          "Rex",
+          "Dogs",
+          "available",
+        ]),
+      );
       expect(screen.getAllByRole("term").map((term) => term.textContent)).toEqual(["ID", "Name", "Category", "Status"]);
       const history = screen.getByRole("region", { name: "History" });
       expect(await within(history).findByText("Moved from Category 7 to Dogs by Test key")).toBeInTheDocument();
@@ -235,7 +252,11 @@ describe("changing a pet from its page", () => {
       const form = screen.getByRole("form", { name: "Edit Rex" });
       const category = within(form).getByRole("combobox", { name: "Category" });
       expect(category).toHaveValue("1");
-      expect(within(category).getAllByRole("option").map((option) => option.textContent)).toEqual(["Birds", "Cats", "Dogs", "Fish", "Rabbits", "Other id…"]);
+      expect(
+        within(category)
+          .getAllByRole("option")
+          .map((option) => option.textContent),
+      ).toEqual(["Birds", "Cats", "Dogs", "Fish", "Rabbits", "Other id…"]);
       expect(within(form).queryByLabelText("Category ID")).not.toBeInTheDocument();
       await user.selectOptions(category, "Birds");
       await user.click(within(form).getByRole("button", { name: "Save changes" }));
@@ -265,7 +286,11 @@ describe("changing a pet from its page", () => {
       await user.type(id, "43");
       await user.click(within(form).getByRole("button", { name: "Save changes" }));
       await waitFor(() => expect(screen.getByRole("status")).toHaveTextContent("Saved Rex."));
-      expect((await changeRequests(requests))[0]?.body).toContainEqual({ op: "replace", path: "/categoryId", value: 43 });
+      expect((await changeRequests(requests))[0]?.body).toContainEqual({
+        op: "replace",
+        path: "/categoryId",
+        value: 43,
+      });
 
       // Choosing a named category hides the field again.
       await user.click(screen.getByRole("button", { name: "Edit" }));

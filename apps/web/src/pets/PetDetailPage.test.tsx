@@ -13,7 +13,14 @@ describe("the pet page", () => {
     );
     expect(await screen.findByRole("heading", { name: "Bella", level: 1 })).toBeInTheDocument();
     // The category by its name.
-    await waitFor(() => expect(screen.getAllByRole("definition").map((value) => value.textContent)).toEqual(["2", "Bella", "Cats", "pending"]));
+    await waitFor(() =>
+      expect(screen.getAllByRole("definition").map((value) => value.textContent)).toEqual([
+        "2",
+        "Bella",
+        "Cats",
+        "pending",
+      ]),
+    );
     const url = new URL(requests.find((request) => new URL(request.url).pathname === "/v1/pets")!.url);
     expect(`${url.pathname}${url.search}`).toBe("/v1/pets?after=1&limit=1");
   });
@@ -66,21 +73,35 @@ describe("the pet page", () => {
     );
     expect(await screen.findByText(/^Added by Front desk on/)).toBeInTheDocument();
     expect(screen.getByText(/^Added by/).querySelector("time")).toHaveAttribute("datetime", added.at);
-    const asked = requests.map((request) => new URL(request.url)).find((url) => url.pathname === "/admin/v1/audit-events");
-    expect(Object.fromEntries(asked!.searchParams)).toEqual({ action: "pet.created", targetType: "pet", targetId: "2", limit: "1" });
+    const asked = requests
+      .map((request) => new URL(request.url))
+      .find((url) => url.pathname === "/admin/v1/audit-events");
+    expect(Object.fromEntries(asked!.searchParams)).toEqual({
+      action: "pet.created",
+      targetType: "pet",
+      targetId: "2",
+      limit: "1",
+    });
   });
 
   it("says so when no event records who added the pet", async () => {
-    renderApp("/pets/2", (request) => jsonResponse(200, new URL(request.url).pathname === "/admin/v1/audit-events" ? [] : [BELLA]), {
-      session: testSession("admin"),
-    });
+    renderApp(
+      "/pets/2",
+      (request) => jsonResponse(200, new URL(request.url).pathname === "/admin/v1/audit-events" ? [] : [BELLA]),
+      {
+        session: testSession("admin"),
+      },
+    );
     expect(await screen.findByText(/Who added this pet is not recorded/)).toBeInTheDocument();
   });
 
-  it.each(["read", "write"] as const)("shows a %s key nothing of who added the pet, and does not ask", async (scope) => {
-    const { requests } = renderApp("/pets/2", () => jsonResponse(200, [BELLA]), { session: testSession(scope) });
-    expect(await screen.findByRole("heading", { name: "Bella", level: 1 })).toBeInTheDocument();
-    expect(screen.queryByText(/Added by|added this pet/)).not.toBeInTheDocument();
-    expect(requests.map((request) => new URL(request.url).pathname)).not.toContain("/admin/v1/audit-events");
-  });
+  it.each(["read", "write"] as const)(
+    "shows a %s key nothing of who added the pet, and does not ask",
+    async (scope) => {
+      const { requests } = renderApp("/pets/2", () => jsonResponse(200, [BELLA]), { session: testSession(scope) });
+      expect(await screen.findByRole("heading", { name: "Bella", level: 1 })).toBeInTheDocument();
+      expect(screen.queryByText(/Added by|added this pet/)).not.toBeInTheDocument();
+      expect(requests.map((request) => new URL(request.url).pathname)).not.toContain("/admin/v1/audit-events");
+    },
+  );
 });

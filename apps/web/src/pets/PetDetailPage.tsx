@@ -22,7 +22,9 @@ import styles from "./PetDetailPage.module.css";
 import { StatusBadge } from "./StatusBadge.js";
 
 // Fetched when Delete is pressed, not with the app.
-const DeletePetDialog = lazy(() => import("./DeletePetDialog.js").then(({ DeletePetDialog }) => ({ default: DeletePetDialog })));
+const DeletePetDialog = lazy(() =>
+  import("./DeletePetDialog.js").then(({ DeletePetDialog }) => ({ default: DeletePetDialog })),
+);
 
 /** `/pets/:petId`. An id the contract would refuse is not found without asking the API. */
 export function PetDetailPage() {
@@ -57,11 +59,7 @@ function PetDetail({ petId }: { petId: number }) {
     return <LoadFailure title={`Pet ${petId} could not be loaded.`} query={petQuery} />;
   }
   if (petQuery.isPending) {
-    return (
-      <p aria-busy="true">
-        Loading pet {petId}…
-      </p>
-    );
+    return <p aria-busy="true">Loading pet {petId}…</p>;
   }
   if (!pet) return <PetNotFound detail={`There is no pet with id ${petId}.`} />;
   return <PetCard pet={pet} />;

@@ -13,7 +13,9 @@ import styles from "./PetList.module.css";
 import { PetTable, type PetSelection } from "./PetTable.js";
 
 // Fetched on the first selection, not with the app: most visits to the list change nothing.
-const SelectedPetsToolbar = lazy(() => import("./SelectedPetsToolbar.js").then(({ SelectedPetsToolbar }) => ({ default: SelectedPetsToolbar })));
+const SelectedPetsToolbar = lazy(() =>
+  import("./SelectedPetsToolbar.js").then(({ SelectedPetsToolbar }) => ({ default: SelectedPetsToolbar })),
+);
 
 function linkTo(view: PetListView): string {
   return `/pets?${toSearchParams(view).toString()}`;
@@ -22,7 +24,8 @@ function linkTo(view: PetListView): string {
 /** What the empty list says: what its filters (name, status, category) leave out. */
 export function noPetsSentence(view: PetListView, category: string | undefined): string {
   const inCategory = category !== undefined ? ` in ${category}` : "";
-  if (view.name !== undefined) return `No ${view.status ? `${view.status} ` : ""}pets${inCategory} have a name with a word starting with “${view.name}”.`;
+  if (view.name !== undefined)
+    return `No ${view.status ? `${view.status} ` : ""}pets${inCategory} have a name with a word starting with “${view.name}”.`;
   if (view.status !== undefined) return `No pets${inCategory} are ${view.status}.`;
   if (category !== undefined) return `No pets are${inCategory}.`;
   return "There are no pets in the store yet.";
@@ -85,7 +88,9 @@ export function PetList({ view, highlightedId }: { view: PetListView; highlighte
           paged ? (
             <ButtonLink to={linkTo(firstPage)}>First page</ButtonLink>
           ) : filtered ? (
-            <ButtonLink to={linkTo({ ...firstPage, status: undefined, name: undefined, categoryId: undefined })}>Show all pets</ButtonLink>
+            <ButtonLink to={linkTo({ ...firstPage, status: undefined, name: undefined, categoryId: undefined })}>
+              Show all pets
+            </ButtonLink>
           ) : mayCreatePets ? (
             <ButtonLink to="/pets/new" variant="primary">
               Add the first pet
@@ -93,7 +98,13 @@ export function PetList({ view, highlightedId }: { view: PetListView; highlighte
           ) : undefined
         }
       >
-        <p>{view.before !== undefined ? "No pets come before these." : paged ? "No more pets." : noPetsSentence(view, view.categoryId !== undefined ? categoryLabel(view.categoryId) : undefined)}</p>
+        <p>
+          {view.before !== undefined
+            ? "No pets come before these."
+            : paged
+              ? "No more pets."
+              : noPetsSentence(view, view.categoryId !== undefined ? categoryLabel(view.categoryId) : undefined)}
+        </p>
       </Notice>
     );
   }
@@ -105,7 +116,11 @@ export function PetList({ view, highlightedId }: { view: PetListView; highlighte
   // A page asked with `before` learns from the API whether more lie below it; one asked with `after` has
   // those it skipped below it: the page just below its first pet.
   const previousBefore =
-    view.before !== undefined ? previousPageCursor(link, LIST_PETS_PARAMETERS.before) : view.after ? firstId : undefined;
+    view.before !== undefined
+      ? previousPageCursor(link, LIST_PETS_PARAMETERS.before)
+      : view.after
+        ? firstId
+        : undefined;
   const total = totalPetsText(headers.get("x-total-count"));
   const selectedPets = pets.filter((pet) => selected.has(pet.id));
   const selection: PetSelection | undefined = mayChangePets
@@ -144,8 +159,12 @@ export function PetList({ view, highlightedId }: { view: PetListView; highlighte
         <p className={pager.summary}>Showing {firstId === lastId ? `id ${firstId}` : `ids ${firstId}–${lastId}`}</p>
         <div className={pager.pagerLinks}>
           {previousBefore !== undefined && <ButtonLink to={linkTo(firstPage)}>First page</ButtonLink>}
-          {previousBefore !== undefined && <ButtonLink to={linkTo({ ...view, after: undefined, before: previousBefore })}>Previous page</ButtonLink>}
-          {nextAfter !== undefined && <ButtonLink to={linkTo({ ...view, before: undefined, after: nextAfter })}>Next page</ButtonLink>}
+          {previousBefore !== undefined && (
+            <ButtonLink to={linkTo({ ...view, after: undefined, before: previousBefore })}>Previous page</ButtonLink>
+          )}
+          {nextAfter !== undefined && (
+            <ButtonLink to={linkTo({ ...view, before: undefined, after: nextAfter })}>Next page</ButtonLink>
+          )}
         </div>
       </div>
     </>

@@ -28,11 +28,17 @@ describe("changing several pets from the list", () => {
     expect(screen.queryByRole("toolbar")).not.toBeInTheDocument();
     await user.click(select("Rex"));
     expect(await toolbarShown()).toHaveTextContent("1 pet selected");
-    expect(within(toolbar()).getAllByRole("button").map((button) => button.textContent)).toEqual(["Reserve", "Mark sold", "Mark available", "Delete"]);
+    expect(
+      within(toolbar())
+        .getAllByRole("button")
+        .map((button) => button.textContent),
+    ).toEqual(["Reserve", "Mark sold", "Mark available", "Delete"]);
     const all = screen.getByRole("checkbox", { name: "Select all on this page" });
     expect(all).toHaveProperty("indeterminate", true);
     await user.click(all);
-    expect([select("Rex"), select("Bella"), select("Milo")].every((box) => (box as HTMLInputElement).checked)).toBe(true);
+    expect([select("Rex"), select("Bella"), select("Milo")].every((box) => (box as HTMLInputElement).checked)).toBe(
+      true,
+    );
     expect(toolbar()).toHaveTextContent("3 pets selected");
     await user.click(all);
     expect(screen.queryByRole("toolbar")).not.toBeInTheDocument();
@@ -123,7 +129,9 @@ describe("changing several pets from the list", () => {
     await user.click(select("Rex"));
     await toolbarShown();
     await user.click(within(toolbar()).getByRole("button", { name: "Mark sold" }));
-    await user.click(within(screen.getByRole("alertdialog", { name: "Mark 1 pet sold" })).getByRole("button", { name: "Mark sold" }));
+    await user.click(
+      within(screen.getByRole("alertdialog", { name: "Mark 1 pet sold" })).getByRole("button", { name: "Mark sold" }),
+    );
     const status = screen.getByRole("status");
     await waitFor(() => expect(status).toHaveTextContent("Marked 1 pet sold."));
     await user.click(within(status).getByRole("button", { name: "Undo" }));
@@ -149,7 +157,12 @@ describe("changing several pets from the list", () => {
     expect(await screen.findByRole("link", { name: "Milo" })).toBeInTheDocument();
     const sent = await changeRequests(requests);
     expect(sent.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(
-      ["DELETE /v1/pets/1", "DELETE /v1/pets/3", "POST /v1/deleted-pets/1/restore", "POST /v1/deleted-pets/3/restore"].sort(),
+      [
+        "DELETE /v1/pets/1",
+        "DELETE /v1/pets/3",
+        "POST /v1/deleted-pets/1/restore",
+        "POST /v1/deleted-pets/3/restore",
+      ].sort(),
     );
     expect(new Set(sent.map((request) => request.key)).size).toBe(4);
   });
@@ -157,7 +170,10 @@ describe("changing several pets from the list", () => {
   it("resends a request that met a fault with the same key", async () => {
     let faults = 0;
     const { user, requests } = await renderList({
-      before: (request) => (request.method === "PATCH" && faults++ === 0 ? errorResponse(503, "UNAVAILABLE", "The database is not reachable.") : undefined),
+      before: (request) =>
+        request.method === "PATCH" && faults++ === 0
+          ? errorResponse(503, "UNAVAILABLE", "The database is not reachable.")
+          : undefined,
     });
     await user.click(select("Rex"));
     await toolbarShown();

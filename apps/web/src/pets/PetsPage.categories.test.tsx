@@ -20,25 +20,45 @@ function petRows() {
 const categoryColumn = () => petRows().map((row) => within(row).getAllByRole("cell")[2]?.textContent);
 
 /** `count` pets, ids 1..count, spread over categories 1 and 2. */
-const manyPets = (count: number): Pet[] => Array.from({ length: count }, (_, index) => ({ id: index + 1, name: `Pet ${index + 1}`, categoryId: (index % 2) + 1 }));
+const manyPets = (count: number): Pet[] =>
+  Array.from({ length: count }, (_, index) => ({
+    id: index + 1,
+    name: `Pet ${index + 1}`,
+    categoryId: (index % 2) + 1,
+  }));
 
 describe("categories on the pets list", () => {
   it("shows each pet's category by name, and Category <id> for an id no category names", async () => {
-    renderApp("/pets", withCategories(() => jsonResponse(200, PETS)));
+    renderApp(
+      "/pets",
+      withCategories(() => jsonResponse(200, PETS)),
+    );
     await waitFor(() => expect(categoryColumn()).toEqual(["Dogs", "Cats", "Category 42"]));
-    expect(within(screen.getByRole("table", { name: "Pets" })).getByRole("columnheader", { name: "Category" })).toBeInTheDocument();
+    expect(
+      within(screen.getByRole("table", { name: "Pets" })).getByRole("columnheader", { name: "Category" }),
+    ).toBeInTheDocument();
   });
 
   it("shows ids as Category <id> when the names cannot be read, and the list all the same", async () => {
-    renderApp("/pets", withCategories(() => jsonResponse(200, PETS), { categories: () => errorResponse(403, "FORBIDDEN", "No.") }));
+    renderApp(
+      "/pets",
+      withCategories(() => jsonResponse(200, PETS), { categories: () => errorResponse(403, "FORBIDDEN", "No.") }),
+    );
     await waitFor(() => expect(categoryColumn()).toEqual(["Category 1", "Category 2", "Category 42"]));
   });
 
   it("filters by Category, kept in the URL as categoryId, from the first pet", async () => {
-    const { user, location, requests } = renderApp("/pets?status=available&after=20", withCategories(() => jsonResponse(200, PETS)));
+    const { user, location, requests } = renderApp(
+      "/pets?status=available&after=20",
+      withCategories(() => jsonResponse(200, PETS)),
+    );
     const select = await screen.findByRole("combobox", { name: "Category" });
     await waitFor(() =>
-      expect(within(select).getAllByRole("option").map((option) => option.textContent)).toEqual(["All", "Birds", "Cats", "Dogs", "Fish", "Rabbits"]),
+      expect(
+        within(select)
+          .getAllByRole("option")
+          .map((option) => option.textContent),
+      ).toEqual(["All", "Birds", "Cats", "Dogs", "Fish", "Rabbits"]),
     );
     await user.selectOptions(select, "Cats");
     expect(location.current).toBe("/pets?status=available&categoryId=2&limit=20");
@@ -56,14 +76,20 @@ describe("categories on the pets list", () => {
   });
 
   it("keeps a filter by an id no category names as an option of its own", async () => {
-    renderApp("/pets?categoryId=42", withCategories(() => jsonResponse(200, [PETS[2]])));
+    renderApp(
+      "/pets?categoryId=42",
+      withCategories(() => jsonResponse(200, [PETS[2]])),
+    );
     const select = await screen.findByRole("combobox", { name: "Category" });
     await waitFor(() => expect(within(select).getAllByRole("option").at(-1)).toHaveTextContent("Category 42"));
     expect(select).toHaveValue("42");
   });
 
   it("says when no pet is in the category, with a way back to all", async () => {
-    renderApp("/pets?categoryId=5&status=sold", withCategories(() => jsonResponse(200, [])));
+    renderApp(
+      "/pets?categoryId=5&status=sold",
+      withCategories(() => jsonResponse(200, [])),
+    );
     expect(await screen.findByText("No pets in Fish are sold.")).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Show all pets" })).toHaveAttribute("href", "/pets?limit=20");
   });
@@ -71,13 +97,19 @@ describe("categories on the pets list", () => {
 
 describe("the total and the pages of the pets list", () => {
   it("says how many pets the filters match, from X-Total-Count", async () => {
-    renderApp("/pets", withCategories(() => jsonResponse(200, PETS, { "X-Total-Count": "1204" })));
+    renderApp(
+      "/pets",
+      withCategories(() => jsonResponse(200, PETS, { "X-Total-Count": "1204" })),
+    );
     expect(await screen.findByText("1,204 pets")).toBeInTheDocument();
     expect(screen.getByRole("table", { name: "Pets" })).toHaveAccessibleDescription("1,204 pets");
   });
 
   it("says 10,000+ pets for a name search the API stopped counting", async () => {
-    renderApp("/pets?name=pet", withCategories(() => jsonResponse(200, PETS, { "X-Total-Count": "10000+" })));
+    renderApp(
+      "/pets?name=pet",
+      withCategories(() => jsonResponse(200, PETS, { "X-Total-Count": "10000+" })),
+    );
     expect(await screen.findByText("10,000+ pets")).toBeInTheDocument();
   });
 

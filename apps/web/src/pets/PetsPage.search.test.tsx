@@ -22,7 +22,9 @@ describe("Search by name on the pets list", () => {
     await screen.findByRole("link", { name: "Émile" }, { timeout: 5_000 });
     expect(location.current).toBe("/pets?name=emi&status=sold&limit=20");
     const searches = listRequests(requests).filter((url) => url.searchParams.has("name"));
-    expect(searches.map((url) => Object.fromEntries(url.searchParams))).toEqual([{ limit: "20", status: "sold", name: "emi", count: "true" }]);
+    expect(searches.map((url) => Object.fromEntries(url.searchParams))).toEqual([
+      { limit: "20", status: "sold", name: "emi", count: "true" },
+    ]);
     expect(document.title).toBe("Pets: name “emi”, sold · Petstore admin");
   });
 

@@ -19,7 +19,10 @@ function petRows() {
 describe("the pets list", () => {
   it("shows a loading state, then one row per pet with its status badge", async () => {
     const response = deferred<Response>();
-    renderApp("/pets", withCategories(() => response.promise));
+    renderApp(
+      "/pets",
+      withCategories(() => response.promise),
+    );
     const loading = await screen.findByText("Loading pets…");
     expect(screen.queryByRole("table")).not.toBeInTheDocument();
     // The placeholder is as tall as the page it stands for: the header and the page size's 20 rows.
@@ -30,7 +33,11 @@ describe("the pets list", () => {
     const [rex, , milo] = petRows();
     expect(within(rex!).getByRole("rowheader")).toHaveTextContent("Rex");
     // A write session's rows start with the selection checkbox's cell; the category shows by name.
-    expect(within(rex!).getAllByRole("cell").map((cell) => cell.textContent)).toEqual(["", "1", "Dogs", "available"]);
+    expect(
+      within(rex!)
+        .getAllByRole("cell")
+        .map((cell) => cell.textContent),
+    ).toEqual(["", "1", "Dogs", "available"]);
     expect(within(rex!).getByRole("checkbox", { name: "Select Rex" })).not.toBeChecked();
     expect(within(milo!).getAllByRole("cell")[3]).toHaveTextContent("no status");
     expect(within(rex!).getByRole("link", { name: "Rex" })).toHaveAttribute("href", "/pets/1");
@@ -38,26 +45,39 @@ describe("the pets list", () => {
   });
 
   it("asks the API for the status and page size in the URL", async () => {
-    const { requests } = renderApp("/pets?status=pending&limit=50&after=10", withCategories(() => jsonResponse(200, [PETS[1]])));
+    const { requests } = renderApp(
+      "/pets?status=pending&limit=50&after=10",
+      withCategories(() => jsonResponse(200, [PETS[1]])),
+    );
     await waitFor(() => expect(petRows()).toHaveLength(1));
     const [list] = petListRequests(requests);
     const url = new URL(list!.url);
     expect(url.pathname).toBe("/v1/pets");
     // With the total of the pets the filters match (`X-Total-Count`).
-    expect(Object.fromEntries(url.searchParams)).toEqual({ status: "pending", limit: "50", after: "10", count: "true" });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      status: "pending",
+      limit: "50",
+      after: "10",
+      count: "true",
+    });
     expect(list!.headers.get("authorization")).toMatch(/^Bearer pst_[A-Za-z0-9_-]{43}$/);
     expect(screen.getByLabelText("Status")).toHaveValue("pending");
     expect(screen.getByLabelText("Page size")).toHaveValue("50");
   });
 
   it("changing a filter updates the URL and starts from the first pet", async () => {
-    const { location, user, requests } = renderApp("/pets?limit=20&before=20", withCategories(() => jsonResponse(200, PETS)));
+    const { location, user, requests } = renderApp(
+      "/pets?limit=20&before=20",
+      withCategories(() => jsonResponse(200, PETS)),
+    );
     await waitFor(() => expect(petRows()).toHaveLength(3));
     await user.selectOptions(screen.getByLabelText("Status"), "sold");
     expect(location.current).toBe("/pets?status=sold&limit=20");
     await user.selectOptions(screen.getByLabelText("Page size"), "100");
     expect(location.current).toBe("/pets?status=sold&limit=100");
-    await waitFor(() => expect(new URL(petListRequests(requests).at(-1)!.url).search).toBe("?limit=100&status=sold&count=true"));
+    await waitFor(() =>
+      expect(new URL(petListRequests(requests).at(-1)!.url).search).toBe("?limit=100&status=sold&count=true"),
+    );
   });
 
   it("links Next page to the API's next cursor, keeping the filter", async () => {
@@ -72,7 +92,10 @@ describe("the pets list", () => {
   });
 
   it("offers no Next page on the last page", async () => {
-    renderApp("/pets?after=3", withCategories(() => jsonResponse(200, [{ ...PETS[0]!, id: 4 }])));
+    renderApp(
+      "/pets?after=3",
+      withCategories(() => jsonResponse(200, [{ ...PETS[0]!, id: 4 }])),
+    );
     await waitFor(() => expect(petRows()).toHaveLength(1));
     expect(screen.queryByRole("link", { name: "Next page" })).not.toBeInTheDocument();
     expect(screen.getByRole("link", { name: "First page" })).toHaveAttribute("href", "/pets?limit=20");
@@ -81,14 +104,20 @@ describe("the pets list", () => {
   });
 
   it("says so when the store is empty", async () => {
-    renderApp("/pets", withCategories(() => jsonResponse(200, [])));
+    renderApp(
+      "/pets",
+      withCategories(() => jsonResponse(200, [])),
+    );
     expect(await screen.findByText("There are no pets in the store yet.")).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Add the first pet" })).toHaveAttribute("href", "/pets/new");
     expect(screen.queryByRole("table")).not.toBeInTheDocument();
   });
 
   it("says so when no pet has the chosen status, with a way back to all", async () => {
-    renderApp("/pets?status=sold", withCategories(() => jsonResponse(200, [])));
+    renderApp(
+      "/pets?status=sold",
+      withCategories(() => jsonResponse(200, [])),
+    );
     expect(await screen.findByText("No pets are sold.")).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Show all pets" })).toHaveAttribute("href", "/pets?limit=20");
   });
@@ -114,7 +143,9 @@ describe("the pets list", () => {
   it("shows the API's own message for an error it explains, without retrying a 4xx", async () => {
     const { requests } = renderApp(
       "/pets",
-      withCategories(() => errorResponse(400, "VALIDATION_ERROR", "Invalid request: query.limit: limit must be at most 100.")),
+      withCategories(() =>
+        errorResponse(400, "VALIDATION_ERROR", "Invalid request: query.limit: limit must be at most 100."),
+      ),
     );
     expect(await screen.findByRole("alert")).toHaveTextContent("limit must be at most 100");
     expect(petListRequests(requests)).toHaveLength(1);

@@ -6,7 +6,13 @@ import { Panel } from "../design-system/Panel.js";
 import { useDocumentTitle } from "../document/use-document-title.js";
 import { useCategories } from "../categories/category-names.js";
 import { ExportPets } from "./ExportPets.js";
-import { LIST_PETS_PARAMETERS, PAGE_SIZES, readPetListView, toSearchParams, type PetListView } from "./pet-list-view.js";
+import {
+  LIST_PETS_PARAMETERS,
+  PAGE_SIZES,
+  readPetListView,
+  toSearchParams,
+  type PetListView,
+} from "./pet-list-view.js";
 import { PetList } from "./PetList.js";
 import adminPage from "../design-system/AdminPage.module.css";
 import styles from "./PetsPage.module.css";
@@ -17,7 +23,12 @@ export interface CreatedPetState {
 }
 
 function createdPetIdOf(state: unknown): number | undefined {
-  if (typeof state === "object" && state !== null && "createdPetId" in state && typeof state.createdPetId === "number") {
+  if (
+    typeof state === "object" &&
+    state !== null &&
+    "createdPetId" in state &&
+    typeof state.createdPetId === "number"
+  ) {
     return state.createdPetId;
   }
   return undefined;
@@ -80,7 +91,9 @@ export function PetsPage() {
               </option>
             ))}
             {/* An id no category names (a link from the Overview's `Category 7`) is still the filter shown. */}
-            {view.categoryId !== undefined && !names?.has(view.categoryId) && <option value={view.categoryId}>{categoryFilter}</option>}
+            {view.categoryId !== undefined && !names?.has(view.categoryId) && (
+              <option value={view.categoryId}>{categoryFilter}</option>
+            )}
           </SelectField>
           <SelectField
             label="Page size"

@@ -68,13 +68,15 @@ export function SelectedPetsToolbar({ pets, onFinished }: { pets: readonly Pet[]
         >
           {confirming.kind === "delete" ? (
             <p>
-              {namesOf(pets)} {pets.length === 1 ? "leaves" : "leave"} every list at once. Deleted pets can be restored from
-              Recently deleted for 30 days.
+              {namesOf(pets)} {pets.length === 1 ? "leaves" : "leave"} every list at once. Deleted pets can be restored
+              from Recently deleted for 30 days.
             </p>
           ) : (
             <p>
               {namesOf(pets)} will be marked sold.{" "}
-              {mayReturnSold ? "Only an admin can return a sold pet." : `${ONLY_ADMIN_RETURNS_SOLD} You will not be able to undo this.`}
+              {mayReturnSold
+                ? "Only an admin can return a sold pet."
+                : `${ONLY_ADMIN_RETURNS_SOLD} You will not be able to undo this.`}
             </p>
           )}
         </ConfirmDialog>
@@ -87,7 +89,15 @@ function label(action: BulkAction): string {
   return action.kind === "delete" ? "Delete" : action.action.label;
 }
 
-function BulkButton({ action, running, onChoose }: { action: BulkAction; running: boolean; onChoose: (action: BulkAction) => void }) {
+function BulkButton({
+  action,
+  running,
+  onChoose,
+}: {
+  action: BulkAction;
+  running: boolean;
+  onChoose: (action: BulkAction) => void;
+}) {
   return (
     <Button variant="secondary" aria-disabled={running || undefined} onClick={() => onChoose(action)}>
       {label(action)}

@@ -1,6 +1,13 @@
 import type { Pet } from "@petstore/contract";
 import { describe, expect, it } from "vitest";
-import { bulkActionAsksFirst, bulkConfirmTitle, bulkSummary, undoSummary, type BulkAction, type PetOutcome } from "./bulk-changes.js";
+import {
+  bulkActionAsksFirst,
+  bulkConfirmTitle,
+  bulkSummary,
+  undoSummary,
+  type BulkAction,
+  type PetOutcome,
+} from "./bulk-changes.js";
 import { STATUS_ACTIONS } from "./pet-patches.js";
 
 const [RESERVE, SELL, MAKE_AVAILABLE] = STATUS_ACTIONS.map((action): BulkAction => ({ kind: "status", action }));
@@ -26,11 +33,18 @@ describe("bulkSummary", () => {
   it("names each pet refused with the reason, and each that already had the status", () => {
     const summary = bulkSummary(
       RESERVE!,
-      [changed(REX), { pet: BELLA, result: "unchanged" }, { pet: MILO, result: "refused", reason: "status is sold, not available." }],
+      [
+        changed(REX),
+        { pet: BELLA, result: "unchanged" },
+        { pet: MILO, result: "refused", reason: "status is sold, not available." },
+      ],
       false,
     );
     expect(summary.message).toBe("Reserved 1 of 3 pets.");
-    expect(summary.details).toEqual(["Milo was not changed: status is sold, not available.", "Bella was already pending."]);
+    expect(summary.details).toEqual([
+      "Milo was not changed: status is sold, not available.",
+      "Bella was already pending.",
+    ]);
     expect(summary.tone).toBe("info");
     expect(summary.undoable).toEqual([REX]);
   });
@@ -53,8 +67,14 @@ describe("bulkSummary", () => {
 
 describe("undoSummary", () => {
   it("says how many are back, and each that could not be", () => {
-    expect(undoSummary(DELETE, [changed(REX), changed(MILO)])).toEqual({ message: "Restored 2 pets.", details: [], tone: "success" });
-    expect(undoSummary(RESERVE!, [changed(REX), { pet: MILO, result: "refused", reason: "status is sold, not pending." }])).toEqual({
+    expect(undoSummary(DELETE, [changed(REX), changed(MILO)])).toEqual({
+      message: "Restored 2 pets.",
+      details: [],
+      tone: "success",
+    });
+    expect(
+      undoSummary(RESERVE!, [changed(REX), { pet: MILO, result: "refused", reason: "status is sold, not pending." }]),
+    ).toEqual({
       message: "Undid the change to 1 of 2 pets.",
       details: ["Milo was not changed back: status is sold, not pending."],
       tone: "info",

@@ -53,7 +53,9 @@ export function bulkActionAsksFirst(action: BulkAction): boolean {
 }
 
 function refusals(outcomes: readonly PetOutcome[], notDone: string): string[] {
-  return outcomes.flatMap((outcome) => (outcome.result === "refused" ? [`${outcome.pet.name} was not ${notDone}: ${outcome.reason}`] : []));
+  return outcomes.flatMap((outcome) =>
+    outcome.result === "refused" ? [`${outcome.pet.name} was not ${notDone}: ${outcome.reason}`] : [],
+  );
 }
 
 /**
@@ -66,7 +68,9 @@ export function bulkSummary(action: BulkAction, outcomes: readonly PetOutcome[],
   const details = [
     ...refusals(outcomes, action.kind === "delete" ? "deleted" : "changed"),
     ...outcomes.flatMap((outcome) =>
-      outcome.result === "unchanged" && action.kind === "status" ? [`${outcome.pet.name} was already ${action.action.to}.`] : [],
+      outcome.result === "unchanged" && action.kind === "status"
+        ? [`${outcome.pet.name} was already ${action.action.to}.`]
+        : [],
     ),
   ];
   const soldForGood = action.kind === "status" && action.action.to === "sold" && !mayReturnSold && changed.length > 0;

@@ -5,9 +5,18 @@ const fieldsOf = (text: string) => parseCsv(text).map((record) => record.fields)
 
 describe("parseCsv", () => {
   it("splits records on LF, CRLF and CR, with or without a final line break", () => {
-    expect(fieldsOf("a,b\n1,2")).toEqual([["a", "b"], ["1", "2"]]);
-    expect(fieldsOf("a,b\r\n1,2\r\n")).toEqual([["a", "b"], ["1", "2"]]);
-    expect(fieldsOf("a,b\r1,2\r")).toEqual([["a", "b"], ["1", "2"]]);
+    expect(fieldsOf("a,b\n1,2")).toEqual([
+      ["a", "b"],
+      ["1", "2"],
+    ]);
+    expect(fieldsOf("a,b\r\n1,2\r\n")).toEqual([
+      ["a", "b"],
+      ["1", "2"],
+    ]);
+    expect(fieldsOf("a,b\r1,2\r")).toEqual([
+      ["a", "b"],
+      ["1", "2"],
+    ]);
   });
 
   it("reads quoted fields holding commas, doubled quotes and line breaks", () => {
@@ -19,7 +28,10 @@ describe("parseCsv", () => {
   });
 
   it("keeps empty fields, and skips blank lines", () => {
-    expect(fieldsOf("a,,c\n\n\r\n,\n")).toEqual([["a", "", "c"], ["", ""]]);
+    expect(fieldsOf("a,,c\n\n\r\n,\n")).toEqual([
+      ["a", "", "c"],
+      ["", ""],
+    ]);
     expect(fieldsOf("")).toEqual([]);
     expect(fieldsOf("\n\n")).toEqual([]);
   });
@@ -30,7 +42,7 @@ describe("parseCsv", () => {
   });
 
   it("drops a byte order mark, and keeps stray quotes inside unquoted text", () => {
-    expect(fieldsOf("\uFEFFname\nO\"Brien")).toEqual([["name"], ['O"Brien']]);
+    expect(fieldsOf('\uFEFFname\nO"Brien')).toEqual([["name"], ['O"Brien']]);
   });
 
   it("names the line of a quoted field that is never closed", () => {
@@ -45,11 +57,21 @@ describe("encodeCsv", () => {
     expect(encodeCsvField("a,b")).toBe('"a,b"');
     expect(encodeCsvField('say "hi"')).toBe('"say ""hi"""');
     expect(encodeCsvField("two\nlines")).toBe('"two\nlines"');
-    expect(encodeCsv([["a", "b"], ["", "c,d"]])).toBe('a,b\r\n,"c,d"\r\n');
+    expect(
+      encodeCsv([
+        ["a", "b"],
+        ["", "c,d"],
+      ]),
+    ).toBe('a,b\r\n,"c,d"\r\n');
   });
 
   it("reads back as written", () => {
-    const records = [["id", "name"], ["1", 'Mr "Whiskers", Jr'], ["2", "two\r\nlines"], ["3", ""]];
+    const records = [
+      ["id", "name"],
+      ["1", 'Mr "Whiskers", Jr'],
+      ["2", "two\r\nlines"],
+      ["3", ""],
+    ];
     expect(parseCsv(encodeCsv(records)).map((record) => record.fields)).toEqual(records);
   });
 });
@@ -57,12 +79,19 @@ describe("encodeCsv", () => {
 describe("guardFormula / unguardFormula", () => {
   it("puts one more quote in front of a cell starting with = + - @, or quotes then one of those", () => {
     expect(["=1+1", "+1", "-1", "@SUM(A1)", "'=1", "''+x", "'@"].map(guardFormula)).toEqual([
-      "'=1+1", "'+1", "'-1", "'@SUM(A1)", "''=1", "'''+x", "''@",
+      "'=1+1",
+      "'+1",
+      "'-1",
+      "'@SUM(A1)",
+      "''=1",
+      "'''+x",
+      "''@",
     ]);
   });
 
   it("leaves every other cell alone", () => {
-    for (const value of ["Rex", "", "'", "'hello", "1=1", " =x", "''", "a-b"]) expect(guardFormula(value), value).toBe(value);
+    for (const value of ["Rex", "", "'", "'hello", "1=1", " =x", "''", "a-b"])
+      expect(guardFormula(value), value).toBe(value);
   });
 
   it("removes exactly the one quote the guard added: guard then unguard is the identity", () => {
@@ -73,4 +102,3 @@ describe("guardFormula / unguardFormula", () => {
     expect(unguardFormula("'=1")).toBe("=1");
   });
 });
-

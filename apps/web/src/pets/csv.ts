@@ -88,7 +88,8 @@ export function parseCsv(text: string): CsvRecord[] {
       const openedOn = line;
       index++;
       for (;;) {
-        if (index >= input.length) throw new CsvSyntaxError(`Line ${openedOn}: a quoted field is never closed.`, openedOn);
+        if (index >= input.length)
+          throw new CsvSyntaxError(`Line ${openedOn}: a quoted field is never closed.`, openedOn);
         const inner = input[index];
         if (inner === '"') {
           if (input[index + 1] === '"') {

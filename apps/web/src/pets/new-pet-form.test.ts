@@ -44,7 +44,9 @@ describe("fieldErrorsFromIssues", () => {
   });
 
   it("finds nothing in issues about the request as a whole", () => {
-    expect(fieldErrorsFromIssues([{ field: "body", message: "must be a JSON object with name and categoryId" }])).toEqual({});
+    expect(
+      fieldErrorsFromIssues([{ field: "body", message: "must be a JSON object with name and categoryId" }]),
+    ).toEqual({});
     expect(fieldErrorsFromIssues([])).toEqual({});
   });
 });

@@ -12,7 +12,11 @@ export interface NewPetFormValues {
 export type NewPetField = keyof NewPetFormValues;
 export type NewPetFieldErrors = FieldErrors<NewPetField>;
 
-export const NEW_PET_FIELD_LABELS: Record<NewPetField, string> = { name: "Name", categoryId: "Category ID", status: "Status" };
+export const NEW_PET_FIELD_LABELS: Record<NewPetField, string> = {
+  name: "Name",
+  categoryId: "Category ID",
+  status: "Status",
+};
 export const NEW_PET_FIELDS = Object.keys(NEW_PET_FIELD_LABELS) as NewPetField[];
 
 export type NewPetValidation = { success: true; data: NewPet } | { success: false; errors: NewPetFieldErrors };

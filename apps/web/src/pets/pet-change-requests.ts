@@ -14,7 +14,12 @@ import type { PetOutcome } from "./bulk-changes.js";
 export type PetChangesClient = Pick<PetstoreClient["petChanges"], "updatePet" | "deletePet" | "restorePet">;
 
 /** Sends `patch`; resolves with the pet as it is now, rejects with the failure (a 409 when a `test` failed). */
-export async function updatePet(client: PetChangesClient, petId: number, patch: PetPatch, options?: ChangeRetryOptions): Promise<Pet> {
+export async function updatePet(
+  client: PetChangesClient,
+  petId: number,
+  patch: PetPatch,
+  options?: ChangeRetryOptions,
+): Promise<Pet> {
   const key = newIdempotencyKey();
   const answer = await sendChangeWithRetry(
     () => client.updatePet.mutate({ params: { petId }, body: patch, headers: { "idempotency-key": key } }),
@@ -26,7 +31,10 @@ export async function updatePet(client: PetChangesClient, petId: number, patch: 
 
 export async function deletePet(client: PetChangesClient, petId: number, options?: ChangeRetryOptions): Promise<void> {
   const key = newIdempotencyKey();
-  await sendChangeWithRetry(() => client.deletePet.mutate({ params: { petId }, headers: { "idempotency-key": key } }), options);
+  await sendChangeWithRetry(
+    () => client.deletePet.mutate({ params: { petId }, headers: { "idempotency-key": key } }),
+    options,
+  );
 }
 
 /** Brings a deleted pet back; resolves with it. */

@@ -1,13 +1,20 @@
 import type { ListPetsQueryInput, Pet } from "@petstore/contract";
 import { describe, expect, it } from "vitest";
 import { parseCsv } from "./csv.js";
-import { collectPets, ExportFailedError, exportFileName, petsToCsv, retryAfterMs, type ListPetsPage } from "./pet-export.js";
+import {
+  collectPets,
+  ExportFailedError,
+  exportFileName,
+  petsToCsv,
+  retryAfterMs,
+  type ListPetsPage,
+} from "./pet-export.js";
 import { checkImport } from "./pet-import.js";
 
 const PETS: Pet[] = [
   { id: 1, name: "Rex", categoryId: 2, status: "available" },
   { id: 2, name: 'Mr "Whiskers", Jr', categoryId: 1 },
-  { id: 3, name: "=HYPERLINK(\"http://x\")", categoryId: 9007199254740991, status: "sold" },
+  { id: 3, name: '=HYPERLINK("http://x")', categoryId: 9007199254740991, status: "sold" },
   { id: 4, name: "Émile 🐕", categoryId: 3, status: "pending" },
 ];
 
@@ -17,7 +24,7 @@ describe("petsToCsv", () => {
       "\uFEFFid,name,categoryId,status\r\n" +
         "1,Rex,2,available\r\n" +
         '2,"Mr ""Whiskers"", Jr",1,\r\n' +
-        "3,\"'=HYPERLINK(\"\"http://x\"\")\",9007199254740991,sold\r\n" +
+        '3,"\'=HYPERLINK(""http://x"")",9007199254740991,sold\r\n' +
         "4,Émile 🐕,3,pending\r\n",
     );
   });
@@ -63,7 +70,9 @@ function fakeApi(count: number, refusals: number[] = []) {
       return { status: 429, body: {}, headers: new Headers({ "retry-after": "2" }) };
     }
     const after = Number(query.after ?? 0);
-    const ids = Array.from({ length: count }, (_, i) => i + 1).filter((id) => id > after).slice(0, Number(query.limit));
+    const ids = Array.from({ length: count }, (_, i) => i + 1)
+      .filter((id) => id > after)
+      .slice(0, Number(query.limit));
     const more = ids.length > 0 && ids.at(-1)! < count;
     const headers = new Headers(more ? { link: `</v1/pets?limit=100&after=${ids.at(-1)}>; rel="next"` } : {});
     return { status: 200, body: ids.map((id) => ({ id, name: `pet ${id}`, categoryId: 1 })), headers };
@@ -111,7 +120,8 @@ describe("collectPets", () => {
       filters: {},
       fetchPage: api.fetchPage,
       signal: controller.signal,
-      wait: (_ms, signal) => new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason))),
+      wait: (_ms, signal) =>
+        new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason))),
     });
     await new Promise((resolve) => setTimeout(resolve, 0));
     controller.abort(new DOMException("cancelled", "AbortError"));

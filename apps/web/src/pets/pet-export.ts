@@ -12,7 +12,9 @@ export const EXPORT_HEADER = ["id", "name", "categoryId", "status"] as const;
  * every formula-like cell guarded with a quote (csv.ts).
  */
 export function petsToCsv(pets: readonly Pet[]): string {
-  const rows = pets.map((pet) => [String(pet.id), pet.name, String(pet.categoryId), pet.status ?? ""].map(guardFormula));
+  const rows = pets.map((pet) =>
+    [String(pet.id), pet.name, String(pet.categoryId), pet.status ?? ""].map(guardFormula),
+  );
   return BYTE_ORDER_MARK + encodeCsv([[...EXPORT_HEADER], ...rows]);
 }
 
@@ -56,7 +58,13 @@ export class ExportFailedError extends Error {
  * Aborting `signal` stops between pages, or cuts a wait or a request short, and
  * rejects with the signal's reason.
  */
-export async function collectPets({ filters, fetchPage, signal, onProgress, wait = abortableWait }: CollectOptions): Promise<Pet[]> {
+export async function collectPets({
+  filters,
+  fetchPage,
+  signal,
+  onProgress,
+  wait = abortableWait,
+}: CollectOptions): Promise<Pet[]> {
   const pets: Pet[] = [];
   let after: number | undefined;
   for (;;) {

@@ -24,7 +24,11 @@ describe("checkImport", () => {
           values: { name: "Tom", categoryId: "1.5", status: "adopted" },
           result: { ok: false, error: "Category ID must be an integer; Status must be available, pending or sold" },
         },
-        { line: 6, values: { name: "Mia", categoryId: "2", status: "" }, result: { ok: true, pet: { name: "Mia", categoryId: 2 } } },
+        {
+          line: 6,
+          values: { name: "Mia", categoryId: "2", status: "" },
+          result: { ok: true, pet: { name: "Mia", categoryId: 2 } },
+        },
       ],
     });
   });
@@ -43,7 +47,10 @@ describe("checkImport", () => {
     expect(checkImport("Rex,4,sold\n")).toEqual({ ok: false, problem: header });
     expect(checkImport("name,categoryId\nRex,4\n")).toEqual({ ok: false, problem: header });
     expect(checkImport("name,categoryId,status,owner\n")).toEqual({ ok: false, problem: header });
-    expect(checkImport("name,categoryId,status\n\n")).toEqual({ ok: false, problem: "There are no rows under the header." });
+    expect(checkImport("name,categoryId,status\n\n")).toEqual({
+      ok: false,
+      problem: "There are no rows under the header.",
+    });
     expect(checkImport('name,categoryId,status\n"Rex,4,sold\n')).toEqual({
       ok: false,
       problem: "Line 2: a quoted field is never closed.",
@@ -63,7 +70,12 @@ describe("ImportKeyring", () => {
     const mia = { name: "Mia", categoryId: 2, status: "sold" as const };
     expect(keyring.keysFor([rex, mia, rex])).toEqual(["key-1", "key-2", "key-3"]);
     // Rows added, reordered or edited elsewhere do not move a row's key.
-    expect(keyring.keysFor([mia, { name: "Tom", categoryId: 1 }, rex, rex])).toEqual(["key-2", "key-4", "key-1", "key-3"]);
+    expect(keyring.keysFor([mia, { name: "Tom", categoryId: 1 }, rex, rex])).toEqual([
+      "key-2",
+      "key-4",
+      "key-1",
+      "key-3",
+    ]);
     // An edited row is another create: another key.
     expect(keyring.keysFor([{ ...mia, status: "pending" }])).toEqual(["key-5"]);
   });
@@ -87,7 +99,12 @@ describe("forEachConcurrently", () => {
 
   it("starts nothing new once told to stop", async () => {
     const started: number[] = [];
-    await forEachConcurrently([1, 2, 3, 4, 5], 2, async (item) => void started.push(item), () => started.length >= 2);
+    await forEachConcurrently(
+      [1, 2, 3, 4, 5],
+      2,
+      async (item) => void started.push(item),
+      () => started.length >= 2,
+    );
     expect(started).toEqual([1, 2]);
   });
 });

@@ -74,7 +74,11 @@ export function checkImport(text: string): CheckedImport {
   const rows = data.map(({ line, fields }): CheckedRow => {
     // An exported file guards formula-like cells with a quote (csv.ts): exactly one comes off again.
     const field = (column: keyof NewPetFormValues) => unguardFormula(fields[columns.get(column) ?? -1] ?? "");
-    const values: NewPetFormValues = { name: field("name"), categoryId: field("categoryId"), status: field("status").trim() };
+    const values: NewPetFormValues = {
+      name: field("name"),
+      categoryId: field("categoryId"),
+      status: field("status").trim(),
+    };
     if (fields.length !== width) {
       const error = `Has ${countOf(fields.length, "field", "fields")}; the header has ${width}.`;
       return { line, values, result: { ok: false, error } };

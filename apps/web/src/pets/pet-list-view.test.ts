@@ -34,7 +34,11 @@ describe("the pet list view in the URL", () => {
   });
 
   it("reads the category filter and `before`, and keeps `after` when both are given (the API takes one)", () => {
-    expect(readPetListView(new URLSearchParams("categoryId=3&before=41"))).toEqual({ categoryId: 3, limit: 20, before: 41 });
+    expect(readPetListView(new URLSearchParams("categoryId=3&before=41"))).toEqual({
+      categoryId: 3,
+      limit: 20,
+      before: 41,
+    });
     expect(readPetListView(new URLSearchParams("after=20&before=41"))).toEqual({ limit: 20, after: 20 });
     expect(readPetListView(new URLSearchParams("categoryId=0&before=0"))).toEqual({ limit: 20 });
     expect(readPetListView(new URLSearchParams("categoryId=two"))).toEqual({ limit: 20 });

@@ -61,7 +61,9 @@ describe("editPatch", () => {
   });
 
   it("tests a missing status as null", () => {
-    expect(editPatch({ name: "Milo", categoryId: 3, status: undefined }, { name: "Milo", categoryId: 3, status: "sold" })).toContainEqual({
+    expect(
+      editPatch({ name: "Milo", categoryId: 3, status: undefined }, { name: "Milo", categoryId: 3, status: "sold" }),
+    ).toContainEqual({
       op: "test",
       path: "/status",
       value: null,

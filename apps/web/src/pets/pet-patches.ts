@@ -55,8 +55,10 @@ export type PetFields = Pick<Pet, "name" | "categoryId" | "status">;
 export function editPatch(shown: PetFields, edited: PetFields): PetPatch | null {
   const replaces: PetPatchOperation[] = [];
   if (edited.name !== shown.name) replaces.push({ op: "replace", path: "/name", value: edited.name });
-  if (edited.categoryId !== shown.categoryId) replaces.push({ op: "replace", path: "/categoryId", value: edited.categoryId });
-  if (edited.status !== shown.status) replaces.push({ op: "replace", path: "/status", value: statusValue(edited.status) });
+  if (edited.categoryId !== shown.categoryId)
+    replaces.push({ op: "replace", path: "/categoryId", value: edited.categoryId });
+  if (edited.status !== shown.status)
+    replaces.push({ op: "replace", path: "/status", value: statusValue(edited.status) });
   if (replaces.length === 0) return null;
   return [
     { op: "test", path: "/name", value: shown.name },

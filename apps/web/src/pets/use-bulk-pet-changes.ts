@@ -54,7 +54,8 @@ export async function runForEachPet(
 
 /** Each pet's request for `action`: a patch that tests the status the list showed, or a delete. */
 export function workFor(action: BulkAction, client: PetChangesClient, sleep: Sleep): PetWork {
-  if (action.kind === "delete") return (pet, pacer) => outcomeOf(pet, () => deletePet(client, pet.id, { sleep, pacer }));
+  if (action.kind === "delete")
+    return (pet, pacer) => outcomeOf(pet, () => deletePet(client, pet.id, { sleep, pacer }));
   const { to } = action.action;
   return async (pet, pacer) => {
     if (pet.status === to) return { pet, result: "unchanged" };
@@ -64,9 +65,11 @@ export function workFor(action: BulkAction, client: PetChangesClient, sleep: Sle
 
 /** What Undo sends for each pet `action` changed (as it was before): the status back, testing the new one; or a restore. */
 export function undoWorkFor(action: BulkAction, client: PetChangesClient, sleep: Sleep): PetWork {
-  if (action.kind === "delete") return (pet, pacer) => outcomeOf(pet, () => restorePet(client, pet.id, { sleep, pacer }));
+  if (action.kind === "delete")
+    return (pet, pacer) => outcomeOf(pet, () => restorePet(client, pet.id, { sleep, pacer }));
   const { to } = action.action;
-  return (pet, pacer) => outcomeOf(pet, () => updatePet(client, pet.id, statusChangePatch(to, pet.status), { sleep, pacer }));
+  return (pet, pacer) =>
+    outcomeOf(pet, () => updatePet(client, pet.id, statusChangePatch(to, pet.status), { sleep, pacer }));
 }
 
 export interface BulkRun {

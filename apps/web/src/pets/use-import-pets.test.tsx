@@ -76,7 +76,9 @@ describe("useImportPets", () => {
     expect(result.current.progress).toEqual({ done: 0, total: 10 });
     expect(result.current.running).toBe(true);
     // The last row's progress and the end are two state updates: a busy host can render between them.
-    await waitFor(() => expect([result.current.running, result.current.progress]).toEqual([false, { done: 10, total: 10 }]));
+    await waitFor(() =>
+      expect([result.current.running, result.current.progress]).toEqual([false, { done: 10, total: 10 }]),
+    );
 
     expect(store.mostInFlight).toBe(IMPORT_CONCURRENCY);
     expect((await postedKeys(requests)).sort()).toEqual(result.current.checked?.sendable.map((row) => row.key).sort());

@@ -171,7 +171,10 @@ export function useImportPets(): ImportPets {
     setProblem(null);
     const valid = result.rows.flatMap((row) => (row.result.ok ? [{ line: row.line, pet: row.result.pet }] : []));
     const keys = keyring.current.keysFor(valid.map((row) => row.pet));
-    setChecked({ rows: result.rows, sendable: valid.map((row, index) => ({ ...row, key: keys[index] ?? newIdempotencyKey() })) });
+    setChecked({
+      rows: result.rows,
+      sendable: valid.map((row, index) => ({ ...row, key: keys[index] ?? newIdempotencyKey() })),
+    });
   };
 
   const readFile = async (file: File) => {

@@ -24,7 +24,12 @@ describe("SignInOptionsProvider", () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it("asks the API once, without a credential, and offers what it says", async () => {
-    const fetch = vi.fn(async () => new Response(JSON.stringify({ passkeys: false, singleSignOn: { displayName: "Acme Workspace" } }), { status: 200 }));
+    const fetch = vi.fn(
+      async () =>
+        new Response(JSON.stringify({ passkeys: false, singleSignOn: { displayName: "Acme Workspace" } }), {
+          status: 200,
+        }),
+    );
     vi.stubGlobal("fetch", fetch);
     renderProvider();
     expect(await screen.findByText("passkeys false, single sign-on Acme Workspace")).toBeInTheDocument();

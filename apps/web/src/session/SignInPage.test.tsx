@@ -2,7 +2,14 @@ import { cleanup, screen, waitFor } from "@testing-library/react";
 import { SIGNED_IN_COOKIE_NAME } from "@petstore/contract";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { signInWithPasskey } from "../passkeys/passkey-ceremonies.js";
-import { errorResponse, jsonResponse, personSession, renderApp, TEST_API_KEY, testSession } from "../test/render-app.js";
+import {
+  errorResponse,
+  jsonResponse,
+  personSession,
+  renderApp,
+  TEST_API_KEY,
+  testSession,
+} from "../test/render-app.js";
 import { withCategories } from "../test/fake-store.js";
 import { KEY_NOT_ACCEPTED_MESSAGE, SIGNED_OUT_MESSAGE } from "./SignInPage.js";
 import { NO_ROLE_MESSAGE, SSO_RETRY_MESSAGE } from "./sign-in-options.js";
@@ -20,7 +27,8 @@ function expectNothingStored() {
   expect(localStorage.length).toBe(0);
 }
 
-const pathsOf = (requests: Request[]) => requests.map((request) => `${request.method} ${new URL(request.url).pathname}`);
+const pathsOf = (requests: Request[]) =>
+  requests.map((request) => `${request.method} ${new URL(request.url).pathname}`);
 
 describe("sign-in", () => {
   beforeEach(() => {
@@ -63,7 +71,10 @@ describe("sign-in", () => {
   });
 
   it("offers single sign-on by its name when configured: a link to the API's start", async () => {
-    renderApp("/sign-in", noPets, { signedIn: false, signInOptions: { passkeys: true, singleSignOn: { displayName: "Acme Workspace" } } });
+    renderApp("/sign-in", noPets, {
+      signedIn: false,
+      signInOptions: { passkeys: true, singleSignOn: { displayName: "Acme Workspace" } },
+    });
     const link = await screen.findByRole("link", { name: "Sign in with Acme Workspace" });
     expect(link).toHaveAttribute("href", "/admin/v1/sso/start");
   });
@@ -101,9 +112,15 @@ describe("sign-in", () => {
     vi.stubGlobal(
       "fetch",
       vi.fn(async () =>
-        errorResponse(429, "RATE_LIMITED", "Too many requests with a missing or invalid API key from this address; retry after 42 seconds.", undefined, {
-          "Retry-After": "42",
-        }),
+        errorResponse(
+          429,
+          "RATE_LIMITED",
+          "Too many requests with a missing or invalid API key from this address; retry after 42 seconds.",
+          undefined,
+          {
+            "Retry-After": "42",
+          },
+        ),
       ),
     );
     await user.type(await screen.findByLabelText("API key"), TEST_API_KEY);
@@ -121,7 +138,10 @@ describe("sign-in", () => {
   });
 
   it("starts a cookie session with the key, keeps no secret, and goes back to the page first asked for", async () => {
-    const { user, location, allRequests, requests } = renderApp("/pets?status=sold", noPets, { signedIn: false, session: FRONT_DESK });
+    const { user, location, allRequests, requests } = renderApp("/pets?status=sold", noPets, {
+      signedIn: false,
+      session: FRONT_DESK,
+    });
     await user.type(await screen.findByLabelText("API key"), TEST_API_KEY);
     await user.click(screen.getByRole("button", { name: "Sign in" }));
     expect(await screen.findByRole("heading", { name: "Pets" })).toBeInTheDocument();

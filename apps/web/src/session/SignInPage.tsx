@@ -78,7 +78,10 @@ export function SignInPage() {
     setBusy("key");
     try {
       // The key goes to the API once, as a bearer; the API answers with the session cookie, and the key is forgotten.
-      const response = await cookieClient.session.startKeySession({ body: {}, extraHeaders: { authorization: bearer(candidate) } });
+      const response = await cookieClient.session.startKeySession({
+        body: {},
+        extraHeaders: { authorization: bearer(candidate) },
+      });
       if (response.status === 201) {
         setApiKey("");
         signIn(response.body);
@@ -134,7 +137,11 @@ export function SignInPage() {
           <>
             <div className={styles.methods}>
               {passkeys && (
-                <Button onClick={() => void handlePasskey()} disabled={busy !== null} aria-busy={busy === "passkey" || undefined}>
+                <Button
+                  onClick={() => void handlePasskey()}
+                  disabled={busy !== null}
+                  aria-busy={busy === "passkey" || undefined}
+                >
                   Sign in with a passkey
                 </Button>
               )}
@@ -160,7 +167,12 @@ export function SignInPage() {
                   onChange={(event) => setApiKey(event.target.value)}
                   error={fieldError}
                 />
-                <Button type="submit" variant="secondary" disabled={busy !== null} aria-busy={busy === "key" || undefined}>
+                <Button
+                  type="submit"
+                  variant="secondary"
+                  disabled={busy !== null}
+                  aria-busy={busy === "key" || undefined}
+                >
                   Sign in
                 </Button>
               </form>

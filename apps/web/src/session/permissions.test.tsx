@@ -19,12 +19,15 @@ describe("what a key's scope shows", () => {
     expect(screen.queryByRole("link", { name: "Add the first pet" })).not.toBeInTheDocument();
   });
 
-  it.each(["/pets/new", "/pets/import"])("a read key opening %s is told it can only read, and nothing is sent", async (path) => {
-    const { requests } = renderApp(path, noPets, { session: testSession("read") });
-    expect(await screen.findByText("This key can only read pets.")).toBeInTheDocument();
-    expect(screen.queryByRole("button", { name: /Add pet|Check/ })).not.toBeInTheDocument();
-    expect(requests).toEqual([]);
-  });
+  it.each(["/pets/new", "/pets/import"])(
+    "a read key opening %s is told it can only read, and nothing is sent",
+    async (path) => {
+      const { requests } = renderApp(path, noPets, { session: testSession("read") });
+      expect(await screen.findByText("This key can only read pets.")).toBeInTheDocument();
+      expect(screen.queryByRole("button", { name: /Add pet|Check/ })).not.toBeInTheDocument();
+      expect(requests).toEqual([]);
+    },
+  );
 
   it("a write key adds pets but sees none of Keys, Activity and Webhooks", async () => {
     renderApp("/pets", noPets, { session: testSession("write", "Intake") });

@@ -53,12 +53,16 @@ export function SessionProvider({
   children: ReactNode;
 }) {
   // A browser that never signed in (or signed out) has nothing to check: sign-in at once, no request.
-  const [firstStatus] = useState<SessionStatus>(() => (initialSession ? "signedIn" : browserSignedIn() ? "checking" : "signedOut"));
+  const [firstStatus] = useState<SessionStatus>(() =>
+    initialSession ? "signedIn" : browserSignedIn() ? "checking" : "signedOut",
+  );
   const [status, setStatus] = useState<SessionStatus>(firstStatus);
   const [signedInAs, setSignedInAs] = useState<Session | null>(initialSession ?? null);
   const [signOutReason, setSignOutReason] = useState<string | null>(null);
   const [signedOutByChoice, setSignedOutByChoice] = useState(false);
-  const [whoAmI] = useState(() => initClient(adminContract, { baseUrl: API_ORIGIN, api: authorizedFetcher(tokens), validateResponse: true }));
+  const [whoAmI] = useState(() =>
+    initClient(adminContract, { baseUrl: API_ORIGIN, api: authorizedFetcher(tokens), validateResponse: true }),
+  );
 
   const statusRef = useRef<SessionStatus>(firstStatus);
   const enter = useCallback((next: SessionStatus, who: Session | null, reason: string | null) => {
@@ -129,7 +133,18 @@ export function SessionProvider({
   useEffect(() => tokens.onSessionEnded(() => expire()), [tokens, expire]);
 
   const session = useMemo(
-    () => ({ status, signedIn: status === "signedIn", signedInAs, signOutReason, signedOutByChoice, signIn, resume, signOut, expire, tokens }),
+    () => ({
+      status,
+      signedIn: status === "signedIn",
+      signedInAs,
+      signOutReason,
+      signedOutByChoice,
+      signIn,
+      resume,
+      signOut,
+      expire,
+      tokens,
+    }),
     [status, signedInAs, signOutReason, signedOutByChoice, signIn, resume, signOut, expire, tokens],
   );
   return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;

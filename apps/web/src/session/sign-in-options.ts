@@ -44,5 +44,7 @@ export const SSO_RETRY_MESSAGE = SIGN_IN_REFUSALS.failed;
  */
 export function signInRefusalMessage(error: string | null): string | null {
   if (error === null || error === "") return null;
-  return Object.hasOwn(SIGN_IN_REFUSALS, error) ? SIGN_IN_REFUSALS[error as keyof typeof SIGN_IN_REFUSALS] : SSO_RETRY_MESSAGE;
+  return Object.hasOwn(SIGN_IN_REFUSALS, error)
+    ? SIGN_IN_REFUSALS[error as keyof typeof SIGN_IN_REFUSALS]
+    : SSO_RETRY_MESSAGE;
 }

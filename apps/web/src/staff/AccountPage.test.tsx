@@ -31,20 +31,30 @@ describe("the Account page", () => {
     renderApp("/account", staffApi({ account: account() }).handler, { session: SAM });
     expect(await screen.findByRole("heading", { name: "Account", level: 1 })).toBeInTheDocument();
     const passkeys = await screen.findByRole("list", { name: "Your passkeys" });
-    expect(within(passkeys).getAllByRole("listitem").map((item) => item.querySelector("span")?.textContent)).toEqual(["Laptop", "Phone"]);
+    expect(
+      within(passkeys)
+        .getAllByRole("listitem")
+        .map((item) => item.querySelector("span")?.textContent),
+    ).toEqual(["Laptop", "Phone"]);
     expect(screen.getByRole("button", { name: "Remove Laptop" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Remove Phone" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Add a passkey" })).toBeInTheDocument();
 
     const sessions = screen.getByRole("table", { name: "Sessions" });
-    expect(within(sessions).getAllByRole("columnheader").map((header) => header.textContent)).toEqual(["Browser", "Signed in", "Last active"]);
+    expect(
+      within(sessions)
+        .getAllByRole("columnheader")
+        .map((header) => header.textContent),
+    ).toEqual(["Browser", "Signed in", "Last active"]);
     expect(within(sessions).getByRole("rowheader", { name: "Firefox on Linux This browser" })).toBeInTheDocument();
     expect(within(sessions).getByRole("rowheader", { name: "Safari on iPhone" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Sign out everywhere" })).toBeInTheDocument();
   });
 
   it("the last passkey cannot be removed", async () => {
-    renderApp("/account", staffApi({ account: account({ passkeys: [passkey(1, "Laptop")] }) }).handler, { session: SAM });
+    renderApp("/account", staffApi({ account: account({ passkeys: [passkey(1, "Laptop")] }) }).handler, {
+      session: SAM,
+    });
     expect(await screen.findByText("Laptop")).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: /^Remove / })).not.toBeInTheDocument();
     expect(screen.getByText(/Your only passkey cannot be removed/)).toBeInTheDocument();
@@ -54,7 +64,11 @@ describe("the Account page", () => {
     const api = staffApi({ account: account() });
     const { user, requests } = renderApp("/account", api.handler, { session: SAM });
     await user.click(await screen.findByRole("button", { name: "Remove Phone" }));
-    await user.click(within(screen.getByRole("alertdialog", { name: "Remove Phone?" })).getByRole("button", { name: "Remove passkey" }));
+    await user.click(
+      within(screen.getByRole("alertdialog", { name: "Remove Phone?" })).getByRole("button", {
+        name: "Remove passkey",
+      }),
+    );
     await waitFor(() => expect(screen.queryByText("Phone")).not.toBeInTheDocument());
     const removal = requests.find((request) => request.method === "DELETE");
     expect(new URL(removal!.url).pathname).toBe("/admin/v1/account/passkeys/2");
@@ -67,9 +81,14 @@ describe("the Account page", () => {
     const api = staffApi({ account: account({ passkeys: [passkey(1, "Laptop")] }) });
     vi.mocked(createPasskey).mockImplementation(async (options) => {
       expect("authorizedFetch" in options).toBe(true);
-      const response = await (options as { authorizedFetch: typeof fetch }).authorizedFetch("/admin/v1/account", { method: "GET" });
+      const response = await (options as { authorizedFetch: typeof fetch }).authorizedFetch("/admin/v1/account", {
+        method: "GET",
+      });
       expect(response.status).toBe(200);
-      api.state.account = { ...api.state.account!, passkeys: [...api.state.account!.passkeys, passkey(3, "Security key")] };
+      api.state.account = {
+        ...api.state.account!,
+        passkeys: [...api.state.account!.passkeys, passkey(3, "Security key")],
+      };
     });
     const { user, requests } = renderApp("/account", api.handler, { session: SAM });
     await user.click(await screen.findByRole("button", { name: "Add a passkey" }));
@@ -82,7 +101,9 @@ describe("the Account page", () => {
     vi.mocked(createPasskey).mockRejectedValue(new Error("The authenticator was cancelled."));
     const { user } = renderApp("/account", staffApi({ account: account() }).handler, { session: SAM });
     await user.click(await screen.findByRole("button", { name: "Add a passkey" }));
-    expect(await screen.findByRole("alert")).toHaveTextContent("No passkey was added. The authenticator was cancelled.");
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "No passkey was added. The authenticator was cancelled.",
+    );
   });
 
   it("Sign out everywhere ends every session and returns to sign-in", async () => {

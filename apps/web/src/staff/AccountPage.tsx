@@ -48,7 +48,9 @@ export function AccountPage() {
       <div>
         <h1>Account</h1>
         <p className={formStyles.intro}>
-          {accountQuery.data ? `${accountQuery.data.body.staff.name} (${accountQuery.data.body.staff.email}), ${accountQuery.data.body.staff.role}. ` : ""}
+          {accountQuery.data
+            ? `${accountQuery.data.body.staff.name} (${accountQuery.data.body.staff.email}), ${accountQuery.data.body.staff.role}. `
+            : ""}
           Your passkeys, and where you are signed in.
         </p>
       </div>
@@ -75,7 +77,9 @@ function Passkeys({ passkeys }: { passkeys: Passkey[] }) {
       showStatusMessage("Added a passkey.", ACCOUNT_PATH);
       await queryClient.invalidateQueries({ queryKey: accessQueryKeys.account });
     } catch (error) {
-      setProblem(`No passkey was added. ${error instanceof Error && !("status" in error) ? error.message : describeFailure(error)}`);
+      setProblem(
+        `No passkey was added. ${error instanceof Error && !("status" in error) ? error.message : describeFailure(error)}`,
+      );
     } finally {
       setAdding(false);
     }
@@ -104,7 +108,11 @@ function Passkeys({ passkeys }: { passkeys: Passkey[] }) {
                   </span>
                 </div>
                 {removable && (
-                  <Button variant="secondary" aria-label={`Remove ${passkey.name}`} onClick={() => removing.ask(passkey)}>
+                  <Button
+                    variant="secondary"
+                    aria-label={`Remove ${passkey.name}`}
+                    onClick={() => removing.ask(passkey)}
+                  >
                     Remove
                   </Button>
                 )}
@@ -112,7 +120,9 @@ function Passkeys({ passkeys }: { passkeys: Passkey[] }) {
             ))}
           </ul>
         )}
-        {!removable && passkeys.length === 1 && <p className={styles.muted}>Your only passkey cannot be removed: add another first.</p>}
+        {!removable && passkeys.length === 1 && (
+          <p className={styles.muted}>Your only passkey cannot be removed: add another first.</p>
+        )}
         <div>
           <Button onClick={() => void add()} disabled={adding} aria-busy={adding || undefined}>
             Add a passkey
@@ -193,7 +203,12 @@ function Sessions({ sessions }: { sessions: Account["sessions"] }) {
           </Notice>
         )}
         <div>
-          <Button variant="danger" onClick={() => everywhere.mutate({ body: {} })} disabled={everywhere.isPending} aria-busy={everywhere.isPending || undefined}>
+          <Button
+            variant="danger"
+            onClick={() => everywhere.mutate({ body: {} })}
+            disabled={everywhere.isPending}
+            aria-busy={everywhere.isPending || undefined}
+          >
             Sign out everywhere
           </Button>
         </div>

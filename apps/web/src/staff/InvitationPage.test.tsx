@@ -18,7 +18,12 @@ async function invitations(request: Request): Promise<Response> {
   if (pathname === "/admin/v1/invitations/lookup") {
     const { token } = (await request.json()) as { token: string };
     return token === INVITATION_TOKEN
-      ? jsonResponse(200, { name: "Sam Rivera", email: "sam@example.com", role: "write", expiresAt: "2026-11-26T10:00:00.000Z" })
+      ? jsonResponse(200, {
+          name: "Sam Rivera",
+          email: "sam@example.com",
+          role: "write",
+          expiresAt: "2026-11-26T10:00:00.000Z",
+        })
       : errorResponse(404, "NOT_FOUND", "This invitation has expired or was already used.");
   }
   return jsonResponse(200, []);
@@ -53,7 +58,10 @@ describe("the invitation page", () => {
   });
 
   it("creating a passkey signs the person in", async () => {
-    const { user, location, session } = renderApp(`/invite#${INVITATION_TOKEN}`, invitations, { signedIn: false, session: SAM });
+    const { user, location, session } = renderApp(`/invite#${INVITATION_TOKEN}`, invitations, {
+      signedIn: false,
+      session: SAM,
+    });
     vi.mocked(createPasskey).mockImplementation(async () => {
       session.state.signedInAs = SAM;
     });

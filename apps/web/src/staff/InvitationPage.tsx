@@ -95,9 +95,9 @@ export function InvitationPage() {
           <>
             <h1>Welcome, {lookup.invitation.name}</h1>
             <p className={formStyles.intro}>
-              You are invited as {lookup.invitation.email} with the role {lookup.invitation.role}. Create a passkey to sign in: your
-              device keeps it, unlocked by your fingerprint, face or screen lock, and there is no password to remember. This link
-              works once, until <When at={lookup.invitation.expiresAt} />.
+              You are invited as {lookup.invitation.email} with the role {lookup.invitation.role}. Create a passkey to
+              sign in: your device keeps it, unlocked by your fingerprint, face or screen lock, and there is no password
+              to remember. This link works once, until <When at={lookup.invitation.expiresAt} />.
             </p>
             {problem && (
               <Notice tone="error" role="alert">

@@ -39,8 +39,8 @@ export function StaffPage() {
       <div>
         <h1>Staff</h1>
         <p className={formStyles.intro}>
-          People sign in as themselves, with a passkey or single sign-on, so the activity log names them and each can be cut off
-          alone. Invite someone to give them a one-time link.
+          People sign in as themselves, with a passkey or single sign-on, so the activity log names them and each can be
+          cut off alone. Invite someone to give them a one-time link.
         </p>
       </div>
       <Panel aria-labelledby={inviteHeading}>
@@ -65,7 +65,9 @@ const EMPTY_INVITE: Record<InviteField, string> = { email: "", name: "", role: "
 /** Checks the invitation with the contract's own NewStaffMember. */
 function validateInvite(values: Record<InviteField, string>): ContractValidation<InviteField, NewStaffMember> {
   const parsed = NewStaffMember.safeParse(values);
-  return parsed.success ? { success: true, data: parsed.data } : { success: false, errors: fieldErrorsFromSchema(parsed.error.issues, INVITE_LABELS) };
+  return parsed.success
+    ? { success: true, data: parsed.data }
+    : { success: false, errors: fieldErrorsFromSchema(parsed.error.issues, INVITE_LABELS) };
 }
 
 /**
@@ -101,25 +103,20 @@ function InviteForm({ onInvited }: { onInvited: (invited: InvitedStaffMember) =>
   });
 
   return (
-    <form className={`${formStyles.form} ${adminPage.narrow}`} onSubmit={handleSubmit((body) => invite.mutate({ body }))} noValidate>
+    <form
+      className={`${formStyles.form} ${adminPage.narrow}`}
+      onSubmit={handleSubmit((body) => invite.mutate({ body }))}
+      noValidate
+    >
       <FormError message={formError} />
-      <TextField
-        label="Email"
-        {...field("email")}
-        type="email"
-        autoComplete="off"
-      />
+      <TextField label="Email" {...field("email")} type="email" autoComplete="off" />
       <TextField
         label="Name"
         {...field("name")}
         autoComplete="off"
         hint="As the header and the activity log will show it."
       />
-      <SelectField
-        label="Role"
-        {...field("role")}
-        hint={ROLE_HINT}
-      >
+      <SelectField label="Role" {...field("role")} hint={ROLE_HINT}>
         {SCOPES.map((role) => (
           <option key={role} value={role}>
             {role}
@@ -178,9 +175,13 @@ function StaffTable({ onInvited }: { onInvited: (invited: InvitedStaffMember) =>
   const renew = access.staff.inviteStaff.useMutation({
     onSuccess: async ({ body }) => {
       setRenewError(null);
-      await invitationSent(body, `New invitation link for ${body.staff.name}: hand it over; the earlier one no longer works.`);
+      await invitationSent(
+        body,
+        `New invitation link for ${body.staff.name}: hand it over; the earlier one no longer works.`,
+      );
     },
-    onError: (error) => setRenewError(`No new link was made. ${errorBodyOf(error)?.issues?.[0]?.message ?? describeFailure(error)}`),
+    onError: (error) =>
+      setRenewError(`No new link was made. ${errorBodyOf(error)?.issues?.[0]?.message ?? describeFailure(error)}`),
   });
 
   if (staffQuery.isError || isWaitingOutOutage(staffQuery)) {
@@ -245,7 +246,11 @@ function StaffTable({ onInvited }: { onInvited: (invited: InvitedStaffMember) =>
                           Change role
                         </Button>
                         {/* The visible word starts the name (WCAG 2.5.3); the person's name tells the rows' buttons apart. */}
-                        <Button variant="secondary" aria-label={`Disable ${member.name}`} onClick={() => dialog.ask({ kind: "disable", member })}>
+                        <Button
+                          variant="secondary"
+                          aria-label={`Disable ${member.name}`}
+                          onClick={() => dialog.ask({ kind: "disable", member })}
+                        >
                           Disable
                         </Button>
                         {status === "invited" && (
@@ -253,7 +258,9 @@ function StaffTable({ onInvited }: { onInvited: (invited: InvitedStaffMember) =>
                             variant="secondary"
                             aria-label={`New invitation link for ${member.name}`}
                             disabled={renew.isPending}
-                            onClick={() => renew.mutate({ body: { email: member.email, name: member.name, role: member.role } })}
+                            onClick={() =>
+                              renew.mutate({ body: { email: member.email, name: member.name, role: member.role } })
+                            }
                           >
                             New invitation link
                           </Button>
@@ -340,8 +347,8 @@ function ChangeRoleDialog({ member, onClose }: { member: StaffMember; onClose: (
       {askedAgain !== null && askedAgain === role && (
         <Notice tone="error" role="alert">
           <p>
-            You are lowering your own role from {member.role} to {askedAgain}: only another admin can give it back. Choose
-            Change role again to go on.
+            You are lowering your own role from {member.role} to {askedAgain}: only another admin can give it back.
+            Choose Change role again to go on.
           </p>
         </Notice>
       )}
@@ -389,8 +396,8 @@ function DisableDialog({ member, onClose }: { member: StaffMember; onClose: (cha
       onConfirm={() => disable.mutate({ params: { staffId: member.id }, body: { revokeKeys } })}
     >
       <p>
-        {member.name} ({member.email}) is signed out everywhere within 2 seconds and cannot sign in again. This cannot be undone
-        here.
+        {member.name} ({member.email}) is signed out everywhere within 2 seconds and cannot sign in again. This cannot
+        be undone here.
         {isSelf && " It is you: you will be signed out."}
       </p>
       {keysQuery.isPending && <p aria-busy="true">Loading the keys they made…</p>}
@@ -412,7 +419,12 @@ function DisableDialog({ member, onClose }: { member: StaffMember; onClose: (cha
           </ul>
         ))}
       <label className={styles.checkbox} htmlFor={revokeId}>
-        <input id={revokeId} type="checkbox" checked={revokeKeys} onChange={(event) => setRevokeKeys(event.target.checked)} />
+        <input
+          id={revokeId}
+          type="checkbox"
+          checked={revokeKeys}
+          onChange={(event) => setRevokeKeys(event.target.checked)}
+        />
         Also revoke their keys
       </label>
     </ConfirmAction>

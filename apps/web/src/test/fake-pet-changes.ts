@@ -26,7 +26,10 @@ function valueOf(pet: Pet, field: Field): string | number | null {
  * deletePet, listDeletedPets, restorePet and listPetHistory (newest first). Each change is recorded in
  * the pet's history.
  */
-export function fakePetChanges(initial: Pet[], { by = "Test key", mayReturnSold = true, before, categories = [] }: FakePetChangesOptions = {}) {
+export function fakePetChanges(
+  initial: Pet[],
+  { by = "Test key", mayReturnSold = true, before, categories = [] }: FakePetChangesOptions = {},
+) {
   const pets = new Map(initial.map((pet) => [pet.id, { ...pet }]));
   const deleted = new Map<number, DeletedPet>();
   const history = new Map<number, PetChange[]>();
@@ -90,10 +93,18 @@ export function fakePetChanges(initial: Pet[], { by = "Test key", mayReturnSold 
       const before = url.searchParams.get("before");
       const categoryId = url.searchParams.get("categoryId");
       const limit = Number(url.searchParams.get("limit") ?? 20);
-      const matching = [...pets.values()].filter((pet) => categoryId === null || pet.categoryId === Number(categoryId)).sort((a, b) => a.id - b.id);
+      const matching = [...pets.values()]
+        .filter((pet) => categoryId === null || pet.categoryId === Number(categoryId))
+        .sort((a, b) => a.id - b.id);
       const page =
-        before === null ? matching.filter((pet) => pet.id > after).slice(0, limit) : matching.filter((pet) => pet.id < Number(before)).slice(-limit);
-      return jsonResponse(200, page, url.searchParams.get("count") === "true" ? { "X-Total-Count": String(matching.length) } : {});
+        before === null
+          ? matching.filter((pet) => pet.id > after).slice(0, limit)
+          : matching.filter((pet) => pet.id < Number(before)).slice(-limit);
+      return jsonResponse(
+        200,
+        page,
+        url.searchParams.get("count") === "true" ? { "X-Total-Count": String(matching.length) } : {},
+      );
     }
     if (request.method === "GET" && path === "/v1/categories") {
       return jsonResponse(200, categories);
@@ -108,7 +119,12 @@ export function fakePetChanges(initial: Pet[], { by = "Test key", mayReturnSold 
       if (!pet) return errorResponse(404, "NOT_FOUND", `Pet ${petPath[1]} not found.`);
       pets.delete(pet.id);
       const deletedAt = now();
-      deleted.set(pet.id, { pet, deletedAt, deletedBy: by, purgeAt: new Date(Date.parse(deletedAt) + PURGE_AFTER_MS).toISOString() });
+      deleted.set(pet.id, {
+        pet,
+        deletedAt,
+        deletedBy: by,
+        purgeAt: new Date(Date.parse(deletedAt) + PURGE_AFTER_MS).toISOString(),
+      });
       record(pet.id, "pet.deleted");
       return new Response(null, { status: 204 });
     }

@@ -48,6 +48,9 @@ export function postedKeys(requests: Request[], name?: string) {
   return Promise.all(
     requests
       .filter((request) => request.method === "POST")
-      .map(async (request) => ({ key: request.headers.get("idempotency-key"), name: ((await request.clone().json()) as NewPet).name })),
+      .map(async (request) => ({
+        key: request.headers.get("idempotency-key"),
+        name: ((await request.clone().json()) as NewPet).name,
+      })),
   ).then((posts) => posts.filter((post) => name === undefined || post.name === name).map((post) => post.key));
 }

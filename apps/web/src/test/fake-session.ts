@@ -1,7 +1,6 @@
 import type { Session } from "@petstore/contract";
 import { errorResponse, jsonResponse } from "./responses.js";
 
-
 /** The n-th token the fake session issues: `pst_` and 43 characters, as the API's. */
 export function fakeToken(n: number): string {
   return `pst_${"t".repeat(43 - String(n).length)}${n}`;
@@ -39,7 +38,8 @@ export function fakeSession({ signedInAs, keys = {} }: FakeSessionOptions) {
     signOuts: 0,
     starts: 0,
   };
-  const refuse = (message = "The session token is not valid.") => errorResponse(401, "UNAUTHORIZED", message, undefined, { "WWW-Authenticate": "Bearer" });
+  const refuse = (message = "The session token is not valid.") =>
+    errorResponse(401, "UNAUTHORIZED", message, undefined, { "WWW-Authenticate": "Bearer" });
 
   const session = {
     state,

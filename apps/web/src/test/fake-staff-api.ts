@@ -40,7 +40,11 @@ export function passkey(id: number, name: string, changes: Partial<Passkey> = {}
   return { id, name, createdAt: "2026-11-21T09:00:00.000Z", lastUsedAt: null, ...changes };
 }
 
-export function browserSession(id: number, browser: string | null, changes: Partial<StaffSessionSummary> = {}): StaffSessionSummary {
+export function browserSession(
+  id: number,
+  browser: string | null,
+  changes: Partial<StaffSessionSummary> = {},
+): StaffSessionSummary {
   return {
     id,
     browser,
@@ -57,7 +61,11 @@ export function browserSession(id: number, browser: string | null, changes: Part
  * (people newest first; the last passkey cannot be removed; listKeys by `createdByStaffId`; disabling
  * with `revokeKeys` revokes the person's keys); anything else is an empty list.
  */
-export function staffApi({ staff = [] as StaffMember[], account = null as Account | null, keys: initialKeys = [] as ApiKey[] } = {}) {
+export function staffApi({
+  staff = [] as StaffMember[],
+  account = null as Account | null,
+  keys: initialKeys = [] as ApiKey[],
+} = {}) {
   const people = [...staff];
   const keys = [...initialKeys];
   const state = { account, signedOutEverywhere: false };
@@ -74,14 +82,22 @@ export function staffApi({ staff = [] as StaffMember[], account = null as Accoun
       // As the API: a person who never signed in (and is not disabled) is invited again, name and role as sent.
       if (existing >= 0 && people[existing]!.lastSignInAt === null && people[existing]!.disabledAt === null) {
         people[existing] = { ...people[existing]!, name: body.name, role: body.role };
-        return jsonResponse(201, { staff: people[existing], invitationUrl: INVITATION_URL, expiresAt: "2026-11-26T10:00:00.000Z" });
+        return jsonResponse(201, {
+          staff: people[existing],
+          invitationUrl: INVITATION_URL,
+          expiresAt: "2026-11-26T10:00:00.000Z",
+        });
       }
       if (existing >= 0) {
         return errorResponse(400, "VALIDATION_ERROR", "email is already a staff member's.", [
           { field: "body.email", message: "email is already a staff member's" },
         ]);
       }
-      const member = staffMember(100 + people.length, body.name, { email: body.email, role: body.role, lastSignInAt: null });
+      const member = staffMember(100 + people.length, body.name, {
+        email: body.email,
+        role: body.role,
+        lastSignInAt: null,
+      });
       people.unshift(member);
       return jsonResponse(201, { staff: member, invitationUrl: INVITATION_URL, expiresAt: "2026-11-26T10:00:00.000Z" });
     }
@@ -99,19 +115,25 @@ export function staffApi({ staff = [] as StaffMember[], account = null as Accoun
       const body = (await request.json().catch(() => ({}))) as { revokeKeys?: boolean };
       if (body.revokeKeys === true) {
         keys.forEach((key, at) => {
-          if (key.createdByStaffId === current.id && key.revokedAt === null) keys[at] = { ...key, revokedAt: disabledAt };
+          if (key.createdByStaffId === current.id && key.revokedAt === null)
+            keys[at] = { ...key, revokedAt: disabledAt };
         });
       }
       return jsonResponse(200, people[index]);
     }
     if (pathname === "/admin/v1/account" && request.method === "GET") {
-      return state.account ? jsonResponse(200, state.account) : errorResponse(403, "FORBIDDEN", "Only a person has an account.");
+      return state.account
+        ? jsonResponse(200, state.account)
+        : errorResponse(403, "FORBIDDEN", "Only a person has an account.");
     }
     const passkeyPath = /^\/admin\/v1\/account\/passkeys\/(\d+)$/.exec(pathname);
     if (passkeyPath && request.method === "DELETE" && state.account) {
       const passkeys = state.account.passkeys;
       if (passkeys.length <= 1) return errorResponse(400, "VALIDATION_ERROR", "Your last passkey cannot be removed.");
-      state.account = { ...state.account, passkeys: passkeys.filter((candidate) => candidate.id !== Number(passkeyPath[1])) };
+      state.account = {
+        ...state.account,
+        passkeys: passkeys.filter((candidate) => candidate.id !== Number(passkeyPath[1])),
+      };
       return new Response(null, { status: 204 });
     }
     if (pathname === "/admin/v1/account/sign-out-everywhere" && request.method === "POST") {

@@ -15,7 +15,12 @@ export const DEMO_CATEGORIES: Category[] = [
 const NO_PETS = { available: 0, pending: 0, sold: 0, none: 0 };
 
 /** A store without pets, as getInventory answers it. */
-export const EMPTY_INVENTORY: Inventory = { total: 0, byStatus: NO_PETS, byCategory: [], other: { total: 0, byStatus: NO_PETS } };
+export const EMPTY_INVENTORY: Inventory = {
+  total: 0,
+  byStatus: NO_PETS,
+  byCategory: [],
+  other: { total: 0, byStatus: NO_PETS },
+};
 
 /**
  * Answers listCategories with `categories` and getInventory with `inventory` (each may be a handler of its
@@ -23,7 +28,10 @@ export const EMPTY_INVENTORY: Inventory = { total: 0, byStatus: NO_PETS, byCateg
  */
 export function withCategories(
   handler: ApiHandler,
-  { categories = DEMO_CATEGORIES, inventory = EMPTY_INVENTORY }: { categories?: Category[] | ApiHandler; inventory?: Inventory | ApiHandler } = {},
+  {
+    categories = DEMO_CATEGORIES,
+    inventory = EMPTY_INVENTORY,
+  }: { categories?: Category[] | ApiHandler; inventory?: Inventory | ApiHandler } = {},
 ): ApiHandler {
   return (request) => {
     const { pathname } = new URL(request.url);
@@ -50,13 +58,17 @@ export function petListRequests(requests: readonly Request[]): Request[] {
 export function fakeCategoriesApi(initial: Category[] = DEMO_CATEGORIES, inventory: Inventory = EMPTY_INVENTORY) {
   const categories = new Map(initial.map((category) => [category.id, { ...category }]));
   const fold = (name: string) => name.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
-  const holder = (name: string, except?: number) => [...categories.values()].find((category) => fold(category.name) === fold(name) && category.id !== except);
+  const holder = (name: string, except?: number) =>
+    [...categories.values()].find((category) => fold(category.name) === fold(name) && category.id !== except);
 
   const handler = async (request: Request): Promise<Response> => {
     const { pathname } = new URL(request.url);
     const rename = /^\/v1\/categories\/(\d+)\/rename$/.exec(pathname);
     if (request.method === "GET" && pathname === "/v1/categories") {
-      return jsonResponse(200, [...categories.values()].sort((a, b) => fold(a.name).localeCompare(fold(b.name))));
+      return jsonResponse(
+        200,
+        [...categories.values()].sort((a, b) => fold(a.name).localeCompare(fold(b.name))),
+      );
     }
     if (request.method === "GET" && pathname === "/v1/store/inventory") return jsonResponse(200, inventory);
     if (request.method === "POST" && pathname === "/v1/categories") {
@@ -64,7 +76,12 @@ export function fakeCategoriesApi(initial: Category[] = DEMO_CATEGORIES, invento
       const taken = holder(body.name);
       if (taken) return errorResponse(409, "CONFLICT", `A category is named ${taken.name} already.`);
       const named = body.id !== undefined ? categories.get(body.id) : undefined;
-      if (named) return errorResponse(409, "CONFLICT", `Category ${named.id} is named ${named.name} already; rename it instead.`);
+      if (named)
+        return errorResponse(
+          409,
+          "CONFLICT",
+          `Category ${named.id} is named ${named.name} already; rename it instead.`,
+        );
       const id = body.id ?? Math.max(0, ...categories.keys()) + 1;
       categories.set(id, { id, name: body.name });
       return jsonResponse(201, { id, name: body.name });

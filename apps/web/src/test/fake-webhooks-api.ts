@@ -27,7 +27,15 @@ export function delivery(id: number, webhookId: number, changes: Partial<Deliver
     eventType: "pet.created",
     status: "succeeded",
     createdAt: `2026-11-24T10:${String(id % 60).padStart(2, "0")}:00.000Z`,
-    attempts: [{ at: `2026-11-24T10:${String(id % 60).padStart(2, "0")}:01.000Z`, statusCode: 200, error: null, durationMs: 12, answer: "ok" }],
+    attempts: [
+      {
+        at: `2026-11-24T10:${String(id % 60).padStart(2, "0")}:01.000Z`,
+        statusCode: 200,
+        error: null,
+        durationMs: 12,
+        answer: "ok",
+      },
+    ],
     ...changes,
   };
 }
@@ -63,7 +71,10 @@ export function webhooksApi(initial: Webhook[], initialDeliveries: Delivery[] = 
     if (rest === "" && request.method === "GET") return jsonResponse(200, current);
     if (rest === "" && request.method === "PATCH") {
       const changes = (await request.json()) as WebhookChanges;
-      webhooks[index] = { ...current, ...(changes.enabled !== undefined ? { enabled: changes.enabled, disabledReason: null } : {}) };
+      webhooks[index] = {
+        ...current,
+        ...(changes.enabled !== undefined ? { enabled: changes.enabled, disabledReason: null } : {}),
+      };
       return jsonResponse(200, webhooks[index]);
     }
     if (rest === "" && request.method === "DELETE") {
@@ -82,9 +93,13 @@ export function webhooksApi(initial: Webhook[], initialDeliveries: Delivery[] = 
     }
     if (rest === "/recover") {
       // The failed deliveries since `since` are queued again; a disabled endpoint is refused, as the API does.
-      if (!current.enabled) return errorResponse(409, "CONFLICT", "The endpoint is disabled: enable it, then recover its events.");
+      if (!current.enabled)
+        return errorResponse(409, "CONFLICT", "The endpoint is disabled: enable it, then recover its events.");
       const { since } = (await request.json()) as { since: string };
-      const again = deliveries.filter((candidate) => candidate.webhookId === webhookId && candidate.status === "failed" && candidate.createdAt >= since);
+      const again = deliveries.filter(
+        (candidate) =>
+          candidate.webhookId === webhookId && candidate.status === "failed" && candidate.createdAt >= since,
+      );
       for (const found of again) found.status = "pending";
       return jsonResponse(202, { queued: again.length });
     }
@@ -102,7 +117,9 @@ export function webhooksApi(initial: Webhook[], initialDeliveries: Delivery[] = 
       const page = mine.slice(0, limit);
       const last = page.at(-1);
       const headers: Record<string, string> =
-        mine.length > limit && last ? { Link: `</admin/v1/webhooks/${webhookId}/deliveries?limit=${limit}&after=${last.id}>; rel="next"` } : {};
+        mine.length > limit && last
+          ? { Link: `</admin/v1/webhooks/${webhookId}/deliveries?limit=${limit}&after=${last.id}>; rel="next"` }
+          : {};
       return jsonResponse(200, page, headers);
     }
     return jsonResponse(200, []);

@@ -110,7 +110,10 @@ interface AppOptions {
  * fake-session.ts), stubs the network, and makes a sleep that
  * takes no time and records each wait: what renderApp and renderAppHook share.
  */
-function prepareApp(handler: ApiHandler, { signedIn = true, session = testSession(), keys = {}, checkOnLoad = false }: AppOptions) {
+function prepareApp(
+  handler: ApiHandler,
+  { signedIn = true, session = testSession(), keys = {}, checkOnLoad = false }: AppOptions,
+) {
   const fake = fakeSession({ signedInAs: signedIn ? session : null, keys: { [TEST_API_KEY]: session, ...keys } });
   const { requests, allRequests, liveEvents } = stubNetwork(handler, fake);
   const sleeps: number[] = [];
@@ -150,7 +153,12 @@ export function renderApp(path: string, handler: ApiHandler, options: AppOptions
   const location = { current: path };
   const user = userEvent.setup();
   render(
-    <TestApp path={path} sleep={sleep} signInOptions={options.signInOptions ?? DEFAULT_SIGN_IN_OPTIONS} initialSession={initialSession}>
+    <TestApp
+      path={path}
+      sleep={sleep}
+      signInOptions={options.signInOptions ?? DEFAULT_SIGN_IN_OPTIONS}
+      initialSession={initialSession}
+    >
       <AppRoutes />
       <LocationProbe onChange={(url) => (location.current = url)} />
     </TestApp>,

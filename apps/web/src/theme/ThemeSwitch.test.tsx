@@ -8,7 +8,10 @@ afterEach(() => applyTheme(null));
 
 describe("the header's Dark mode switch", () => {
   it("follows the system until pressed, then shows and remembers the theme chosen", async () => {
-    const { user } = renderApp("/pets", withCategories(() => jsonResponse(200, [])));
+    const { user } = renderApp(
+      "/pets",
+      withCategories(() => jsonResponse(200, [])),
+    );
     const toggle = await screen.findByRole("button", { name: "Dark mode" });
     // jsdom's system is light.
     expect(toggle).toHaveAttribute("aria-pressed", "false");

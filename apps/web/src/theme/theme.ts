@@ -13,7 +13,9 @@ export function storedTheme(): Theme | null {
 
 /** The system's setting (light where the browser cannot say). */
 export function systemTheme(): Theme {
-  return typeof window.matchMedia === "function" && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  return typeof window.matchMedia === "function" && window.matchMedia("(prefers-color-scheme: dark)").matches
+    ? "dark"
+    : "light";
 }
 
 /** Shows `theme` (or the system's, for null): `data-theme` on <html>, which global.css's color-scheme follows. */

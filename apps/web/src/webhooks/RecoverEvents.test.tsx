@@ -25,11 +25,16 @@ describe("Recover events on an endpoint's page", () => {
   });
 
   it("says why nothing was queued for a disabled endpoint, and refuses a time in the future without asking", async () => {
-    const { handler } = webhooksApi([webhook(2, "https://hooks.example.com/stock", { enabled: false, disabledReason: "Disabled by Ops lead." })], []);
+    const { handler } = webhooksApi(
+      [webhook(2, "https://hooks.example.com/stock", { enabled: false, disabledReason: "Disabled by Ops lead." })],
+      [],
+    );
     const { user, requests } = renderApp("/webhooks/2", handler, { session: ADMIN });
     const form = await screen.findByRole("form", { name: "Recover events" });
     await user.click(within(form).getByRole("button", { name: "Recover events" }));
-    expect(await within(form).findByRole("alert")).toHaveTextContent("No events were queued. The endpoint is disabled: enable it, then recover its events.");
+    expect(await within(form).findByRole("alert")).toHaveTextContent(
+      "No events were queued. The endpoint is disabled: enable it, then recover its events.",
+    );
     const since = within(form).getByLabelText("Since");
     await user.clear(since);
     await user.type(since, localDateTimeBefore(new Date(), -5));

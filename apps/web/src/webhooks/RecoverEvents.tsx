@@ -51,18 +51,30 @@ export function RecoverEvents({ webhook }: { webhook: Webhook }) {
   };
 
   return (
-    <form className={`${formStyles.form} ${adminPage.narrow}`} aria-labelledby="recover-heading" onSubmit={submit} noValidate>
+    <form
+      className={`${formStyles.form} ${adminPage.narrow}`}
+      aria-labelledby="recover-heading"
+      onSubmit={submit}
+      noValidate
+    >
       <h2 id="recover-heading">Recover events</h2>
       <p className={styles.hint}>
-        Sends again every event since then that the endpoint has not answered with a 2xx, those raised while it was disabled
-        too. Events are kept 30 days.
+        Sends again every event since then that the endpoint has not answered with a 2xx, those raised while it was
+        disabled too. Events are kept 30 days.
       </p>
       {recover.isError && (
         <Notice tone="error" role="alert">
           <p>No events were queued. {describeFailure(recover.error)}</p>
         </Notice>
       )}
-      <TextField label="Since" type="datetime-local" name="since" value={since} error={error} onChange={(event) => setSince(event.target.value)} />
+      <TextField
+        label="Since"
+        type="datetime-local"
+        name="since"
+        value={since}
+        error={error}
+        onChange={(event) => setSince(event.target.value)}
+      />
       <div>
         <Button type="submit" aria-busy={recover.isPending || undefined}>
           Recover events

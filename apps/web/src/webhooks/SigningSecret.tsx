@@ -7,7 +7,15 @@ import { ShownOnceSecret } from "../design-system/ShownOnceSecret.js";
  * sees it (lists carry its first characters only). `pathname`: the page the
  * Copy message belongs to.
  */
-export function SigningSecret({ created, pathname, children }: { created: WebhookWithSecret; pathname: string; children: ReactNode }) {
+export function SigningSecret({
+  created,
+  pathname,
+  children,
+}: {
+  created: WebhookWithSecret;
+  pathname: string;
+  children: ReactNode;
+}) {
   return (
     <ShownOnceSecret
       label="Signing secret"

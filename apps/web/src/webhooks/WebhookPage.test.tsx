@@ -12,7 +12,10 @@ function deliveryRows() {
     .slice(1);
 }
 
-const cellTexts = (row: HTMLElement) => within(row).getAllByRole("cell").map((cell) => cell.textContent);
+const cellTexts = (row: HTMLElement) =>
+  within(row)
+    .getAllByRole("cell")
+    .map((cell) => cell.textContent);
 
 describe("a webhook endpoint's page", () => {
   it("shows the endpoint and its deliveries: event, status, attempts, last attempt, answer, with Resend", async () => {
@@ -23,7 +26,13 @@ describe("a webhook endpoint's page", () => {
           eventType: "key.created",
           status: "failed",
           attempts: [
-            { at: "2026-11-24T11:00:00.000Z", statusCode: null, error: "The connection was refused.", durationMs: 3, answer: "" },
+            {
+              at: "2026-11-24T11:00:00.000Z",
+              statusCode: null,
+              error: "The connection was refused.",
+              durationMs: 3,
+              answer: "",
+            },
             { at: "2026-11-24T11:05:00.000Z", statusCode: 500, error: null, durationMs: 40, answer: "Internal error" },
           ],
         }),
@@ -37,14 +46,11 @@ describe("a webhook endpoint's page", () => {
     expect(screen.getByText("Stock system")).toBeInTheDocument();
 
     const table = await screen.findByRole("table", { name: "Deliveries" });
-    expect(within(table).getAllByRole("columnheader").map((header) => header.textContent)).toEqual([
-      "Event",
-      "Status",
-      "Attempts",
-      "Last attempt",
-      "Answer",
-      "Actions",
-    ]);
+    expect(
+      within(table)
+        .getAllByRole("columnheader")
+        .map((header) => header.textContent),
+    ).toEqual(["Event", "Status", "Attempts", "Last attempt", "Answer", "Actions"]);
     const [failed, succeeded] = deliveryRows();
     expect(within(failed!).getByRole("rowheader")).toHaveTextContent("key.created");
     expect(cellTexts(failed!).slice(0, 2)).toEqual(["failed", "2"]);
@@ -73,7 +79,9 @@ describe("a webhook endpoint's page", () => {
 
     // The sender answers it; the page reads the deliveries again by itself.
     api.deliveries[0] = delivery(api.deliveries[0]!.id, 2, { eventType: "webhook.test" });
-    await waitFor(() => expect(cellTexts(deliveryRows()[0]!).slice(0, 2)).toEqual(["succeeded", "1"]), { timeout: 3000 });
+    await waitFor(() => expect(cellTexts(deliveryRows()[0]!).slice(0, 2)).toEqual(["succeeded", "1"]), {
+      timeout: 3000,
+    });
   });
 
   it("rotates the secret and shows the new one once, with Copy", async () => {
@@ -84,7 +92,9 @@ describe("a webhook endpoint's page", () => {
     expect(secret).toHaveAttribute("readonly");
     expect(secret).toHaveFocus();
     expect(secret).toHaveAccessibleDescription(expect.stringContaining("It will not be shown again"));
-    expect(new URL(requests.find((request) => request.method === "POST")!.url).pathname).toBe("/admin/v1/webhooks/2/rotate-secret");
+    expect(new URL(requests.find((request) => request.method === "POST")!.url).pathname).toBe(
+      "/admin/v1/webhooks/2/rotate-secret",
+    );
     await waitFor(() => expect(screen.getByText("whsec_BBBB…")).toBeInTheDocument());
     await user.click(screen.getByRole("button", { name: "Copy" }));
     expect(await navigator.clipboard.readText()).toBe(ROTATED_SECRET);
@@ -128,9 +138,13 @@ describe("a webhook endpoint's page", () => {
 
   it("follows the API's next link through the deliveries", async () => {
     const many = Array.from({ length: 3 }, (_, index) => delivery(30 - index, 2));
-    const { user, location } = renderApp("/webhooks/2", webhooksApi([webhook(2, URL_2)], many, { pageSize: 2 }).handler, {
-      session: ADMIN,
-    });
+    const { user, location } = renderApp(
+      "/webhooks/2",
+      webhooksApi([webhook(2, URL_2)], many, { pageSize: 2 }).handler,
+      {
+        session: ADMIN,
+      },
+    );
     const next = await screen.findByRole("link", { name: "Next page" });
     expect(next).toHaveAttribute("href", "/webhooks/2?after=29");
     await user.click(next);
@@ -154,7 +168,9 @@ describe("a webhook endpoint's page", () => {
 
   it("shows a failure to load with Retry", async () => {
     renderApp("/webhooks/2", () => errorResponse(403, "FORBIDDEN", "Not for this key."), { session: ADMIN });
-    expect(await screen.findByRole("alert")).toHaveTextContent("Webhook endpoint 2 could not be loaded. Not for this key.");
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "Webhook endpoint 2 could not be loaded. Not for this key.",
+    );
     expect(screen.getByRole("button", { name: "Retry" })).toBeInTheDocument();
   });
 });

@@ -1,4 +1,10 @@
-import { ListDeliveriesQuery, WebhookIdParams, type Delivery, type Webhook, type WebhookWithSecret } from "@petstore/contract";
+import {
+  ListDeliveriesQuery,
+  WebhookIdParams,
+  type Delivery,
+  type Webhook,
+  type WebhookWithSecret,
+} from "@petstore/contract";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useNavigate, useParams, useSearchParams } from "react-router-dom";
@@ -92,8 +98,8 @@ function WebhookView({ webhook }: { webhook: Webhook }) {
           <div className={styles.actions}>
             <SigningSecret created={rotated} pathname={path}>
               <p>
-                The new signing secret. For the next 24 hours each event is signed with the old secret too, so the receiver
-                can change over.
+                The new signing secret. For the next 24 hours each event is signed with the old secret too, so the
+                receiver can change over.
               </p>
             </SigningSecret>
           </div>
@@ -143,7 +149,12 @@ function WebhookActions({ webhook, onRotated }: { webhook: Webhook; onRotated: (
   const setEnabled = access.webhooks.updateWebhook.useMutation({
     onMutate: () => setFailure(null),
     onSuccess: async ({ body }) => {
-      showStatusMessage(body.enabled ? "Enabled the endpoint: events are sent to it again." : "Disabled the endpoint: nothing is sent to it.", path);
+      showStatusMessage(
+        body.enabled
+          ? "Enabled the endpoint: events are sent to it again."
+          : "Disabled the endpoint: nothing is sent to it.",
+        path,
+      );
       await refresh();
     },
     onError: (error) => setFailure(`The endpoint was not changed. ${describeFailure(error)}`),
@@ -179,7 +190,9 @@ function WebhookActions({ webhook, onRotated }: { webhook: Webhook; onRotated: (
         </Button>
         <Button
           variant="secondary"
-          onClick={unlessBusy(() => setEnabled.mutate({ params: { webhookId: webhook.id }, body: { enabled: !webhook.enabled } }))}
+          onClick={unlessBusy(() =>
+            setEnabled.mutate({ params: { webhookId: webhook.id }, body: { enabled: !webhook.enabled } }),
+          )}
           aria-busy={setEnabled.isPending || undefined}
         >
           {webhook.enabled ? "Disable" : "Enable"}
@@ -219,8 +232,8 @@ function DeleteWebhookDialog({ webhook, onCancel }: { webhook: Webhook; onCancel
       onConfirm={() => deleteWebhook.mutate({ params: { webhookId: webhook.id } })}
     >
       <p>
-        Nothing more is sent to <span className={styles.url}>{webhook.url}</span>, and its deliveries are deleted with it. This
-        cannot be undone.
+        Nothing more is sent to <span className={styles.url}>{webhook.url}</span>, and its deliveries are deleted with
+        it. This cannot be undone.
       </p>
     </ConfirmAction>
   );
@@ -256,7 +269,11 @@ function DeliveryList({ webhookId }: { webhookId: number }) {
   if (deliveries.length === 0) {
     return (
       <Notice tone="info" action={after !== undefined ? <ButtonLink to={firstPage}>First page</ButtonLink> : undefined}>
-        <p>{after !== undefined ? "No more deliveries." : "Nothing has been sent to this endpoint yet. Send a test event to try it."}</p>
+        <p>
+          {after !== undefined
+            ? "No more deliveries."
+            : "Nothing has been sent to this endpoint yet. Send a test event to try it."}
+        </p>
       </Notice>
     );
   }
@@ -349,7 +366,8 @@ function DeliveryTable({ webhookId, deliveries }: { webhookId: number; deliverie
                       variant="secondary"
                       aria-describedby={eventId}
                       onClick={() => {
-                        if (!resend.isPending) resend.mutate({ params: { webhookId, deliveryId: delivery.id }, body: {} });
+                        if (!resend.isPending)
+                          resend.mutate({ params: { webhookId, deliveryId: delivery.id }, body: {} });
                       }}
                     >
                       Resend

@@ -51,7 +51,8 @@ export function WebhooksPage() {
           {created && (
             <SigningSecret created={created} pathname={WEBHOOKS_PATH}>
               <p>
-                Events will be sent to <strong className={styles.url}>{created.webhook.url}</strong>, signed with this secret.
+                Events will be sent to <strong className={styles.url}>{created.webhook.url}</strong>, signed with this
+                secret.
               </p>
             </SigningSecret>
           )}
@@ -127,7 +128,10 @@ function NewWebhookForm({ onCreated }: { onCreated: (created: WebhookWithSecret)
               value={type}
               checked={values.eventTypes.includes(type)}
               onChange={(event) =>
-                setValues((current) => ({ ...current, eventTypes: toggleEventType(current.eventTypes, type, event.target.checked) }))
+                setValues((current) => ({
+                  ...current,
+                  eventTypes: toggleEventType(current.eventTypes, type, event.target.checked),
+                }))
               }
             />
             {type}

@@ -11,20 +11,29 @@ export interface NewWebhookFormValues {
 export type NewWebhookField = keyof NewWebhookFormValues;
 export type NewWebhookFieldErrors = FieldErrors<NewWebhookField>;
 
-const FIELD_LABELS: Record<NewWebhookField, string> = { url: "Endpoint URL", description: "Description", eventTypes: "Events" };
+const FIELD_LABELS: Record<NewWebhookField, string> = {
+  url: "Endpoint URL",
+  description: "Description",
+  eventTypes: "Events",
+};
 export const NEW_WEBHOOK_FIELDS = Object.keys(FIELD_LABELS) as NewWebhookField[];
 
 export const EMPTY_WEBHOOK_FORM: NewWebhookFormValues = { url: "", description: "", eventTypes: [] };
 
 /** The checked types in the contract's order, whatever order they were checked in. */
-export function toggleEventType(checked: readonly WebhookEventType[], type: WebhookEventType, on: boolean): WebhookEventType[] {
+export function toggleEventType(
+  checked: readonly WebhookEventType[],
+  type: WebhookEventType,
+  on: boolean,
+): WebhookEventType[] {
   const next = new Set(checked);
   if (on) next.add(type);
   else next.delete(type);
   return WEBHOOK_EVENT_TYPES.filter((candidate) => next.has(candidate));
 }
 
-export type NewWebhookValidation = { success: true; data: NewWebhook } | { success: false; errors: NewWebhookFieldErrors };
+export type NewWebhookValidation =
+  { success: true; data: NewWebhook } | { success: false; errors: NewWebhookFieldErrors };
 
 /**
  * Checks the form with the contract's own `NewWebhook` schema, the rules the

@@ -20,7 +20,10 @@ import { bearer, freshDatabase, TEST_KEY, TEST_PROVIDERS } from "../test-app.js"
 const run = promisify(execFile);
 const COMMAND = path.join(API_ROOT, "dist", "operations-command.js");
 const operations = (databaseUrl: string, ...args: string[]) =>
-  run(process.execPath, [COMMAND, ...args], { cwd: API_ROOT, env: { PATH: process.env["PATH"] ?? "", DATABASE_URL: databaseUrl } });
+  run(process.execPath, [COMMAND, ...args], {
+    cwd: API_ROOT,
+    env: { PATH: process.env["PATH"] ?? "", DATABASE_URL: databaseUrl },
+  });
 
 /**
  * The restore drill (docs/operations.md): pets written under load, a backup taken mid-way by the operator's
@@ -58,7 +61,8 @@ describe.each(TEST_PROVIDERS)("the restore drill on %s (built)", (provider) => {
           headers: { Authorization: bearer(), "Content-Type": "application/json" },
           body: JSON.stringify({ name, categoryId: 1 }),
         });
-        if (response.status === 201) acknowledged.push({ id: ((await response.json()) as { id: number }).id, name, at: Date.now() });
+        if (response.status === 201)
+          acknowledged.push({ id: ((await response.json()) as { id: number }).id, name, at: Date.now() });
       }
     });
     // Mid-way: once a hundred are in (seconds on a loaded host).
@@ -90,7 +94,9 @@ describe.each(TEST_PROVIDERS)("the restore drill on %s (built)", (provider) => {
     if (provider === "sqlite") expect(inspectSqlite(sqliteFilePath(target)).integrity).toBe("ok");
 
     const restoredApi = await apiOn(target);
-    const served = new Map((await listAllPets(restoredApi, { Authorization: bearer() })).map((pet) => [pet.id, pet.name]));
+    const served = new Map(
+      (await listAllPets(restoredApi, { Authorization: bearer() })).map((pet) => [pet.id, pet.name]),
+    );
     expect(before.filter((pet) => served.get(pet.id) !== pet.name)).toEqual([]);
     // Nothing appears that was never acknowledged as it was.
     const everyAcknowledged = new Map(acknowledged.map((pet) => [pet.id, pet.name]));
@@ -116,7 +122,15 @@ describe.each(TEST_PROVIDERS)("the restore drill on %s (built)", (provider) => {
     cleanups.push(source.remove);
     const api = await apiOn(source.url);
     for (const name of ["Old Rex", "Old Tom"]) {
-      expect((await fetch(`${api.url}/v1/pets`, { method: "POST", headers: { Authorization: bearer(), "Content-Type": "application/json" }, body: JSON.stringify({ name, categoryId: 1 }) })).status).toBe(201);
+      expect(
+        (
+          await fetch(`${api.url}/v1/pets`, {
+            method: "POST",
+            headers: { Authorization: bearer(), "Content-Type": "application/json" },
+            body: JSON.stringify({ name, categoryId: 1 }),
+          })
+        ).status,
+      ).toBe(201);
     }
     await api.stop("SIGTERM");
     const latest = provider === "sqlite" ? "0015_category_blocks" : "0014_store_at_a_glance";
@@ -142,7 +156,9 @@ describe.each(TEST_PROVIDERS)("the restore drill on %s (built)", (provider) => {
       await client.connect();
       await client.query(undo);
       // With the counts' deltas that came after (0017), so the two apply again in order.
-      await client.query("DELETE FROM _prisma_migrations WHERE migration_name = ANY($1)", [[latest, "0017_counts_as_deltas"]]);
+      await client.query("DELETE FROM _prisma_migrations WHERE migration_name = ANY($1)", [
+        [latest, "0017_counts_as_deltas"],
+      ]);
       await client.end();
     }
     const dir = mkdtempSync(path.join(tmpdir(), "petstore-older-"));
@@ -160,16 +176,24 @@ describe.each(TEST_PROVIDERS)("the restore drill on %s (built)", (provider) => {
     }
     await operations(target, "restore", file);
     const restoredApi = await apiOn(target);
-    expect((await listAllPets(restoredApi, { Authorization: bearer() })).map((pet) => pet.name)).toEqual(["Old Rex", "Old Tom"]);
+    expect((await listAllPets(restoredApi, { Authorization: bearer() })).map((pet) => pet.name)).toEqual([
+      "Old Rex",
+      "Old Tom",
+    ]);
     // The migration's own fill: the category filter finds the pets the older version kept.
     const byCategory = await fetch(`${restoredApi.url}/v1/pets?categoryId=1`, { headers: { Authorization: bearer() } });
-    expect(((await byCategory.json()) as Array<{ name: string }>).map((pet) => pet.name)).toEqual(["Old Rex", "Old Tom"]);
+    expect(((await byCategory.json()) as Array<{ name: string }>).map((pet) => pet.name)).toEqual([
+      "Old Rex",
+      "Old Tom",
+    ]);
     // Migrated on start: the newest migration is applied again, and the API's heartbeat is written.
     const migrated = await openDatabase({ url: target, poolSize: 1 });
     try {
       const rows = await migrated.sql.read(function* () {
         return {
-          applied: yield* firstRow<{ n: unknown }>(sql`SELECT count(*) AS "n" FROM "_prisma_migrations" WHERE "migration_name" = ${latest}`),
+          applied: yield* firstRow<{ n: unknown }>(
+            sql`SELECT count(*) AS "n" FROM "_prisma_migrations" WHERE "migration_name" = ${latest}`,
+          ),
           beats: yield* firstRow<{ n: unknown }>(sql`SELECT count(*) AS "n" FROM "ApiHeartbeat"`),
           // The counts start from the pets the older version kept.
           counted: yield* firstRow<{ n: unknown }>(sql`SELECT sum("count") AS "n" FROM "PetCount"`),

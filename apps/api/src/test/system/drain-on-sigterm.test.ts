@@ -71,7 +71,9 @@ describe("SIGTERM on the built API", () => {
         .map((line) => JSON.parse(line) as { msg: string; answeredDuringDrain?: number; cut?: number });
       expect(lines.find((line) => line.msg.startsWith("drain over"))?.answeredDuringDrain).toBeGreaterThanOrEqual(4);
       expect(lines.find((line) => line.msg.startsWith("stopped"))?.cut).toBe(0);
-      console.log(`drain: /readyz 503 ${flippedAfter} ms after SIGTERM, listener open ${DRAIN} ms, exit 0 after ${stoppedAfter} ms`);
+      console.log(
+        `drain: /readyz 503 ${flippedAfter} ms after SIGTERM, listener open ${DRAIN} ms, exit 0 after ${stoppedAfter} ms`,
+      );
     } finally {
       agent.destroy();
     }
@@ -79,7 +81,10 @@ describe("SIGTERM on the built API", () => {
 
   it("a request still open past SHUTDOWN_TIMEOUT_MS is cut: exit 1, one line saying how many", async () => {
     const TIMEOUT = 500;
-    const { url, child, exited, output } = await startApi({ SHUTDOWN_TIMEOUT_MS: String(TIMEOUT), REQUEST_TIMEOUT_MS: "20000" });
+    const { url, child, exited, output } = await startApi({
+      SHUTDOWN_TIMEOUT_MS: String(TIMEOUT),
+      REQUEST_TIMEOUT_MS: "20000",
+    });
     const { port } = new URL(url);
     // A create whose body never finishes arriving.
     const socket = net.connect(Number(port), "127.0.0.1");

@@ -27,19 +27,23 @@ async function start(url: string): Promise<ApiProcess> {
 /** The ids of the pets whose `pet.created` the stream brought, with when each arrived. */
 function follow(url: string) {
   const seen: Array<{ id: number; at: number }> = [];
-  const req = http.get(`${url}/v1/events/stream?types=pet.created`, { agent: false, headers: { Authorization: `Bearer ${TEST_KEY}` } }, (res) => {
-    res.setEncoding("utf8");
-    let buffer = "";
-    res.on("data", (chunk: string) => {
-      buffer += chunk;
-      let end: number;
-      while ((end = buffer.indexOf("\n\n")) !== -1) {
-        const data = /^data: (.*)$/m.exec(buffer.slice(0, end))?.[1];
-        buffer = buffer.slice(end + 2);
-        if (data) seen.push({ id: (JSON.parse(data) as { data: { id: number } }).data.id, at: Date.now() });
-      }
-    });
-  });
+  const req = http.get(
+    `${url}/v1/events/stream?types=pet.created`,
+    { agent: false, headers: { Authorization: `Bearer ${TEST_KEY}` } },
+    (res) => {
+      res.setEncoding("utf8");
+      let buffer = "";
+      res.on("data", (chunk: string) => {
+        buffer += chunk;
+        let end: number;
+        while ((end = buffer.indexOf("\n\n")) !== -1) {
+          const data = /^data: (.*)$/m.exec(buffer.slice(0, end))?.[1];
+          buffer = buffer.slice(end + 2);
+          if (data) seen.push({ id: (JSON.parse(data) as { data: { id: number } }).data.id, at: Date.now() });
+        }
+      });
+    },
+  );
   return { seen, close: () => req.destroy() };
 }
 
@@ -67,7 +71,9 @@ describe("event streams across two processes on one SQLite file", () => {
       expect(stream.seen.map(({ id }) => id)).toEqual(created.map(({ pet }) => pet.id));
       const lags = stream.seen.map(({ at }, index) => at - created[index]!.at);
       expect(Math.max(...lags)).toBeLessThan(2_000);
-      console.log(`two processes on one SQLite file: A's creates reached B's stream after ${Math.min(...lags)}-${Math.max(...lags)} ms`);
+      console.log(
+        `two processes on one SQLite file: A's creates reached B's stream after ${Math.min(...lags)}-${Math.max(...lags)} ms`,
+      );
     } finally {
       stream.close();
     }

@@ -37,9 +37,12 @@ describe.each(TEST_PROVIDERS)("hostile names on %s", (provider) => {
     await t?.close();
   });
 
-  const storedPets = async () => Pets.parse((await api().get("/v1/pets?limit=100").set("Authorization", bearer()).expect(200)).body);
-  const storedKeys = async () => ApiKeys.parse((await api().get("/admin/v1/keys").set("Authorization", bearer()).expect(200)).body);
-  const events = async () => AuditEvents.parse((await api().get("/admin/v1/audit-events").set("Authorization", bearer()).expect(200)).body);
+  const storedPets = async () =>
+    Pets.parse((await api().get("/v1/pets?limit=100").set("Authorization", bearer()).expect(200)).body);
+  const storedKeys = async () =>
+    ApiKeys.parse((await api().get("/admin/v1/keys").set("Authorization", bearer()).expect(200)).body);
+  const events = async () =>
+    AuditEvents.parse((await api().get("/admin/v1/audit-events").set("Authorization", bearer()).expect(200)).body);
 
   it.each(HOSTILE_NAMES)("createPet: 400 naming body.name for %s, storing nothing", async (_case, name) => {
     const pets = await storedPets();
@@ -59,17 +62,32 @@ describe.each(TEST_PROVIDERS)("hostile names on %s", (provider) => {
 
   it("listPets: 400 naming query.name for a bidirectional character in the search (a query cannot carry a lone surrogate)", async () => {
     for (const search of ["%E2%80%AE", "Rex%E2%81%A6", "%E2%80%8F"]) {
-      const error = expectError(await api().get(`/v1/pets?name=${search}`).set("Authorization", bearer()), 400, "VALIDATION_ERROR");
-      expect(error.issues?.map((issue) => issue.field), search).toEqual(["query.name"]);
+      const error = expectError(
+        await api().get(`/v1/pets?name=${search}`).set("Authorization", bearer()),
+        400,
+        "VALIDATION_ERROR",
+      );
+      expect(
+        error.issues?.map((issue) => issue.field),
+        search,
+      ).toEqual(["query.name"]);
     }
   });
 
   it("still stores well-formed names from every plane, and the activity log holds only those", async () => {
     for (const name of ["🐕 Rex", "Émile", "שלום", "مرحبا", "x\u00a0y", "𝔘𝔫𝔦"]) {
-      const created = await api().post("/v1/pets").set("Authorization", bearer()).send({ name, categoryId: 1 }).expect(201);
+      const created = await api()
+        .post("/v1/pets")
+        .set("Authorization", bearer())
+        .send({ name, categoryId: 1 })
+        .expect(201);
       expect(created.body.name).toBe(name);
     }
-    const key = await api().post("/admin/v1/keys").set("Authorization", bearer()).send({ name: "Réception 🐕", scope: "read" }).expect(201);
+    const key = await api()
+      .post("/admin/v1/keys")
+      .set("Authorization", bearer())
+      .send({ name: "Réception 🐕", scope: "read" })
+      .expect(201);
     expect(key.body.key.name).toBe("Réception 🐕");
     const labels = (await events()).map((event) => event.target.label);
     expect(labels).toEqual(expect.arrayContaining(["🐕 Rex", "Réception 🐕"]));

@@ -85,19 +85,36 @@ interface AuthCase {
 }
 const printable = fc.string({ unit: "grapheme-ascii", maxLength: 40 });
 const authCase: fc.Arbitrary<AuthCase> = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom(TEST_KEY, SECOND_TEST_KEY).map((key) => ({ header: `Bearer ${key}`, ok: true })) },
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom(TEST_KEY, SECOND_TEST_KEY).map((key) => ({ header: `Bearer ${key}`, ok: true })),
+  },
   {
     weight: 1,
     arbitrary: fc
-      .tuple(fc.constantFrom("bearer", "BEARER", "Bearer"), fc.integer({ min: 1, max: 3 }), fc.constantFrom(TEST_KEY, SECOND_TEST_KEY))
+      .tuple(
+        fc.constantFrom("bearer", "BEARER", "Bearer"),
+        fc.integer({ min: 1, max: 3 }),
+        fc.constantFrom(TEST_KEY, SECOND_TEST_KEY),
+      )
       .map(([scheme, spaces, key]) => ({ header: `${scheme}${" ".repeat(spaces)}${key}`, ok: true })),
   },
   {
     weight: 3,
     arbitrary: fc.oneof(
       fc.constant<AuthCase>({ header: undefined, ok: false }),
-      fc.constantFrom("", "Bearer", "Bearer ", `Basic ${Buffer.from(`x:${TEST_KEY}`).toString("base64")}`, TEST_KEY).map((header) => ({ header, ok: false })),
-      fc.constantFrom(`Bearer ${TEST_KEY.toUpperCase()}`, `Bearer ${TEST_KEY}x`, `Bearer ${TEST_KEY.slice(0, -1)}`, `Bearer ${TEST_KEY} ${TEST_KEY}`, `Token ${TEST_KEY}`).map((header) => ({ header, ok: false })),
+      fc
+        .constantFrom("", "Bearer", "Bearer ", `Basic ${Buffer.from(`x:${TEST_KEY}`).toString("base64")}`, TEST_KEY)
+        .map((header) => ({ header, ok: false })),
+      fc
+        .constantFrom(
+          `Bearer ${TEST_KEY.toUpperCase()}`,
+          `Bearer ${TEST_KEY}x`,
+          `Bearer ${TEST_KEY.slice(0, -1)}`,
+          `Bearer ${TEST_KEY} ${TEST_KEY}`,
+          `Token ${TEST_KEY}`,
+        )
+        .map((header) => ({ header, ok: false })),
       printable.map((token) => ({ header: `Bearer ${token}`, ok: false })),
       printable.map((header) => ({ header, ok: false })),
     ),
@@ -113,7 +130,11 @@ const validName = fc
   )
   .map(([before, core, after]) => `${before}${core}${after}`)
   .filter((name) => PetName.safeParse(name).success);
-const validCategoryId = fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: MAX_ID }), fc.constantFrom(1, MAX_ID));
+const validCategoryId = fc.oneof(
+  fc.integer({ min: 1, max: 1000 }),
+  fc.integer({ min: 1, max: MAX_ID }),
+  fc.constantFrom(1, MAX_ID),
+);
 const validNewPet = fc.record(
   { name: validName, categoryId: validCategoryId, status: fc.constantFrom(...PET_STATUSES) },
   { requiredKeys: ["name", "categoryId"] },
@@ -133,7 +154,9 @@ const nameWithControlCharacter = fc
  * low, or a pair reversed; PostgreSQL's driver refuses it as a parameter) or a bidirectional formatting
  * character (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069: it makes a name display as another).
  */
-const BIDI_FORMATTING = [0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069];
+const BIDI_FORMATTING = [
+  0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069,
+];
 const hostileUnit = fc.oneof(
   fc.integer({ min: 0xd800, max: 0xdbff }).map((code) => String.fromCharCode(code)),
   fc.integer({ min: 0xdc00, max: 0xdfff }).map((code) => String.fromCharCode(code)),
@@ -161,7 +184,8 @@ function percentEncode(value: string): string {
       encoded += encodeURIComponent(character);
       continue;
     }
-    for (const byte of [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]) encoded += `%${byte.toString(16).toUpperCase()}`;
+    for (const byte of [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)])
+      encoded += `%${byte.toString(16).toUpperCase()}`;
   }
   return encoded;
 }
@@ -176,11 +200,28 @@ function queryValueAsParsed(encoded: string): string {
 }
 
 const invalidName = fc.oneof(
-  fc.constantFrom("", " ", "\t\n ", null, 7, true, [], {}, ["Rex"], "a\u0000b", "\u0000", "Rex\u0085", "\ud800", "Rex\u202e"),
+  fc.constantFrom(
+    "",
+    " ",
+    "\t\n ",
+    null,
+    7,
+    true,
+    [],
+    {},
+    ["Rex"],
+    "a\u0000b",
+    "\u0000",
+    "Rex\u0085",
+    "\ud800",
+    "Rex\u202e",
+  ),
   nameWithControlCharacter,
   nameWithHostileCharacter,
   hostileText(20),
-  fc.string({ unit: "grapheme-ascii", minLength: NAME_MAX_LENGTH + 1, maxLength: NAME_MAX_LENGTH + 40 }).filter((s) => s.trim().length > NAME_MAX_LENGTH),
+  fc
+    .string({ unit: "grapheme-ascii", minLength: NAME_MAX_LENGTH + 1, maxLength: NAME_MAX_LENGTH + 40 })
+    .filter((s) => s.trim().length > NAME_MAX_LENGTH),
 );
 const invalidCategoryId = fc.oneof(
   fc.constantFrom(0, -1, 1.5, MAX_ID + 1, 2 ** 63, 1e300, "1", "one", null, true, [], {}),
@@ -202,7 +243,11 @@ const petBody: fc.Arbitrary<unknown> = fc.oneof(
     arbitrary: fc
       .tuple(
         validNewPet,
-        fc.dictionary(fc.string({ unit: textUnit, maxLength: 8 }), fc.jsonValue({ maxDepth: 2, stringUnit: textUnit }), { maxKeys: 3 }),
+        fc.dictionary(
+          fc.string({ unit: textUnit, maxLength: 8 }),
+          fc.jsonValue({ maxDepth: 2, stringUnit: textUnit }),
+          { maxKeys: 3 },
+        ),
         fc.integer({ min: 1, max: 1000 }),
       )
       .map(([pet, extra, id]) => ({ ...extra, id, ...pet })),
@@ -210,7 +255,12 @@ const petBody: fc.Arbitrary<unknown> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc
-      .tuple(validNewPet, fc.constantFrom("name", "categoryId", "status"), fc.oneof(invalidName, invalidCategoryId, invalidStatus), fc.boolean())
+      .tuple(
+        validNewPet,
+        fc.constantFrom("name", "categoryId", "status"),
+        fc.oneof(invalidName, invalidCategoryId, invalidStatus),
+        fc.boolean(),
+      )
       .map(([pet, field, value, drop]) => {
         const broken: Record<string, unknown> = { ...pet, [field]: value };
         if (drop && field !== "status") delete broken[field];
@@ -287,13 +337,11 @@ const createRequest: fc.Arbitrary<FuzzRequest> = fc
       {
         // A surrogate as raw bytes inside the name's JSON string (WTF-8, not UTF-8): the body is read as UTF-8, each byte a U+FFFD.
         weight: 1,
-        arbitrary: fc
-          .tuple(validNewPet, fc.integer({ min: 0xd800, max: 0xdfff }))
-          .map(([pet, code]) => {
-            const [before = "", after = ""] = JSON.stringify({ ...pet, name: "x\u0000x" }).split("\\u0000");
-            const surrogate = Buffer.from([0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]);
-            return { bytes: Buffer.concat([Buffer.from(before), surrogate, Buffer.from(after)]) };
-          }),
+        arbitrary: fc.tuple(validNewPet, fc.integer({ min: 0xd800, max: 0xdfff })).map(([pet, code]) => {
+          const [before = "", after = ""] = JSON.stringify({ ...pet, name: "x\u0000x" }).split("\\u0000");
+          const surrogate = Buffer.from([0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]);
+          return { bytes: Buffer.concat([Buffer.from(before), surrogate, Buffer.from(after)]) };
+        }),
       },
       {
         weight: 1,
@@ -309,7 +357,13 @@ const createRequest: fc.Arbitrary<FuzzRequest> = fc
     if (ctCase === "random") headers["content-type"] = randomType;
     else if (ctCase !== "none") headers["content-type"] = CONTENT_TYPES[ctCase];
     if (!chunked || bytes.length === 0) headers["content-length"] = String(bytes.length);
-    const request: FuzzRequest = { kind: "create", method: "POST", path: "/v1/pets", headers: withAuth(auth, headers), body: bytes };
+    const request: FuzzRequest = {
+      kind: "create",
+      method: "POST",
+      path: "/v1/pets",
+      headers: withAuth(auth, headers),
+      body: bytes,
+    };
     if (!auth.ok) return { ...request, expect: [401] };
     if (ctCase === "random") return request;
     if (ctCase === "none") return { ...request, expect: [bytes.length > 0 ? 415 : 400] };
@@ -348,7 +402,23 @@ const afterValue = fc.oneof(
 /** Name searches: prefixes of names the fuzz stores, SQL and LIKE metacharacters, accents, and what is refused. */
 const nameValue = fc.oneof(
   fc.string({ unit: "grapheme", minLength: 1, maxLength: 3 }),
-  fc.constantFrom("%", "_", "\\", "'", "' OR '1'='1", "%_%", "É", "e", "  a  ", "a".repeat(100), "a".repeat(101), "", " ", "\ud800", "\u202e"),
+  fc.constantFrom(
+    "%",
+    "_",
+    "\\",
+    "'",
+    "' OR '1'='1",
+    "%_%",
+    "É",
+    "e",
+    "  a  ",
+    "a".repeat(100),
+    "a".repeat(101),
+    "",
+    " ",
+    "\ud800",
+    "\u202e",
+  ),
   nameWithControlCharacter,
   nameWithHostileCharacter,
   hostileText(3),
@@ -367,33 +437,38 @@ const queryParam = fc.oneof(
 const listRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
   {
     weight: 4,
-    arbitrary: fc.tuple(authCase, fc.array(queryParam, { maxLength: 4 }), fc.constantFrom("GET", "HEAD")).map(([auth, params, method]) => {
-      const encoded = params.map(([key, value]) => [key, percentEncode(value)] as const);
-      const search = encoded.map(([key, value]) => `${key}=${value}`).join("&");
-      // What the server reads: an unpaired surrogate's bytes are not UTF-8, so that value stays as sent, percent signs and all.
-      const seen: Record<string, string | string[]> = {};
-      for (const [key, sent] of encoded) {
-        if (!LIST_KEYS.includes(key)) continue;
-        const value = queryValueAsParsed(sent);
-        const previous = seen[key];
-        seen[key] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
-      }
-      const parsed = ListPetsQuery.safeParse(seen);
-      const request: FuzzRequest = {
-        kind: "list",
-        method,
-        path: `/v1/pets${search ? `?${search}` : ""}`,
-        headers: withAuth(auth),
-        bodyless: method === "HEAD",
-      };
-      if (!auth.ok) return { ...request, expect: [401] };
-      return parsed.success ? { ...request, expect: [200], query: parsed.data } : { ...request, expect: [400] };
-    }),
+    arbitrary: fc
+      .tuple(authCase, fc.array(queryParam, { maxLength: 4 }), fc.constantFrom("GET", "HEAD"))
+      .map(([auth, params, method]) => {
+        const encoded = params.map(([key, value]) => [key, percentEncode(value)] as const);
+        const search = encoded.map(([key, value]) => `${key}=${value}`).join("&");
+        // What the server reads: an unpaired surrogate's bytes are not UTF-8, so that value stays as sent, percent signs and all.
+        const seen: Record<string, string | string[]> = {};
+        for (const [key, sent] of encoded) {
+          if (!LIST_KEYS.includes(key)) continue;
+          const value = queryValueAsParsed(sent);
+          const previous = seen[key];
+          seen[key] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+        }
+        const parsed = ListPetsQuery.safeParse(seen);
+        const request: FuzzRequest = {
+          kind: "list",
+          method,
+          path: `/v1/pets${search ? `?${search}` : ""}`,
+          headers: withAuth(auth),
+          bodyless: method === "HEAD",
+        };
+        if (!auth.ok) return { ...request, expect: [401] };
+        return parsed.success ? { ...request, expect: [200], query: parsed.data } : { ...request, expect: [400] };
+      }),
   },
   {
     weight: 1,
     arbitrary: fc
-      .tuple(authCase, fc.string({ unit: fc.constantFrom(..."abclimtsuafne0123456789=&%[]+-._~!$'()*,;:@/?"), maxLength: 40 }))
+      .tuple(
+        authCase,
+        fc.string({ unit: fc.constantFrom(..."abclimtsuafne0123456789=&%[]+-._~!$'()*,;:@/?"), maxLength: 40 }),
+      )
       .map(([auth, raw]) => ({
         kind: "list" as const,
         method: "GET",
@@ -407,7 +482,24 @@ const listRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
 /** GET /v1/pets/:petId with well-formed, out-of-range, malformed and mis-encoded ids. */
 const petIdSegment = fc.oneof(
   { weight: 4, arbitrary: fc.integer({ min: 1, max: 60 }).map(String) },
-  { weight: 1, arbitrary: fc.constantFrom("0", "-1", "7.0", "1e1", "0x7", "%207", "7%20", "+7", "007", String(MAX_ID), String(MAX_ID + 1), "18446744073709551616", "9".repeat(400)) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      "0",
+      "-1",
+      "7.0",
+      "1e1",
+      "0x7",
+      "%207",
+      "7%20",
+      "+7",
+      "007",
+      String(MAX_ID),
+      String(MAX_ID + 1),
+      "18446744073709551616",
+      "9".repeat(400),
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom("%", "%zz", "%E0%A4%A", "%00", "%2F", "%C0%AF", "..", "%2e%2e") },
   { weight: 1, arbitrary: fc.string({ unit: "grapheme", minLength: 1, maxLength: 12 }).map(encodeURIComponent) },
   { weight: 1, arbitrary: hostileText(12).map(percentEncode) },
@@ -442,10 +534,21 @@ const CHANGES_OF_PET_1: Record<string, { operation: ChangeOperation; expect: num
   "POST /v1/deleted-pets/1/restore": { operation: "restorePet", expect: [200, 404] },
 };
 const methodRequest: fc.Arbitrary<FuzzRequest> = fc
-  .tuple(authCase, fc.constantFrom(...METHODS), fc.constantFrom(...Object.keys(METHOD_PATHS)), fc.option(fc.uint8Array({ maxLength: 64 })))
+  .tuple(
+    authCase,
+    fc.constantFrom(...METHODS),
+    fc.constantFrom(...Object.keys(METHOD_PATHS)),
+    fc.option(fc.uint8Array({ maxLength: 64 })),
+  )
   .map(([auth, method, path, bytes]) => {
     const allowed = ALLOWED_METHODS.get(METHOD_PATHS[path] ?? path) ?? [];
-    const request: FuzzRequest = { kind: "method", method, path, headers: withAuth(auth), bodyless: method === "HEAD" || method === "OPTIONS" };
+    const request: FuzzRequest = {
+      kind: "method",
+      method,
+      path,
+      headers: withAuth(auth),
+      bodyless: method === "HEAD" || method === "OPTIONS",
+    };
     if (allowed.includes(method)) {
       // Served methods: OPTIONS is the CORS preflight (204), the others the operation; those that change pet 1
       // are 204 or 404 (deletePet), 200 or 404 (restorePet), 400 (updatePet: no body), and count as changes.
@@ -456,7 +559,13 @@ const methodRequest: fc.Arbitrary<FuzzRequest> = fc
       return { ...request, expect: expected, change: { operation: change.operation, petId: 1, raced: expected } };
     }
     const withBody = bytes
-      ? { body: Buffer.from(bytes), headers: withAuth(auth, { "content-type": "application/octet-stream", "content-length": String(bytes.length) }) }
+      ? {
+          body: Buffer.from(bytes),
+          headers: withAuth(auth, {
+            "content-type": "application/octet-stream",
+            "content-length": String(bytes.length),
+          }),
+        }
       : {};
     return { ...request, ...withBody, expect: auth.ok ? [405] : [401] };
   });
@@ -464,7 +573,9 @@ const methodRequest: fc.Arbitrary<FuzzRequest> = fc
 /** Paths that name nothing: 404, or 401 first under /v1. */
 const unknownRequest: fc.Arbitrary<FuzzRequest> = fc
   .tuple(authCase, fc.boolean(), fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/), fc.constantFrom("GET", "POST", "DELETE"))
-  .filter(([, , segment]) => !["pets", "deleted-pets", "healthz", "readyz", "docs", "v1"].includes(segment.toLowerCase()))
+  .filter(
+    ([, , segment]) => !["pets", "deleted-pets", "healthz", "readyz", "docs", "v1"].includes(segment.toLowerCase()),
+  )
   .map(([auth, underV1, segment, method]) => ({
     kind: "unknown" as const,
     method,
@@ -489,7 +600,8 @@ type ChangeTarget =
   | { segment: string };
 
 /** One operation of a patch: literal JSON, or a `test` of what the pet holds (`current`) or of something it does not (`stale`). */
-type OperationIntent = { literal: unknown } | { testCurrent: PetPatchPath; padded: boolean } | { testStale: PetPatchPath };
+type OperationIntent =
+  { literal: unknown } | { testCurrent: PetPatchPath; padded: boolean } | { testStale: PetPatchPath };
 
 /** A body as drawn: a patch's operations (resolved against the pet), any other JSON, or raw bytes. */
 type ChangeBody = { operations: OperationIntent[] } | { json: unknown } | { bytes: Buffer };
@@ -506,8 +618,14 @@ const READ_AS: Record<"updatePet", ChangeContentTypeCase[]> = {
   updatePet: ["json", "json-utf8", "JSON", "json-patch", "json-patch-utf8"],
 };
 const changeContentTypeCase = fc.oneof(
-  { weight: 8, arbitrary: fc.constantFrom<ChangeContentTypeCase>("json", "json-utf8", "JSON", "json-patch", "json-patch-utf8") },
-  { weight: 2, arbitrary: fc.constantFrom<ChangeContentTypeCase>("none", "text", "form", "json-latin1", "merge-patch", "random") },
+  {
+    weight: 8,
+    arbitrary: fc.constantFrom<ChangeContentTypeCase>("json", "json-utf8", "JSON", "json-patch", "json-patch-utf8"),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom<ChangeContentTypeCase>("none", "text", "form", "json-latin1", "merge-patch", "random"),
+  },
 );
 
 /**
@@ -526,9 +644,17 @@ const keyCase: fc.Arbitrary<KeyCase | undefined> = fc.oneof(
   { weight: 12, arbitrary: fc.constant(undefined) },
   { weight: 2, arbitrary: fc.uuid().map((uuid) => ({ value: `fuzz-${uuid}`, reused: false, twice: false })) },
   { weight: 1, arbitrary: fc.uuid().map((uuid) => ({ value: `twice-${uuid}`, reused: false, twice: true })) },
-  { weight: 1, arbitrary: fc.constantFrom("retry-1", "retry-2").map((value) => ({ value, reused: true, twice: false })) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom("retry-1", "retry-2").map((value) => ({ value, reused: true, twice: false })),
+  },
   // Refused by the contract; no leading or trailing space: HTTP strips those before anyone reads the header.
-  { weight: 1, arbitrary: fc.constantFrom("", "a".repeat(256), "caf\u00e9", "a\tb").map((value) => ({ value, reused: false, twice: false })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom("", "a".repeat(256), "caf\u00e9", "a\tb")
+      .map((value) => ({ value, reused: false, twice: false })),
+  },
 );
 
 /** The ids no pet has: far past any the fuzz creates, and the largest a client may send. */
@@ -547,21 +673,32 @@ const changeTarget = (live: number, deleted: number, segment: number): fc.Arbitr
 /** Operations a patch may hold and a pet may take: replace or add a valid value, remove the status. */
 const validSetOperation = fc.oneof(
   fc.tuple(fc.constantFrom("replace", "add"), validName).map(([op, value]) => ({ op, path: "/name", value })),
-  fc.tuple(fc.constantFrom("replace", "add"), validCategoryId).map(([op, value]) => ({ op, path: "/categoryId", value })),
-  fc.tuple(fc.constantFrom("replace", "add"), fc.constantFrom(...PET_STATUSES, null)).map(([op, value]) => ({ op, path: "/status", value })),
+  fc
+    .tuple(fc.constantFrom("replace", "add"), validCategoryId)
+    .map(([op, value]) => ({ op, path: "/categoryId", value })),
+  fc
+    .tuple(fc.constantFrom("replace", "add"), fc.constantFrom(...PET_STATUSES, null))
+    .map(([op, value]) => ({ op, path: "/status", value })),
   fc.constant({ op: "remove", path: "/status" }),
 );
 /** The same operations with a value no pet may hold: refused by the schema (400), or only once applied (400, or 404 first). */
 const invalidSetOperation = fc.oneof(
   fc.tuple(fc.constantFrom("replace", "add"), invalidName).map(([op, value]) => ({ op, path: "/name", value })),
-  fc.tuple(fc.constantFrom("replace", "add"), invalidCategoryId).map(([op, value]) => ({ op, path: "/categoryId", value })),
+  fc
+    .tuple(fc.constantFrom("replace", "add"), invalidCategoryId)
+    .map(([op, value]) => ({ op, path: "/categoryId", value })),
   fc.tuple(fc.constantFrom("replace", "add"), invalidStatus).map(([op, value]) => ({ op, path: "/status", value })),
   // About the schema's bound on a string and a name's: refused by the schema past it, by the name rule below it.
   fc
-    .tuple(fc.constantFrom("replace", "test"), fc.integer({ min: PATCH_STRING_MAX_LENGTH - 2, max: PATCH_STRING_MAX_LENGTH + 2 }))
+    .tuple(
+      fc.constantFrom("replace", "test"),
+      fc.integer({ min: PATCH_STRING_MAX_LENGTH - 2, max: PATCH_STRING_MAX_LENGTH + 2 }),
+    )
     .map(([op, length]) => ({ op, path: "/name", value: "n".repeat(length) })),
 );
-const testCurrent = fc.tuple(fc.constantFrom(...PET_PATCH_PATHS), fc.boolean()).map(([path, padded]): OperationIntent => ({ testCurrent: path, padded }));
+const testCurrent = fc
+  .tuple(fc.constantFrom(...PET_PATCH_PATHS), fc.boolean())
+  .map(([path, padded]): OperationIntent => ({ testCurrent: path, padded }));
 const testStale = fc.constantFrom(...PET_PATCH_PATHS).map((path): OperationIntent => ({ testStale: path }));
 /** Anything a client might put where a JSON Patch operation goes: other ops, paths and values, extra members, missing ones. */
 const patchValue = fc.oneof(
@@ -575,10 +712,26 @@ const patchValue = fc.oneof(
 const hostileOperation = fc.oneof(
   fc.record(
     {
-      op: fc.oneof(fc.constantFrom("test", "replace", "add", "remove"), fc.constantFrom("move", "copy", "Replace", "REMOVE", "", "test ", null, 1)),
+      op: fc.oneof(
+        fc.constantFrom("test", "replace", "add", "remove"),
+        fc.constantFrom("move", "copy", "Replace", "REMOVE", "", "test ", null, 1),
+      ),
       path: fc.oneof(
         fc.constantFrom(...PET_PATCH_PATHS),
-        fc.constantFrom("/id", "/name/0", "name", "/Name", "", "/", "/status/", "/~1", "#/name", "/createdAt", "/categoryId/-", "/nameKey"),
+        fc.constantFrom(
+          "/id",
+          "/name/0",
+          "name",
+          "/Name",
+          "",
+          "/",
+          "/status/",
+          "/~1",
+          "#/name",
+          "/createdAt",
+          "/categoryId/-",
+          "/nameKey",
+        ),
         hostileText(8),
       ),
       value: patchValue,
@@ -587,7 +740,13 @@ const hostileOperation = fc.oneof(
     { requiredKeys: ["op", "path"] },
   ),
   fc
-    .tuple(validSetOperation, fc.dictionary(fc.string({ unit: textUnit, maxLength: 6 }), fc.jsonValue({ maxDepth: 1, stringUnit: textUnit }), { minKeys: 1, maxKeys: 2 }))
+    .tuple(
+      validSetOperation,
+      fc.dictionary(fc.string({ unit: textUnit, maxLength: 6 }), fc.jsonValue({ maxDepth: 1, stringUnit: textUnit }), {
+        minKeys: 1,
+        maxKeys: 2,
+      }),
+    )
     .map(([operation, extra]) => ({ ...extra, ...operation })),
   fc.jsonValue({ maxDepth: 2, stringUnit: textUnit }),
 );
@@ -611,7 +770,10 @@ const updateBody: fc.Arbitrary<ChangeBody> = fc.oneof(
   {
     weight: 1,
     arbitrary: fc.array(validSetOperation, { minLength: 1, maxLength: 3 }).map((sets) => ({
-      operations: sets.flatMap((set): OperationIntent[] => [{ literal: set }, { literal: { op: "test", path: set.path, value: "value" in set ? set.value : null } }]),
+      operations: sets.flatMap((set): OperationIntent[] => [
+        { literal: set },
+        { literal: { op: "test", path: set.path, value: "value" in set ? set.value : null } },
+      ]),
     })),
   },
   // Any mix, up to past the bound on operations.
@@ -633,20 +795,24 @@ const updateBody: fc.Arbitrary<ChangeBody> = fc.oneof(
   // No JSON Patch at all: an object (a merge patch, one operation unwrapped), a scalar, no operation, too many.
   {
     weight: 1,
-    arbitrary: fc.oneof(
-      fc.jsonValue({ maxDepth: 2, stringUnit: textUnit }),
-      validSetOperation,
-      fc.tuple(validName, validCategoryId).map(([name, categoryId]) => ({ name, categoryId })),
-      fc.constantFrom<unknown>([], null, "[]", 0, [[]]),
-      validSetOperation.map((operation) => Array.from({ length: PET_PATCH_MAX_OPERATIONS + 1 }, () => operation)),
-    ).map((json) => ({ json })),
+    arbitrary: fc
+      .oneof(
+        fc.jsonValue({ maxDepth: 2, stringUnit: textUnit }),
+        validSetOperation,
+        fc.tuple(validName, validCategoryId).map(([name, categoryId]) => ({ name, categoryId })),
+        fc.constantFrom<unknown>([], null, "[]", 0, [[]]),
+        validSetOperation.map((operation) => Array.from({ length: PET_PATCH_MAX_OPERATIONS + 1 }, () => operation)),
+      )
+      .map((json) => ({ json })),
   },
   {
     weight: 1,
     arbitrary: fc.oneof(
       fc.uint8Array({ maxLength: 200 }).map((bytes) => ({ bytes: Buffer.from(bytes) })),
       fc.constant({ bytes: Buffer.alloc(0) }),
-      fc.constantFrom('[{"op":"replace","path":"/name","value":"Rex"}', "[{op:'test'}]", "[] []", "\ufeff[]").map((text) => ({ bytes: Buffer.from(text) })),
+      fc
+        .constantFrom('[{"op":"replace","path":"/name","value":"Rex"}', "[{op:'test'}]", "[] []", "\ufeff[]")
+        .map((text) => ({ bytes: Buffer.from(text) })),
       // A surrogate as raw bytes inside a name's JSON string (WTF-8, not UTF-8): read as UTF-8, each byte a U+FFFD.
       fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => ({
         bytes: Buffer.concat([
@@ -657,7 +823,9 @@ const updateBody: fc.Arbitrary<ChangeBody> = fc.oneof(
       })),
       fc
         .integer({ min: BODY_LIMIT_BYTES, max: 2 * BODY_LIMIT_BYTES })
-        .map((size) => ({ bytes: Buffer.from(JSON.stringify([{ op: "replace", path: "/name", value: "x".repeat(size) }])) })),
+        .map((size) => ({
+          bytes: Buffer.from(JSON.stringify([{ op: "replace", path: "/name", value: "x".repeat(size) }])),
+        })),
     ),
   },
 );
@@ -669,7 +837,9 @@ const noBody: fc.Arbitrary<ChangeBody | undefined> = fc.oneof(
     arbitrary: fc.oneof(
       fc.oneof(fc.constant<unknown>({}), fc.jsonValue({ maxDepth: 2, stringUnit: textUnit })).map((json) => ({ json })),
       fc.uint8Array({ maxLength: 64 }).map((bytes) => ({ bytes: Buffer.from(bytes) })),
-      fc.integer({ min: BODY_LIMIT_BYTES, max: 2 * BODY_LIMIT_BYTES }).map((size) => ({ json: { padding: "x".repeat(size) } })),
+      fc
+        .integer({ min: BODY_LIMIT_BYTES, max: 2 * BODY_LIMIT_BYTES })
+        .map((size) => ({ json: { padding: "x".repeat(size) } })),
     ),
   },
 );
@@ -685,10 +855,24 @@ interface ChangeIntent {
   key: KeyCase | undefined;
   chunked: boolean;
 }
-const changeIntent = (operation: ChangeOperation, target: fc.Arbitrary<ChangeTarget>, body: fc.Arbitrary<ChangeBody | undefined>): fc.Arbitrary<ChangeIntent> =>
+const changeIntent = (
+  operation: ChangeOperation,
+  target: fc.Arbitrary<ChangeTarget>,
+  body: fc.Arbitrary<ChangeBody | undefined>,
+): fc.Arbitrary<ChangeIntent> =>
   fc
     .tuple(authCase, target, body, changeContentTypeCase, printable, keyCase, fc.boolean())
-    .map(([auth, target, body, contentType, randomType, key, chunked]) => ({ kind: "change-intent", operation, auth, target, body, contentType, randomType, key, chunked }));
+    .map(([auth, target, body, contentType, randomType, key, chunked]) => ({
+      kind: "change-intent",
+      operation,
+      auth,
+      target,
+      body,
+      contentType,
+      randomType,
+      key,
+      chunked,
+    }));
 
 /** Where a pet is: stored (`live`) or deleted and restorable (`deleted`), as the API would answer it; neither when no pet has its id. */
 interface PetAt {
@@ -700,7 +884,8 @@ interface PetAt {
 function testedValue(pet: Pet | undefined, path: PetPatchPath, stale: boolean, padded = false): string | number | null {
   const stored = pet ?? { id: 0, name: "Rex", categoryId: 1 };
   if (path === "/name") return stale ? `${stored.name}!` : padded ? ` ${stored.name}  ` : stored.name;
-  if (path === "/categoryId") return stale ? (stored.categoryId === MAX_ID ? 1 : stored.categoryId + 1) : stored.categoryId;
+  if (path === "/categoryId")
+    return stale ? (stored.categoryId === MAX_ID ? 1 : stored.categoryId + 1) : stored.categoryId;
   const statuses = [...PET_STATUSES, null];
   const status = stored.status ?? null;
   return stale ? (statuses[(statuses.indexOf(status) + 1) % statuses.length] ?? null) : status;
@@ -712,7 +897,12 @@ function bodyBytes(body: ChangeBody | undefined, pet: Pet | undefined): Buffer {
   if ("json" in body) return Buffer.from(JSON.stringify(body.json) ?? "null");
   const operations = body.operations.map((intent) => {
     if ("literal" in intent) return intent.literal;
-    if ("testCurrent" in intent) return { op: "test", path: intent.testCurrent, value: testedValue(pet, intent.testCurrent, false, intent.padded) };
+    if ("testCurrent" in intent)
+      return {
+        op: "test",
+        path: intent.testCurrent,
+        value: testedValue(pet, intent.testCurrent, false, intent.padded),
+      };
     return { op: "test", path: intent.testStale, value: testedValue(pet, intent.testStale, true) };
   });
   return Buffer.from(JSON.stringify(operations));
@@ -745,11 +935,18 @@ function patchOutcome(pet: Pet, patch: PetPatch): { statuses: number[]; pet?: Pe
         if (!same) return { status: 409 };
       }
     }
-    const parsed = NewPet.safeParse({ name: values["name"], categoryId: values["categoryId"], ...(values["status"] === null ? {} : { status: values["status"] }) });
+    const parsed = NewPet.safeParse({
+      name: values["name"],
+      categoryId: values["categoryId"],
+      ...(values["status"] === null ? {} : { status: values["status"] }),
+    });
     return parsed.success ? { status: 200, pet: { id: pet.id, ...parsed.data } } : { status: 400 };
   });
   const passed = readings.find((reading) => reading.status === 200);
-  return { statuses: [...new Set(readings.map((reading) => reading.status))], ...(passed?.pet ? { pet: passed.pet } : {}) };
+  return {
+    statuses: [...new Set(readings.map((reading) => reading.status))],
+    ...(passed?.pet ? { pet: passed.pet } : {}),
+  };
 }
 
 /** A path segment's pet id, as the server reads it; undefined when it names none (malformed, or another path once decoded). */
@@ -768,7 +965,11 @@ function idOfSegment(segment: string): number | undefined {
 const CHANGE_METHODS: Record<ChangeOperation, string> = { updatePet: "PATCH", deletePet: "DELETE", restorePet: "POST" };
 const CHANGE_SUCCESS: Record<ChangeOperation, number> = { updatePet: 200, deletePet: 204, restorePet: 200 };
 /** Every status the handler may answer whatever else of the batch ran first on the pet. */
-const CHANGE_HANDLER_STATUSES: Record<ChangeOperation, number[]> = { updatePet: [200, 400, 404, 409], deletePet: [204, 404], restorePet: [200, 404] };
+const CHANGE_HANDLER_STATUSES: Record<ChangeOperation, number[]> = {
+  updatePet: [200, 400, 404, 409],
+  deletePet: [204, 404],
+  restorePet: [200, 404],
+};
 const union = (...sets: number[][]) => [...new Set(sets.flat())].sort((a, b) => a - b);
 
 /** The request an intent comes to, at `segment`, given the pet there as the batch starts (`at`). */
@@ -807,7 +1008,8 @@ function changeRequest(intent: ChangeIntent, segment: string, at: PetAt | undefi
   if (operation === "updatePet") {
     if (contentType === "random") return request;
     // A Content-Type the route does not read is 415 even on an empty body; no Content-Type is, on a body.
-    if (contentType === "none" ? bytes.length > 0 : !READ_AS[operation].includes(contentType)) return { ...request, expect: [415] };
+    if (contentType === "none" ? bytes.length > 0 : !READ_AS[operation].includes(contentType))
+      return { ...request, expect: [415] };
     if (bytes.length > BODY_LIMIT_BYTES) return { ...request, expect: [413] };
     const text = new TextDecoder().decode(bytes);
     if (text.length > 0) {
@@ -822,7 +1024,11 @@ function changeRequest(intent: ChangeIntent, segment: string, at: PetAt | undefi
   }
   if (decoded.includes("/")) return request; // a different path altogether once decoded by some routers: any non-5xx
   const patch = operation === "updatePet" ? PetPatch.safeParse(json) : undefined;
-  if (petId === undefined || (key && !CreatePetHeaders.safeParse({ "idempotency-key": key.value }).success) || (patch && !patch.success)) {
+  if (
+    petId === undefined ||
+    (key && !CreatePetHeaders.safeParse({ "idempotency-key": key.value }).success) ||
+    (patch && !patch.success)
+  ) {
     return { ...request, expect: [400] };
   }
   // The handler, on the pet as the batch found it; a key this caller sent before may answer for it instead,
@@ -831,10 +1037,21 @@ function changeRequest(intent: ChangeIntent, segment: string, at: PetAt | undefi
   const raced = union(CHANGE_HANDLER_STATUSES[operation], keyed);
   const change = { operation, petId, raced };
   if (operation === "deletePet") return { ...request, change, expect: union(at?.live ? [204] : [404], keyed) };
-  if (operation === "restorePet") return { ...request, change, expect: union(at?.deleted ? [200] : [404], keyed), ...(at?.deleted ? { answers: at.deleted } : {}) };
+  if (operation === "restorePet")
+    return {
+      ...request,
+      change,
+      expect: union(at?.deleted ? [200] : [404], keyed),
+      ...(at?.deleted ? { answers: at.deleted } : {}),
+    };
   if (!at?.live || !patch?.success) return { ...request, change, expect: union([404], keyed) };
   const outcome = patchOutcome(at.live, patch.data);
-  return { ...request, change, expect: union(outcome.statuses, keyed), ...(outcome.pet ? { answers: outcome.pet } : {}) };
+  return {
+    ...request,
+    change,
+    expect: union(outcome.statuses, keyed),
+    ...(outcome.pet ? { answers: outcome.pet } : {}),
+  };
 }
 
 const fuzzRequest: fc.Arbitrary<FuzzRequest | ChangeIntent> = fc.oneof(
@@ -895,9 +1112,12 @@ async function openStoreReader(provider: DatabaseProvider, url: string): Promise
     const store = new Sqlite(sqliteFilePath(url), { readonly: true });
     return {
       snapshot: async (ids) =>
-        store.prepare(snapshotQuery(ids.length === 0 ? undefined : ids.map(() => "?").join(", "))).all(...ids, ...ids) as StoredPetIn[],
+        store
+          .prepare(snapshotQuery(ids.length === 0 ? undefined : ids.map(() => "?").join(", ")))
+          .all(...ids, ...ids) as StoredPetIn[],
       storedPet: async (id) =>
-        store.prepare('SELECT "id", "name", "categoryId", "status" FROM "Pet" WHERE "id" = ?').get(id) as StoredPet | undefined,
+        store.prepare('SELECT "id", "name", "categoryId", "status" FROM "Pet" WHERE "id" = ?').get(id) as
+          StoredPet | undefined,
       petIds: async () => store.prepare(PET_IDS).all() as Array<{ id: number; place: "live" | "deleted" }>,
       close: async () => void store.close(),
     };
@@ -906,16 +1126,27 @@ async function openStoreReader(provider: DatabaseProvider, url: string): Promise
   await client.connect();
   return {
     snapshot: async (ids) =>
-      (await client.query<StoredPetIn>(snapshotQuery(ids.length === 0 ? undefined : "SELECT unnest($1::bigint[])"), ids.length === 0 ? [] : [ids])).rows,
+      (
+        await client.query<StoredPetIn>(
+          snapshotQuery(ids.length === 0 ? undefined : "SELECT unnest($1::bigint[])"),
+          ids.length === 0 ? [] : [ids],
+        )
+      ).rows,
     storedPet: async (id) =>
-      (await client.query<StoredPet>('SELECT "id", "name", "categoryId", "status" FROM "Pet" WHERE "id" = $1', [id])).rows[0],
+      (await client.query<StoredPet>('SELECT "id", "name", "categoryId", "status" FROM "Pet" WHERE "id" = $1', [id]))
+        .rows[0],
     petIds: async () => (await client.query<{ id: string; place: "live" | "deleted" }>(PET_IDS)).rows,
     close: () => client.end(),
   };
 }
 
 /** A stored row as the API answers it. */
-const asPet = (row: StoredPet): Pet => ({ id: Number(row.id), name: row.name, categoryId: Number(row.categoryId), ...(row.status ? { status: row.status as Pet["status"] } : {}) });
+const asPet = (row: StoredPet): Pet => ({
+  id: Number(row.id),
+  name: row.name,
+  categoryId: Number(row.categoryId),
+  ...(row.status ? { status: row.status as Pet["status"] } : {}),
+});
 
 let t: TestApp;
 let server: http.Server;
@@ -930,7 +1161,9 @@ function send(request: FuzzRequest): Promise<Answer> {
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }),
+        );
         res.on("error", reject);
       },
     );
@@ -938,7 +1171,6 @@ function send(request: FuzzRequest): Promise<Answer> {
     req.end(request.body);
   });
 }
-
 
 /** How many pets the store holds now, and where each pet of `ids` is. */
 async function snapshot(ids: Iterable<number>): Promise<{ count: number; pets: Map<number, PetAt> }> {
@@ -979,10 +1211,17 @@ function movePet(id: number, to: "live" | "deleted" | undefined): void {
  * becomes a pet no other request of the batch names (its path's id, or an earlier pick), or an id no
  * pet has once the pool is spent. Returns the requests, where each pet they name was, and how many pets the store held.
  */
-async function planBatch(batch: Array<FuzzRequest | ChangeIntent>): Promise<{ requests: FuzzRequest[]; before: Map<number, PetAt>; count: number }> {
+async function planBatch(
+  batch: Array<FuzzRequest | ChangeIntent>,
+): Promise<{ requests: FuzzRequest[]; before: Map<number, PetAt>; count: number }> {
   const taken = new Set<number>();
   for (const planned of batch) {
-    const id = planned.kind === "change-intent" ? ("segment" in planned.target ? idOfSegment(planned.target.segment) : undefined) : planned.change?.petId;
+    const id =
+      planned.kind === "change-intent"
+        ? "segment" in planned.target
+          ? idOfSegment(planned.target.segment)
+          : undefined
+        : planned.change?.petId;
     if (id !== undefined) taken.add(id);
   }
   if (!pools && batch.some((planned) => planned.kind === "change-intent" && "pool" in planned.target)) {
@@ -1018,7 +1257,8 @@ async function planBatch(batch: Array<FuzzRequest | ChangeIntent>): Promise<{ re
 }
 
 function describeRequest(request: FuzzRequest): string {
-  const body = request.body === undefined ? "" : ` body=${JSON.stringify(request.body.toString("latin1").slice(0, 200))}`;
+  const body =
+    request.body === undefined ? "" : ` body=${JSON.stringify(request.body.toString("latin1").slice(0, 200))}`;
   return `${request.method} ${request.path} headers=${JSON.stringify(request.headers)}${body}`;
 }
 
@@ -1051,7 +1291,8 @@ function check(request: FuzzRequest, answer: Answer): void {
     const pet = Pet.parse(json);
     if (request.change.petId !== undefined) expect(pet.id, where).toBe(request.change.petId);
     // A replay answers what the key's first request did, whatever the pet is now.
-    if (request.answers && answer.headers["idempotent-replayed"] === undefined) expect(pet, where).toEqual(request.answers);
+    if (request.answers && answer.headers["idempotent-replayed"] === undefined)
+      expect(pet, where).toEqual(request.answers);
   } else if (request.kind === "create" || (request.kind === "method" && request.method === "POST")) {
     expect(answer.status, where).toBe(201);
     const pet = Pet.parse(json);
@@ -1067,7 +1308,9 @@ function check(request: FuzzRequest, answer: Answer): void {
       expect(pets.length, where).toBeLessThanOrEqual(limit);
       if (status) for (const pet of pets) expect(pet.status, where).toBe(status);
       // Consecutive words of the name from a word's start (pets/name-key.ts); a search with no word finds none.
-      if (name !== undefined) for (const pet of pets) expect(` ${nameKey(pet.name)}`.includes(` ${nameKey(name)}`) && nameKey(name) !== "", where).toBe(true);
+      if (name !== undefined)
+        for (const pet of pets)
+          expect(` ${nameKey(pet.name)}`.includes(` ${nameKey(name)}`) && nameKey(name) !== "", where).toBe(true);
       if (after !== undefined) for (const id of ids) expect(id, where).toBeGreaterThan(after);
     }
   } else {
@@ -1168,7 +1411,12 @@ describe.each(TEST_PROVIDERS)("fuzzing the HTTP surface with the contract's sche
           byStatus.set(answer.status, (byStatus.get(answer.status) ?? 0) + 1);
           const { change } = request;
           const racing = change?.petId !== undefined && raced(change.petId);
-          check(racing && request.expect && change?.raced ? { ...request, expect: union(request.expect, change.raced), answers: undefined } : request, answer);
+          check(
+            racing && request.expect && change?.raced
+              ? { ...request, expect: union(request.expect, change.raced), answers: undefined }
+              : request,
+            answer,
+          );
           const replayed = answer.headers["idempotent-replayed"] !== undefined;
           if (answer.status === 201) {
             creates++;
@@ -1177,19 +1425,35 @@ describe.each(TEST_PROVIDERS)("fuzzing the HTTP surface with the contract's sche
             // A pet a change of this batch named may have changed since (or be gone): the count below still holds it to account.
             if (!changers.has(pet.id)) {
               expect(row, `pet ${pet.id} answered 201 but is not stored`).toBeDefined();
-              expect({ id: Number(row?.id), name: row?.name, categoryId: Number(row?.categoryId), ...(row?.status ? { status: row.status } : {}) }).toEqual(pet);
+              expect({
+                id: Number(row?.id),
+                name: row?.name,
+                categoryId: Number(row?.categoryId),
+                ...(row?.status ? { status: row.status } : {}),
+              }).toEqual(pet);
             }
           }
           if (change && !replayed && answer.status === 204 && change.operation === "deletePet") deletes++;
           if (change && !replayed && answer.status === 200 && change.operation === "restorePet") restores++;
           if (change && !replayed && answer.status === 200 && change.operation === "updatePet") updated++;
           // Of a pair with one key, one at most is carried out; the other answers its replay, or 409 while it is in flight.
-          const twinCarriedOut = batch.some((other, at) => at !== index && other.change?.twin !== undefined && other.change.twin === change?.twin && carriedOut(at));
-          if (twinCarriedOut) expect(carriedOut(index), `${describeRequest(request)}: carried out twice with one Idempotency-Key`).toBe(false);
+          const twinCarriedOut = batch.some(
+            (other, at) =>
+              at !== index && other.change?.twin !== undefined && other.change.twin === change?.twin && carriedOut(at),
+          );
+          if (twinCarriedOut)
+            expect(carriedOut(index), `${describeRequest(request)}: carried out twice with one Idempotency-Key`).toBe(
+              false,
+            );
           if (change?.petId !== undefined && !racing && !twinCarriedOut) {
             checkChange(request, answer, was.get(change.petId) as PetAt, now.get(change.petId) as PetAt);
           }
-          if (request.kind === "get" && request.petId !== undefined && answer.status !== 401 && !changers.has(request.petId)) {
+          if (
+            request.kind === "get" &&
+            request.petId !== undefined &&
+            answer.status !== 401 &&
+            !changers.has(request.petId)
+          ) {
             // A 404 is right if the pet is absent, or was created by a request of this batch that ran after it.
             const present = (await store.storedPet(request.petId)) !== undefined;
             if (answer.status === 200 || !createdNow.has(request.petId)) {
@@ -1201,9 +1465,10 @@ describe.each(TEST_PROVIDERS)("fuzzing the HTTP surface with the contract's sche
         deleted += deletes;
         restored += restores;
         // Only 201s and restorePet's 200s add pets, only deletePet's 204s remove one: a 4xx that stored or removed something would show here.
-        expect(after - before, `the store's pets moved by other than the ${creates} 201s - ${deletes} 204s of deletePet + ${restores} 200s of restorePet of this batch`).toBe(
-          creates - deletes + restores,
-        );
+        expect(
+          after - before,
+          `the store's pets moved by other than the ${creates} 201s - ${deletes} 204s of deletePet + ${restores} 200s of restorePet of this batch`,
+        ).toBe(creates - deletes + restores);
       });
       try {
         await fc.assert(property, { seed: SEED, numRuns: RUNS });
@@ -1212,7 +1477,10 @@ describe.each(TEST_PROVIDERS)("fuzzing the HTTP surface with the contract's sche
         throw error;
       }
       const seconds = (Date.now() - started) / 1000;
-      const statuses = [...byStatus].sort(([a], [b]) => a - b).map(([status, n]) => `${status}:${n}`).join(" ");
+      const statuses = [...byStatus]
+        .sort(([a], [b]) => a - b)
+        .map(([status, n]) => `${status}:${n}`)
+        .join(" ");
       console.log(
         `fuzz on ${provider}: ${sent} requests in ${RUNS} batches (seed ${SEED}) in ${seconds.toFixed(1)} s (${(sendingMs / 1000).toFixed(1)} s waiting for answers); ${created} pets created, ${updated} updated, ${deleted} deleted, ${restored} restored; statuses ${statuses}`,
       );

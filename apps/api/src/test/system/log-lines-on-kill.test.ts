@@ -32,7 +32,8 @@ function requestLines(running: ApiProcess, ids: string[]): Map<string, string> {
   for (const line of running.output().split("\n")) {
     if (!line.startsWith("{")) continue;
     const parsed = JSON.parse(line) as { msg?: string; req?: { id?: string } };
-    if (parsed.msg === "request completed" && parsed.req?.id && wanted.has(parsed.req.id)) lines.set(parsed.req.id, line);
+    if (parsed.msg === "request completed" && parsed.req?.id && wanted.has(parsed.req.id))
+      lines.set(parsed.req.id, line);
   }
   return lines;
 }
@@ -50,7 +51,9 @@ describe("request log lines when the process is stopped", () => {
     // The batch, and the line of the last request: it is written when its response finishes, so a kill
     // sent as soon as the client has the answer can come before that (one request at a time here).
     const bound = Math.floor((LOG_BATCH_BYTES - 1) / shortest) + 1;
-    expect(lost.length, `${lost.length} of ${REQUESTS} lost, a line at least ${shortest} bytes`).toBeLessThanOrEqual(bound);
+    expect(lost.length, `${lost.length} of ${REQUESTS} lost, a line at least ${shortest} bytes`).toBeLessThanOrEqual(
+      bound,
+    );
   });
 
   it("a SIGTERM loses none", async () => {

@@ -94,7 +94,11 @@ function exchange(pieces: Array<Buffer | string>, timeoutMs = REQUEST_TIMEOUT_MS
     let received = Buffer.alloc(0);
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new Error(`no complete answer within ${timeoutMs} ms; got ${JSON.stringify(received.toString("latin1").slice(0, 300))}`));
+      reject(
+        new Error(
+          `no complete answer within ${timeoutMs} ms; got ${JSON.stringify(received.toString("latin1").slice(0, 300))}`,
+        ),
+      );
     }, timeoutMs);
     const finish = (answer: RawAnswer) => {
       clearTimeout(timer);
@@ -110,7 +114,12 @@ function exchange(pieces: Array<Buffer | string>, timeoutMs = REQUEST_TIMEOUT_MS
       clearTimeout(timer);
       const answer = parseAnswer(received);
       if (answer) resolve(answer);
-      else reject(new Error(`connection closed without a complete answer: ${JSON.stringify(received.toString("latin1").slice(0, 300))}`));
+      else
+        reject(
+          new Error(
+            `connection closed without a complete answer: ${JSON.stringify(received.toString("latin1").slice(0, 300))}`,
+          ),
+        );
     });
     socket.on("error", () => {}); // a reset after the answer is fine; the close handler decides
     void (async () => {
@@ -127,7 +136,11 @@ const PET_JSON = JSON.stringify({ name: "Rex", categoryId: 1 });
 const AUTH = `Authorization: Bearer ${TEST_KEY}\r\n`;
 
 /** A POST /v1/pets with these extra header lines and body bytes; Content-Length from the body unless a header line sets framing. */
-function post(headerLines: string[], body: Buffer | string = PET_JSON, { contentLength = true } = {}): Array<Buffer | string> {
+function post(
+  headerLines: string[],
+  body: Buffer | string = PET_JSON,
+  { contentLength = true } = {},
+): Array<Buffer | string> {
   const bytes = typeof body === "string" ? Buffer.from(body) : body;
   const lines = [`POST /v1/pets HTTP/1.1`, `Host: 127.0.0.1`, ...headerLines];
   if (contentLength) lines.push(`Content-Length: ${bytes.length}`);
@@ -165,60 +178,177 @@ const CASES: Array<{ name: string; send: Array<Buffer | string>; expect: number[
   { name: "gzip, gzip", send: post([JSON_TYPE, "Content-Encoding: gzip, gzip"], gzipSync(gzipped)), expect: [415] },
   { name: "gzip declared, plain body", send: post([JSON_TYPE, "Content-Encoding: gzip"]), expect: [400] },
   { name: "deflate declared, gzip body", send: post([JSON_TYPE, "Content-Encoding: deflate"], gzipped), expect: [400] },
-  { name: "gzip truncated", send: post([JSON_TYPE, "Content-Encoding: gzip"], gzipped.subarray(0, gzipped.length - 9)), expect: [400] },
-  { name: "gzip corrupt", send: post([JSON_TYPE, "Content-Encoding: gzip"], Buffer.concat([gzipped.subarray(0, 12), Buffer.alloc(20, 0xff)])), expect: [400] },
+  {
+    name: "gzip truncated",
+    send: post([JSON_TYPE, "Content-Encoding: gzip"], gzipped.subarray(0, gzipped.length - 9)),
+    expect: [400],
+  },
+  {
+    name: "gzip corrupt",
+    send: post([JSON_TYPE, "Content-Encoding: gzip"], Buffer.concat([gzipped.subarray(0, 12), Buffer.alloc(20, 0xff)])),
+    expect: [400],
+  },
   { name: "gzip of not-JSON", send: post([JSON_TYPE, "Content-Encoding: gzip"], gzipSync("not json")), expect: [400] },
-  { name: "gzip bomb", send: post([JSON_TYPE, "Content-Encoding: gzip"], gzipSync(Buffer.alloc(10 * 1024 * 1024, 0x20))), expect: [413] },
+  {
+    name: "gzip bomb",
+    send: post([JSON_TYPE, "Content-Encoding: gzip"], gzipSync(Buffer.alloc(10 * 1024 * 1024, 0x20))),
+    expect: [413],
+  },
   // Charsets
   { name: "charset utf-8", send: post(["Content-Type: application/json; charset=utf-8"]), expect: [201] },
   { name: "charset UTF-8", send: post(["Content-Type: application/json; charset=UTF-8"]), expect: [201] },
   { name: "charset latin1", send: post(["Content-Type: application/json; charset=latin1"]), expect: [415] },
-  { name: "charset utf-16", send: post(["Content-Type: application/json; charset=utf-16"], Buffer.from(`\ufeff${PET_JSON}`, "utf16le")), expect: [201, 415] },
+  {
+    name: "charset utf-16",
+    send: post(["Content-Type: application/json; charset=utf-16"], Buffer.from(`\ufeff${PET_JSON}`, "utf16le")),
+    expect: [201, 415],
+  },
   { name: "charset bogus", send: post(["Content-Type: application/json; charset=bogus-1"]), expect: [415] },
   { name: "charset quoted empty", send: post(['Content-Type: application/json; charset=""']), expect: [201, 400, 415] },
-  { name: "content-type parameters malformed", send: post(["Content-Type: application/json; ;=; charset"]), expect: [201, 400, 415] },
+  {
+    name: "content-type parameters malformed",
+    send: post(["Content-Type: application/json; ;=; charset"]),
+    expect: [201, 400, 415],
+  },
   // Framing
   {
     name: "chunked and Content-Length together",
-    send: post([JSON_TYPE, "Transfer-Encoding: chunked"], `${PET_JSON.length.toString(16)}\r\n${PET_JSON}\r\n0\r\n\r\n`),
+    send: post(
+      [JSON_TYPE, "Transfer-Encoding: chunked"],
+      `${PET_JSON.length.toString(16)}\r\n${PET_JSON}\r\n0\r\n\r\n`,
+    ),
     expect: [400],
   },
   {
     name: "chunked",
-    send: post([JSON_TYPE, "Transfer-Encoding: chunked"], `${PET_JSON.length.toString(16)}\r\n${PET_JSON}\r\n0\r\n\r\n`, { contentLength: false }),
+    send: post(
+      [JSON_TYPE, "Transfer-Encoding: chunked"],
+      `${PET_JSON.length.toString(16)}\r\n${PET_JSON}\r\n0\r\n\r\n`,
+      { contentLength: false },
+    ),
     expect: [201],
   },
-  { name: "chunk size not hex", send: post([JSON_TYPE, "Transfer-Encoding: chunked"], `zz\r\n${PET_JSON}\r\n0\r\n\r\n`, { contentLength: false }), expect: [400] },
-  { name: "chunk size overflows", send: post([JSON_TYPE, "Transfer-Encoding: chunked"], `ffffffffffffffffffff\r\nx\r\n0\r\n\r\n`, { contentLength: false }), expect: [400, 413] },
-  { name: "chunk longer than said", send: post([JSON_TYPE, "Transfer-Encoding: chunked"], `2\r\n${PET_JSON}\r\n0\r\n\r\n`, { contentLength: false }), expect: [400] },
-  { name: "chunks never end", send: post([JSON_TYPE, "Transfer-Encoding: chunked"], `3\r\n{"n`, { contentLength: false }), expect: [400, 408] },
-  { name: "Transfer-Encoding gzip, chunked", send: post([JSON_TYPE, "Transfer-Encoding: gzip, chunked"], `${gzipped.length.toString(16)}\r\n${gzipped.toString("latin1")}\r\n0\r\n\r\n`, { contentLength: false }), expect: [400, 415] },
-  { name: "Transfer-Encoding unknown", send: post([JSON_TYPE, "Transfer-Encoding: x-bogus"], PET_JSON, { contentLength: false }), expect: [400, 415] },
-  { name: "two equal Content-Length", send: post([JSON_TYPE, `Content-Length: ${PET_JSON.length}`]), expect: [400, 201] },
+  {
+    name: "chunk size not hex",
+    send: post([JSON_TYPE, "Transfer-Encoding: chunked"], `zz\r\n${PET_JSON}\r\n0\r\n\r\n`, { contentLength: false }),
+    expect: [400],
+  },
+  {
+    name: "chunk size overflows",
+    send: post([JSON_TYPE, "Transfer-Encoding: chunked"], `ffffffffffffffffffff\r\nx\r\n0\r\n\r\n`, {
+      contentLength: false,
+    }),
+    expect: [400, 413],
+  },
+  {
+    name: "chunk longer than said",
+    send: post([JSON_TYPE, "Transfer-Encoding: chunked"], `2\r\n${PET_JSON}\r\n0\r\n\r\n`, { contentLength: false }),
+    expect: [400],
+  },
+  {
+    name: "chunks never end",
+    send: post([JSON_TYPE, "Transfer-Encoding: chunked"], `3\r\n{"n`, { contentLength: false }),
+    expect: [400, 408],
+  },
+  {
+    name: "Transfer-Encoding gzip, chunked",
+    send: post(
+      [JSON_TYPE, "Transfer-Encoding: gzip, chunked"],
+      `${gzipped.length.toString(16)}\r\n${gzipped.toString("latin1")}\r\n0\r\n\r\n`,
+      { contentLength: false },
+    ),
+    expect: [400, 415],
+  },
+  {
+    name: "Transfer-Encoding unknown",
+    send: post([JSON_TYPE, "Transfer-Encoding: x-bogus"], PET_JSON, { contentLength: false }),
+    expect: [400, 415],
+  },
+  {
+    name: "two equal Content-Length",
+    send: post([JSON_TYPE, `Content-Length: ${PET_JSON.length}`]),
+    expect: [400, 201],
+  },
   { name: "two conflicting Content-Length", send: post([JSON_TYPE, "Content-Length: 3"]), expect: [400] },
-  { name: "Content-Length not a number", send: post([JSON_TYPE, "Content-Length: ten"], PET_JSON, { contentLength: false }), expect: [400] },
-  { name: "Content-Length negative", send: post([JSON_TYPE, "Content-Length: -1"], PET_JSON, { contentLength: false }), expect: [400] },
-  { name: "Content-Length huge", send: post([JSON_TYPE, "Content-Length: 99999999999999999999999"], PET_JSON, { contentLength: false }), expect: [400, 413] },
-  { name: "Content-Length over the cap, short body", send: post([JSON_TYPE, "Content-Length: 1000000000"], PET_JSON, { contentLength: false }), expect: [408, 413] },
-  { name: "Content-Length longer than the body", send: post([JSON_TYPE, "Content-Length: 200"], PET_JSON, { contentLength: false }), expect: [400, 408] },
+  {
+    name: "Content-Length not a number",
+    send: post([JSON_TYPE, "Content-Length: ten"], PET_JSON, { contentLength: false }),
+    expect: [400],
+  },
+  {
+    name: "Content-Length negative",
+    send: post([JSON_TYPE, "Content-Length: -1"], PET_JSON, { contentLength: false }),
+    expect: [400],
+  },
+  {
+    name: "Content-Length huge",
+    send: post([JSON_TYPE, "Content-Length: 99999999999999999999999"], PET_JSON, { contentLength: false }),
+    expect: [400, 413],
+  },
+  {
+    name: "Content-Length over the cap, short body",
+    send: post([JSON_TYPE, "Content-Length: 1000000000"], PET_JSON, { contentLength: false }),
+    expect: [408, 413],
+  },
+  {
+    name: "Content-Length longer than the body",
+    send: post([JSON_TYPE, "Content-Length: 200"], PET_JSON, { contentLength: false }),
+    expect: [400, 408],
+  },
   // Duplicate and conflicting headers
   { name: "two Content-Type", send: post([JSON_TYPE, "Content-Type: text/plain"]), expect: [201, 400, 415] },
-  { name: "two Content-Type, non-JSON first", send: post(["Content-Type: text/plain", JSON_TYPE]), expect: [201, 400, 415] },
-  { name: "two Authorization, a wrong one second", send: post([JSON_TYPE, "Authorization: Bearer guess"]), expect: [201, 400, 401] },
-  { name: "two Authorization, a wrong one first", send: [`POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer guess\r\n${AUTH}${JSON_TYPE}\r\nContent-Length: ${PET_JSON.length}\r\n\r\n${PET_JSON}`], expect: [400, 401] },
-  { name: "two Content-Encoding", send: post([JSON_TYPE, "Content-Encoding: gzip", "Content-Encoding: identity"], gzipped), expect: [201, 400, 415] },
+  {
+    name: "two Content-Type, non-JSON first",
+    send: post(["Content-Type: text/plain", JSON_TYPE]),
+    expect: [201, 400, 415],
+  },
+  {
+    name: "two Authorization, a wrong one second",
+    send: post([JSON_TYPE, "Authorization: Bearer guess"]),
+    expect: [201, 400, 401],
+  },
+  {
+    name: "two Authorization, a wrong one first",
+    send: [
+      `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer guess\r\n${AUTH}${JSON_TYPE}\r\nContent-Length: ${PET_JSON.length}\r\n\r\n${PET_JSON}`,
+    ],
+    expect: [400, 401],
+  },
+  {
+    name: "two Content-Encoding",
+    send: post([JSON_TYPE, "Content-Encoding: gzip", "Content-Encoding: identity"], gzipped),
+    expect: [201, 400, 415],
+  },
   // Expect
   { name: "Expect: 100-continue", send: [...post([JSON_TYPE, "Expect: 100-continue"])], expect: [201] },
   { name: "Expect: bogus", send: post([JSON_TYPE, "Expect: bogus"]), expect: [417] },
   // Sizes
   { name: "header line near the limit", send: post([JSON_TYPE, `X-Padding: ${"a".repeat(15_000)}`]), expect: [201] },
   { name: "header line over the limit", send: post([JSON_TYPE, `X-Padding: ${"a".repeat(20_000)}`]), expect: [431] },
-  { name: "very long URL", send: [`GET /v1/pets?${"a=1&".repeat(5_000)} HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n`], expect: [431] },
-  { name: "long URL under the limit", send: [`GET /v1/pets?${"a".repeat(8_000)}=1 HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n`], expect: [200] },
-  { name: "many headers", send: post([JSON_TYPE, ...Array.from({ length: 3_000 }, (_, i) => `X-H${i}: 1`)]), expect: [201, 431] },
+  {
+    name: "very long URL",
+    send: [`GET /v1/pets?${"a=1&".repeat(5_000)} HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n`],
+    expect: [431],
+  },
+  {
+    name: "long URL under the limit",
+    send: [`GET /v1/pets?${"a".repeat(8_000)}=1 HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n`],
+    expect: [200],
+  },
+  {
+    name: "many headers",
+    send: post([JSON_TYPE, ...Array.from({ length: 3_000 }, (_, i) => `X-H${i}: 1`)]),
+    expect: [201, 431],
+  },
   // Not HTTP
   { name: "HTTP/2 preface", send: ["PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"], expect: [400] },
-  { name: "bare LF line endings", send: [`POST /v1/pets HTTP/1.1\nHost: x\n${AUTH.replace("\r", "")}${JSON_TYPE}\nContent-Length: ${PET_JSON.length}\n\n${PET_JSON}`], expect: [201, 400] },
+  {
+    name: "bare LF line endings",
+    send: [
+      `POST /v1/pets HTTP/1.1\nHost: x\n${AUTH.replace("\r", "")}${JSON_TYPE}\nContent-Length: ${PET_JSON.length}\n\n${PET_JSON}`,
+    ],
+    expect: [201, 400],
+  },
   { name: "NUL in a header", send: post([JSON_TYPE, "X-Bad: a\u0000b"]), expect: [400] },
   { name: "obs-fold header", send: post([JSON_TYPE, "X-Folded: a", " b"]), expect: [201, 400] },
 ];
@@ -228,7 +358,9 @@ describe("raw requests: encodings, charsets, framing, duplicates, Expect, sizes"
     it(testCase.name, async () => {
       const answer = await exchange(testCase.send);
       expectSound(answer, testCase.name);
-      expect(testCase.expect, `${testCase.name} -> ${answer.status} ${answer.body.slice(0, 200)}`).toContain(answer.status);
+      expect(testCase.expect, `${testCase.name} -> ${answer.status} ${answer.body.slice(0, 200)}`).toContain(
+        answer.status,
+      );
       if (testCase.name.startsWith("Expect: 100")) expect(answer.interim).toEqual([100]);
     });
   }
@@ -240,7 +372,18 @@ describe("raw requests: encodings, charsets, framing, duplicates, Expect, sizes"
 
 // ---------------------------------------------------------------- property: combinations of the above
 
-const encodings = fc.constantFrom("gzip", "deflate", "br", "identity", "x-unknown", "gzip, gzip", "GZIP", "Deflate", "", "gzip,identity");
+const encodings = fc.constantFrom(
+  "gzip",
+  "deflate",
+  "br",
+  "identity",
+  "x-unknown",
+  "gzip, gzip",
+  "GZIP",
+  "Deflate",
+  "",
+  "gzip,identity",
+);
 // Weighted so that about a third of the requests are sound and should create a pet.
 const charsets = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(undefined, "utf-8", "UTF-8") },
@@ -278,7 +421,10 @@ const rawCombination = fc
     framing: framings,
     random: fc.uint8Array({ maxLength: 64 }),
     cut: fc.nat(),
-    expect: fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom("100-continue", "bogus") }),
+    expect: fc.oneof(
+      { weight: 4, arbitrary: fc.constant(undefined) },
+      { weight: 1, arbitrary: fc.constantFrom("100-continue", "bogus") },
+    ),
     duplicateType: fc.boolean(),
   })
   .map(({ encoding, charset, shape, framing, random, cut, expect: expectation, duplicateType }) => {
@@ -311,7 +457,10 @@ const rawCombination = fc
       if (body.length === 0) payload = Buffer.from("0\r\n\r\n");
     }
     const head = Buffer.from(`${lines.join("\r\n")}\r\n\r\n`);
-    return { description: `${lines.slice(3).join(" | ")} body=${shape}(${body.length})`, send: [Buffer.concat([head, payload])] };
+    return {
+      description: `${lines.slice(3).join(" | ")} body=${shape}(${body.length})`,
+      send: [Buffer.concat([head, payload])],
+    };
   });
 
 describe("raw requests: random combinations of encoding, charset, body damage, framing, Expect, duplicates", () => {
@@ -327,7 +476,12 @@ describe("raw requests: random combinations of encoding, charset, body damage, f
       }),
       { seed: SEED, numRuns: Math.ceil(RUNS / 4) },
     );
-    console.log(`raw fuzz statuses: ${[...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}:${n}`).join(" ")}`);
+    console.log(
+      `raw fuzz statuses: ${[...statuses]
+        .sort(([a], [b]) => a - b)
+        .map(([status, n]) => `${status}:${n}`)
+        .join(" ")}`,
+    );
     await expectStillServing();
   }, 120_000);
 });

@@ -66,7 +66,11 @@ describe.runIf(TEST_PROVIDERS.includes("postgresql"))("two API replicas on one P
   it("30 concurrent creates with one Idempotency-Key through both replicas: one pet, every answer it (201) or 409", async () => {
     const body = JSON.stringify({ name: "keyed replica pet", categoryId: 42 });
     const send = (replica: ApiProcess) =>
-      fetch(`${replica.url}/v1/pets`, { method: "POST", headers: { ...headers, "Idempotency-Key": "replicated-key" }, body });
+      fetch(`${replica.url}/v1/pets`, {
+        method: "POST",
+        headers: { ...headers, "Idempotency-Key": "replicated-key" },
+        body,
+      });
     const answers = await Promise.all(
       Array.from({ length: 30 }, async (_, i) => {
         const response = await send(replicas[i % 2]!);
@@ -85,7 +89,9 @@ describe.runIf(TEST_PROVIDERS.includes("postgresql"))("two API replicas on one P
         expect(answer.headers.get("location")).toBe(`/v1/pets/${stored[0]!.id}`);
       }
     }
-    const firsts = answers.filter((answer) => answer.status === 201 && answer.headers.get("idempotent-replayed") === null);
+    const firsts = answers.filter(
+      (answer) => answer.status === 201 && answer.headers.get("idempotent-replayed") === null,
+    );
     expect(firsts).toHaveLength(1);
     // Once it has committed, either replica replays it.
     for (const replica of replicas) {

@@ -70,7 +70,12 @@ describe.runIf(TEST_PROVIDERS.includes("postgresql") && haproxyAvailable())("rol
   });
 
   /** One request through HAProxy on the pooled keep-alive connections. */
-  function send(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<Answer> {
+  function send(
+    method: string,
+    path: string,
+    body?: unknown,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<Answer> {
     const json = body === undefined ? undefined : JSON.stringify(body);
     return new Promise((resolve, reject) => {
       const req = http.request(
@@ -109,7 +114,12 @@ describe.runIf(TEST_PROVIDERS.includes("postgresql") && haproxyAvailable())("rol
       if (stopped) return;
       connections++;
       const req = http.request(
-        { socketPath: haproxy!.socketPath, path: "/v1/events/stream?types=pet.created", agent: false, headers: { ...headers, ...(lastEventId ? { "Last-Event-ID": lastEventId } : {}) } },
+        {
+          socketPath: haproxy!.socketPath,
+          path: "/v1/events/stream?types=pet.created",
+          agent: false,
+          headers: { ...headers, ...(lastEventId ? { "Last-Event-ID": lastEventId } : {}) },
+        },
         (res) => {
           let buffer = "";
           let retryMs = 1_000;
@@ -120,7 +130,11 @@ describe.runIf(TEST_PROVIDERS.includes("postgresql") && haproxyAvailable())("rol
             while ((end = buffer.indexOf("\n\n")) !== -1) {
               const block = buffer.slice(0, end);
               buffer = buffer.slice(end + 2);
-              const fields = Object.fromEntries(block.split("\n").map((line) => [line.slice(0, line.indexOf(": ")), line.slice(line.indexOf(": ") + 2)]));
+              const fields = Object.fromEntries(
+                block
+                  .split("\n")
+                  .map((line) => [line.slice(0, line.indexOf(": ")), line.slice(line.indexOf(": ") + 2)]),
+              );
               if (fields["retry"]) retryMs = Number(fields["retry"]);
               if (fields["id"]) lastEventId = fields["id"];
               if (fields["data"]) seen.push((JSON.parse(fields["data"]) as { data: { id: number } }).data.id);
@@ -150,7 +164,8 @@ describe.runIf(TEST_PROVIDERS.includes("postgresql") && haproxyAvailable())("rol
   async function untilState(name: string, state: string) {
     const deadline = Date.now() + 10_000;
     while ((await haproxy!.serverStates())[name] !== state) {
-      if (Date.now() > deadline) throw new Error(`HAProxy never saw ${name} ${state}:\n${haproxy!.output().slice(-3_000)}`);
+      if (Date.now() > deadline)
+        throw new Error(`HAProxy never saw ${name} ${state}:\n${haproxy!.output().slice(-3_000)}`);
       await sleep(50);
     }
   }
@@ -248,7 +263,9 @@ describe.runIf(TEST_PROVIDERS.includes("postgresql") && haproxyAvailable())("rol
     expect(stream.connections).toBeGreaterThan(1);
     console.log(
       `rolling restart behind HAProxy (retries 0): ${answeredAt.length} requests from ${CLIENTS} keep-alive clients, 0 errors; ` +
-        windows.map((w) => `replica ${w.replica}: ${w.answered} answered in its ${w.drainedFor} ms SIGTERM window`).join(", ") +
+        windows
+          .map((w) => `replica ${w.replica}: ${w.answered} answered in its ${w.drainedFor} ms SIGTERM window`)
+          .join(", ") +
         `; ${created.length} keyed creates stored once each; an open stream saw each once over ${stream.connections} connections`,
     );
   }, 60_000);

@@ -26,18 +26,26 @@ describe.each(TEST_PROVIDERS)("the API's own upkeep on %s (built)", (provider) =
     cleanups.push(database.remove);
     // A heartbeat row of a process killed two days ago: the purge at start removes it.
     await insertStaleHeartbeat(database.url);
-    const api = await startApiProcess({ API_KEYS: TEST_KEY, DATABASE_URL: database.url, METRICS_TOKEN, LOG_LEVEL: "info", ...env });
+    const api = await startApiProcess({
+      API_KEYS: TEST_KEY,
+      DATABASE_URL: database.url,
+      METRICS_TOKEN,
+      LOG_LEVEL: "info",
+      ...env,
+    });
     cleanups.push(() => api.stop("SIGKILL"));
     await waitUntilReady(api);
     return { api, url: database.url };
   }
-  const metrics = async (api: ApiProcess) => (await fetch(`${api.url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const metrics = async (api: ApiProcess) =>
+    (await fetch(`${api.url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
 
   it("takes verified backups every BACKUP_EVERY, keeps the newest BACKUP_KEEP, reports them in /metrics; purges at start", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "petstore-scheduled-"));
     cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
     const { api } = await start({ BACKUP_DIR: dir, BACKUP_EVERY: "1s", BACKUP_KEEP: "2" });
-    const taken = () => (api.output().match(/"msg":"backup \S+: \d+ bytes, \d+ pets, [0-9.]+ s, verified"/g) ?? []).length;
+    const taken = () =>
+      (api.output().match(/"msg":"backup \S+: \d+ bytes, \d+ pets, [0-9.]+ s, verified"/g) ?? []).length;
     await expect.poll(taken, { timeout: 60_000, interval: 200 }).toBeGreaterThanOrEqual(3);
 
     const kept = backupsIn(dir, provider);
@@ -49,7 +57,9 @@ describe.each(TEST_PROVIDERS)("the API's own upkeep on %s (built)", (provider) =
     expect(sample(text, "petstore_backup_failures_total")).toBe(0);
     expect(Date.now() / 1000 - sample(text, "petstore_backup_last_success_timestamp_seconds")!).toBeLessThan(15);
     expect(sample(text, "petstore_backup_bytes")).toBeGreaterThan(0);
-    expect([statSync(kept[0]!.file).size, statSync(kept[1]!.file).size]).toContain(sample(text, "petstore_backup_bytes"));
+    expect([statSync(kept[0]!.file).size, statSync(kept[1]!.file).size]).toContain(
+      sample(text, "petstore_backup_bytes"),
+    );
     expect(sample(text, 'petstore_retention_purged_rows_total{kind="heartbeats"}')).toBe(1);
     expect(api.output()).toMatch(/"msg":"retention: purged heartbeats 1 in [0-9.]+ s \(longest batch [0-9.]+ ms\)"/);
   });
@@ -59,7 +69,12 @@ describe.each(TEST_PROVIDERS)("the API's own upkeep on %s (built)", (provider) =
     writeFileSync(blocker, "not a folder");
     cleanups.push(async () => rmSync(path.dirname(blocker), { recursive: true, force: true }));
     const { api } = await start({ BACKUP_DIR: path.join(blocker, "backups"), BACKUP_EVERY: "1s" });
-    await expect.poll(async () => sample(await metrics(api), "petstore_backup_failures_total"), { timeout: 60_000, interval: 200 }).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(async () => sample(await metrics(api), "petstore_backup_failures_total"), {
+        timeout: 60_000,
+        interval: 200,
+      })
+      .toBeGreaterThanOrEqual(2);
     expect(api.output()).toMatch(/"level":50,.*"msg":"backup failed: .*(ENOTDIR|not a directory)/);
     expect(sample(await metrics(api), "petstore_backup_last_success_timestamp_seconds")).toBe(0);
     expect((await fetch(`${api.url}/v1/pets`, { headers: { Authorization: bearer() } })).status).toBe(200);

@@ -66,7 +66,10 @@ class RawConnection {
       if (end >= 0) {
         const [statusLine = "", ...lines] = this.buffer.subarray(0, end).toString("latin1").split("\r\n");
         const headers = Object.fromEntries(
-          lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
+          lines.map((line) => [
+            line.slice(0, line.indexOf(":")).toLowerCase(),
+            line.slice(line.indexOf(":") + 1).trim(),
+          ]),
         );
         const length = Number(headers["content-length"] ?? 0);
         if (this.buffer.length >= end + 4 + length) {
@@ -75,7 +78,8 @@ class RawConnection {
           return { status: Number(statusLine.split(" ")[1]), headers, body };
         }
       }
-      if (this.closed) throw new Error(`connection closed before a complete response${this.error ? `: ${this.error.message}` : ""}`);
+      if (this.closed)
+        throw new Error(`connection closed before a complete response${this.error ? `: ${this.error.message}` : ""}`);
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     }
   }
@@ -145,7 +149,9 @@ describe("graceful shutdown", () => {
     await expect(RawConnection.open(url)).rejects.toMatchObject({ code: "ECONNREFUSED" });
     // Idle keep-alive connections were closed at once: their FIN reaches this side within moments (on a
     // loaded host not always by the time the refused connect above has come back; it failed CI once so).
-    await expect.poll(() => idle.filter((connection) => !connection.closed).length, { timeout: 1_000, interval: 10 }).toBe(0);
+    await expect
+      .poll(() => idle.filter((connection) => !connection.closed).length, { timeout: 1_000, interval: 10 })
+      .toBe(0);
     expect(child.exitCode).toBeNull(); // still finishing the stalled requests
 
     // The clients finish their bodies late; every one is answered in full, and told the connection closes.
@@ -153,7 +159,11 @@ describe("graceful shutdown", () => {
     const answers = await Promise.all(stalled.map((connection) => connection.read()));
     for (const [i, answer] of answers.entries()) {
       expect(answer.status, answer.body).toBe(201);
-      expect(Pet.parse(JSON.parse(answer.body))).toMatchObject({ name: `in flight ${i}`, categoryId: 7, status: "pending" });
+      expect(Pet.parse(JSON.parse(answer.body))).toMatchObject({
+        name: `in flight ${i}`,
+        categoryId: 7,
+        status: "pending",
+      });
       expect(answer.headers["connection"]).toBe("close");
     }
     const lists = await Promise.all(listed);
@@ -162,7 +172,9 @@ describe("graceful shutdown", () => {
     const stoppedWithin = Date.now() - signalledAt;
 
     const store = new Sqlite(sqliteFilePath(databaseUrl()), { readonly: true });
-    const stored = store.prepare(`SELECT COUNT(*) AS n FROM "Pet" WHERE "name" LIKE 'in flight %'`).get() as { n: number };
+    const stored = store.prepare(`SELECT COUNT(*) AS n FROM "Pet" WHERE "name" LIKE 'in flight %'`).get() as {
+      n: number;
+    };
     store.close();
     expect(stored.n).toBe(IN_FLIGHT);
     console.log(
@@ -193,7 +205,9 @@ describe("request timeout", () => {
     // The server is fine afterwards, and nothing was stored.
     const response = await fetch(`${url}/v1/pets`, { headers: { Authorization: `Bearer ${TEST_KEY}` } });
     expect(Pets.parse(await response.json())).toEqual([]);
-    console.log(`request timeout: a stalled request was cut off after ${cutOffAfter} ms (REQUEST_TIMEOUT_MS=${TIMEOUT})`);
+    console.log(
+      `request timeout: a stalled request was cut off after ${cutOffAfter} ms (REQUEST_TIMEOUT_MS=${TIMEOUT})`,
+    );
   }, 60_000);
 
   it("a client that stalls in the middle of its headers is cut off too", async () => {

@@ -23,20 +23,34 @@ afterAll(async () => {
 });
 
 async function start(url: string, env: Record<string, string> = {}): Promise<ApiProcess> {
-  const api = await startApiProcess({ API_KEYS: TEST_KEY, DATABASE_URL: url, DATABASE_POOL_SIZE: "4", ...LOCAL, ...env });
+  const api = await startApiProcess({
+    API_KEYS: TEST_KEY,
+    DATABASE_URL: url,
+    DATABASE_POOL_SIZE: "4",
+    ...LOCAL,
+    ...env,
+  });
   started.push(api);
   await waitUntilReady(api);
   return api;
 }
 
 async function register(api: ApiProcess, url: string): Promise<string> {
-  const response = await fetch(`${api.url}/admin/v1/webhooks`, { method: "POST", headers, body: JSON.stringify({ url }) });
+  const response = await fetch(`${api.url}/admin/v1/webhooks`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ url }),
+  });
   expect(response.status).toBe(201);
   return WebhookWithSecret.parse(await response.json()).secret;
 }
 
 async function createPet(api: ApiProcess, name: string): Promise<Pet> {
-  const response = await fetch(`${api.url}/v1/pets`, { method: "POST", headers, body: JSON.stringify({ name, categoryId: 1 }) });
+  const response = await fetch(`${api.url}/v1/pets`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ name, categoryId: 1 }),
+  });
   expect(response.status).toBe(201);
   return Pet.parse(await response.json());
 }
@@ -67,7 +81,10 @@ describe("webhooks through built API processes", () => {
     const database = await freshDatabase("sqlite");
     databases.push(database);
     const receiver = await startReceiver();
-    const [a, b] = await Promise.all([start(database.url, { WEBHOOK_POLL_MS: "20" }), start(database.url, { WEBHOOK_POLL_MS: "20" })]);
+    const [a, b] = await Promise.all([
+      start(database.url, { WEBHOOK_POLL_MS: "20" }),
+      start(database.url, { WEBHOOK_POLL_MS: "20" }),
+    ]);
     const secret = await register(a!, receiver.url);
     const pets = await Promise.all(Array.from({ length: 20 }, (_, i) => createPet(i % 2 ? a! : b!, `Pet ${i}`)));
     const calls = await receiver.waitForCalls(pets.length, 15_000);
@@ -83,7 +100,10 @@ describe("webhooks through built API processes", () => {
       const database = await freshDatabase("postgresql");
       databases.push(database);
       const receiver = await startReceiver();
-      const [a, b] = await Promise.all([start(database.url, { WEBHOOK_POLL_MS: "20" }), start(database.url, { WEBHOOK_POLL_MS: "20" })]);
+      const [a, b] = await Promise.all([
+        start(database.url, { WEBHOOK_POLL_MS: "20" }),
+        start(database.url, { WEBHOOK_POLL_MS: "20" }),
+      ]);
       const secret = await register(a!, receiver.url);
       const pets = await Promise.all(Array.from({ length: 30 }, (_, i) => createPet(i % 2 ? a! : b!, `Pet ${i}`)));
       const calls = await receiver.waitForCalls(pets.length, 15_000);
