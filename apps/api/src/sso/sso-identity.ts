@@ -4,8 +4,8 @@ import type { SsoIdentity } from "../staff/staff-repository.js";
 import type { VerifiedSignIn } from "./single-sign-on.js";
 
 /** What no stored name may hold (`NAME_PATTERN`): control and bidirectional formatting characters, unpaired surrogates. */
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const REFUSED =
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
   /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 /** Shown when neither the provider's name nor the email's local part makes a name. */
 export const UNNAMED = "Single sign-on user";
