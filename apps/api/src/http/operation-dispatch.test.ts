@@ -89,15 +89,13 @@ const implementation = initServer().router(contract, {
 function invalid(error: RequestValidationError, route: AppRoute, res: express.Response) {
   const issues = (failure: z.ZodError | null) =>
     failure?.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`) ?? null;
-  res
-    .status(400)
-    .json({
-      path: route.path,
-      params: issues(error.pathParams),
-      headers: issues(error.headers),
-      query: issues(error.query),
-      body: issues(error.body),
-    });
+  res.status(400).json({
+    path: route.path,
+    params: issues(error.pathParams),
+    headers: issues(error.headers),
+    query: issues(error.query),
+    body: issues(error.body),
+  });
 }
 
 function appWith(serve: (app: express.Express) => void) {

@@ -821,11 +821,9 @@ const updateBody: fc.Arbitrary<ChangeBody> = fc.oneof(
           Buffer.from('x"}]'),
         ]),
       })),
-      fc
-        .integer({ min: BODY_LIMIT_BYTES, max: 2 * BODY_LIMIT_BYTES })
-        .map((size) => ({
-          bytes: Buffer.from(JSON.stringify([{ op: "replace", path: "/name", value: "x".repeat(size) }])),
-        })),
+      fc.integer({ min: BODY_LIMIT_BYTES, max: 2 * BODY_LIMIT_BYTES }).map((size) => ({
+        bytes: Buffer.from(JSON.stringify([{ op: "replace", path: "/name", value: "x".repeat(size) }])),
+      })),
     ),
   },
 );
