@@ -1,6 +1,6 @@
-import type { Session } from "@petstore/contract";
+import type { OperationName, Session } from "@petstore/contract";
 import { QueryClientProvider } from "@tanstack/react-query";
-import { lazy, Suspense, useState, type ReactNode } from "react";
+import { lazy, Suspense, useState, type ComponentType, type ReactNode } from "react";
 import { Navigate, Route, Routes } from "react-router-dom";
 import { AccessClientProvider } from "./api/access-client.js";
 import { createQueryClient } from "./api/query-client.js";
@@ -21,37 +21,78 @@ import { SignInOptionsProvider } from "./session/SignInOptionsProvider.js";
 import { SignInPage } from "./session/SignInPage.js";
 import { createTokenManager } from "./api/token-manager.js";
 
+/** A page's component, fetched on its first render (React's `lazy` wants the module's default export). */
+function lazyPage<Name extends string>(load: () => Promise<Record<Name, ComponentType>>, name: Name) {
+  return lazy(() => load().then((module) => ({ default: module[name] })));
+}
+
 // A page's code is fetched when it is first opened, not with the app: a first visit loads sign-in, the shell,
 // the Overview (where sign-in lands) and the pets list (the page staff open most), nothing else. The shell
 // suspends around its outlet while a page's code arrives (layout/AppShell.tsx).
-const AddPetPage = lazy(() => import("./pets/AddPetPage.js").then(({ AddPetPage }) => ({ default: AddPetPage })));
-const ImportPetsPage = lazy(() =>
-  import("./pets/ImportPetsPage.js").then(({ ImportPetsPage }) => ({ default: ImportPetsPage })),
-);
-const PetDetailPage = lazy(() =>
-  import("./pets/PetDetailPage.js").then(({ PetDetailPage }) => ({ default: PetDetailPage })),
-);
-const KeysPage = lazy(() => import("./access/KeysPage.js").then(({ KeysPage }) => ({ default: KeysPage })));
-const ActivityPage = lazy(() =>
-  import("./access/ActivityPage.js").then(({ ActivityPage }) => ({ default: ActivityPage })),
-);
-const WebhooksPage = lazy(() =>
-  import("./webhooks/WebhooksPage.js").then(({ WebhooksPage }) => ({ default: WebhooksPage })),
-);
-const WebhookPage = lazy(() =>
-  import("./webhooks/WebhookPage.js").then(({ WebhookPage }) => ({ default: WebhookPage })),
-);
-const StaffPage = lazy(() => import("./staff/StaffPage.js").then(({ StaffPage }) => ({ default: StaffPage })));
-const InvitationPage = lazy(() =>
-  import("./staff/InvitationPage.js").then(({ InvitationPage }) => ({ default: InvitationPage })),
-);
-const DeletedPetsPage = lazy(() =>
-  import("./pets/DeletedPetsPage.js").then(({ DeletedPetsPage }) => ({ default: DeletedPetsPage })),
-);
-const CategoriesPage = lazy(() =>
-  import("./categories/CategoriesPage.js").then(({ CategoriesPage }) => ({ default: CategoriesPage })),
-);
-const AccountPage = lazy(() => import("./staff/AccountPage.js").then(({ AccountPage }) => ({ default: AccountPage })));
+const AddPetPage = lazyPage(() => import("./pets/AddPetPage.js"), "AddPetPage");
+const ImportPetsPage = lazyPage(() => import("./pets/ImportPetsPage.js"), "ImportPetsPage");
+const PetDetailPage = lazyPage(() => import("./pets/PetDetailPage.js"), "PetDetailPage");
+const KeysPage = lazyPage(() => import("./access/KeysPage.js"), "KeysPage");
+const ActivityPage = lazyPage(() => import("./access/ActivityPage.js"), "ActivityPage");
+const WebhooksPage = lazyPage(() => import("./webhooks/WebhooksPage.js"), "WebhooksPage");
+const WebhookPage = lazyPage(() => import("./webhooks/WebhookPage.js"), "WebhookPage");
+const StaffPage = lazyPage(() => import("./staff/StaffPage.js"), "StaffPage");
+const InvitationPage = lazyPage(() => import("./staff/InvitationPage.js"), "InvitationPage");
+const DeletedPetsPage = lazyPage(() => import("./pets/DeletedPetsPage.js"), "DeletedPetsPage");
+const CategoriesPage = lazyPage(() => import("./categories/CategoriesPage.js"), "CategoriesPage");
+const AccountPage = lazyPage(() => import("./staff/AccountPage.js"), "AccountPage");
+
+/**
+ * The pages only some may open: the operation each needs (the session's scope or role decides), its title,
+ * kept on the refusal so staff know where they are, and why not.
+ */
+const GUARDED_PAGES: ReadonlyArray<{
+  path: string;
+  operation: OperationName;
+  title: string;
+  refusal: string;
+  Page: ComponentType;
+}> = [
+  { path: "/pets/new", operation: "createPet", title: "New pet", refusal: READ_ONLY_MESSAGE, Page: AddPetPage },
+  {
+    path: "/pets/import",
+    operation: "createPet",
+    title: "Import pets",
+    refusal: READ_ONLY_MESSAGE,
+    Page: ImportPetsPage,
+  },
+  {
+    path: "/pets/deleted",
+    operation: "restorePet",
+    title: "Recently deleted",
+    refusal: READ_ONLY_MESSAGE,
+    Page: DeletedPetsPage,
+  },
+  { path: "/keys", operation: "listKeys", title: "Keys", refusal: ADMIN_ONLY_MESSAGE, Page: KeysPage },
+  {
+    path: "/activity",
+    operation: "listAuditEvents",
+    title: "Activity",
+    refusal: ADMIN_ONLY_MESSAGE,
+    Page: ActivityPage,
+  },
+  { path: "/webhooks", operation: "listWebhooks", title: "Webhooks", refusal: ADMIN_ONLY_MESSAGE, Page: WebhooksPage },
+  {
+    path: "/webhooks/:webhookId",
+    operation: "getWebhook",
+    title: "Webhook endpoint",
+    refusal: ADMIN_ONLY_MESSAGE,
+    Page: WebhookPage,
+  },
+  {
+    path: "/categories",
+    operation: "createCategory",
+    title: "Categories",
+    refusal: ADMIN_ONLY_MESSAGE,
+    Page: CategoriesPage,
+  },
+  { path: "/staff", operation: "listStaff", title: "Staff", refusal: ADMIN_ONLY_MESSAGE, Page: StaffPage },
+];
 
 /** React Router 7's behaviour, adopted now so the upgrade changes nothing. */
 export const ROUTER_FUTURE = { v7_startTransition: true, v7_relativeSplatPath: true } as const;
@@ -79,79 +120,18 @@ export function AppRoutes() {
         {/* The Overview's other address: `/` is where sign-in lands. */}
         <Route path="/overview" element={<Navigate to="/" replace />} />
         <Route path="/pets" element={<PetsPage />} />
-        <Route
-          path="/pets/new"
-          element={
-            <RequireOperation operation="createPet" title="New pet" refusal={READ_ONLY_MESSAGE}>
-              <AddPetPage />
-            </RequireOperation>
-          }
-        />
-        <Route
-          path="/pets/import"
-          element={
-            <RequireOperation operation="createPet" title="Import pets" refusal={READ_ONLY_MESSAGE}>
-              <ImportPetsPage />
-            </RequireOperation>
-          }
-        />
-        <Route
-          path="/pets/deleted"
-          element={
-            <RequireOperation operation="restorePet" title="Recently deleted" refusal={READ_ONLY_MESSAGE}>
-              <DeletedPetsPage />
-            </RequireOperation>
-          }
-        />
         <Route path="/pets/:petId" element={<PetDetailPage />} />
-        <Route
-          path="/keys"
-          element={
-            <RequireOperation operation="listKeys" title="Keys" refusal={ADMIN_ONLY_MESSAGE}>
-              <KeysPage />
-            </RequireOperation>
-          }
-        />
-        <Route
-          path="/activity"
-          element={
-            <RequireOperation operation="listAuditEvents" title="Activity" refusal={ADMIN_ONLY_MESSAGE}>
-              <ActivityPage />
-            </RequireOperation>
-          }
-        />
-        <Route
-          path="/webhooks"
-          element={
-            <RequireOperation operation="listWebhooks" title="Webhooks" refusal={ADMIN_ONLY_MESSAGE}>
-              <WebhooksPage />
-            </RequireOperation>
-          }
-        />
-        <Route
-          path="/webhooks/:webhookId"
-          element={
-            <RequireOperation operation="getWebhook" title="Webhook endpoint" refusal={ADMIN_ONLY_MESSAGE}>
-              <WebhookPage />
-            </RequireOperation>
-          }
-        />
-        <Route
-          path="/categories"
-          element={
-            <RequireOperation operation="createCategory" title="Categories" refusal={ADMIN_ONLY_MESSAGE}>
-              <CategoriesPage />
-            </RequireOperation>
-          }
-        />
-        <Route
-          path="/staff"
-          element={
-            <RequireOperation operation="listStaff" title="Staff" refusal={ADMIN_ONLY_MESSAGE}>
-              <StaffPage />
-            </RequireOperation>
-          }
-        />
+        {GUARDED_PAGES.map(({ path, operation, title, refusal, Page }) => (
+          <Route
+            key={path}
+            path={path}
+            element={
+              <RequireOperation operation={operation} title={title} refusal={refusal}>
+                <Page />
+              </RequireOperation>
+            }
+          />
+        ))}
         <Route
           path="/account"
           element={
