@@ -2,7 +2,7 @@ import type { AuditAction, AuditTargetType, PetFieldChange } from "@petstore/con
 import { Prisma, type PrismaClient } from "../generated/pg/client.js";
 import type { ActivityLog } from "./activity-log.js";
 import { auditColumns, toAuditEvent, type AuditContext, type AuditTarget } from "./audit-event.js";
-import { newWebhookEventId, webhookEventTypeOf, type WebhookEventType } from "./webhook-outbox.js";
+import { newWebhookEventId, webhookEventTypeOf, type WebhookEventType } from "./event-types.js";
 
 type TransactionClient = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 

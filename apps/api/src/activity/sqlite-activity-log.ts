@@ -3,7 +3,7 @@ import type { AuditAction, PetFieldChange } from "@petstore/contract";
 import { sqliteTimestamp as timestamp } from "../data/sqlite-timestamp.js";
 import type { ActivityLog } from "./activity-log.js";
 import { auditColumns, toAuditEvent, type AuditContext, type AuditEventRow, type AuditTarget } from "./audit-event.js";
-import { newWebhookEventId, webhookEventTypeOf } from "./webhook-outbox.js";
+import { newWebhookEventId, webhookEventTypeOf } from "./event-types.js";
 
 /**
  * Records what a change did, on the connection and inside the caller's transaction. With `data` (the

@@ -1,5 +1,5 @@
 import type { Event as LoggedEvent } from "@petstore/contract";
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../activity/webhook-outbox.js";
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../activity/event-types.js";
 import {
   execute,
   joinSql,

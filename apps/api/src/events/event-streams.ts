@@ -1,5 +1,5 @@
 import { PassThrough } from "node:stream";
-import type { WebhookEventType } from "../activity/webhook-outbox.js";
+import type { WebhookEventType } from "../activity/event-types.js";
 import { comparePositions, LOGGED_TYPES, type EventLog, type EventPosition, type StreamedEvent } from "./event-log.js";
 
 /** How often the log is read while a stream is open: an event committed on any replica reaches every stream within about this (plus a read). */

@@ -6,7 +6,7 @@ import { caller, type Caller } from "../access/caller.js";
 import type { IssuedKeys } from "../access/issued-keys.js";
 import { toErrorBody } from "../base/http-error.js";
 import type { RouterOf } from "../base/contract-router.js";
-import type { WebhookEventType } from "../activity/webhook-outbox.js";
+import type { WebhookEventType } from "../activity/event-types.js";
 import { decodePosition, encodePosition, LOGGED_TYPES, type EventLog } from "./event-log.js";
 import type { CredentialCheck, EventStreams } from "./event-streams.js";
 

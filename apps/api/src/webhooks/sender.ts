@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
-import type { WebhookEventType } from "../activity/webhook-outbox.js";
+import type { WebhookEventType } from "../activity/event-types.js";
 import { DestinationRefused, resolveDestination, type DestinationRules } from "./destination.js";
 import { post, type PostResult } from "./post.js";
 import { signatureHeader } from "./signature.js";

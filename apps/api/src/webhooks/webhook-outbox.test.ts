@@ -6,7 +6,7 @@ import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
 import { bearer, createTestApp, TEST_PROVIDERS, untilEventsVisible, type TestApp } from "../test/test-app.js";
 import { newWebhookSecret } from "./signature.js";
-import type { WebhookEventType } from "../activity/webhook-outbox.js";
+import type { WebhookEventType } from "../activity/event-types.js";
 import { sqliteFilePath } from "../base/database-url.js";
 import { MIGRATIONS_FOLDER } from "../data/migrate.js";
 import { rows, sql } from "../data/sql-work.js";

@@ -1,5 +1,5 @@
 import type { AuditContext } from "../activity/audit-event.js";
-import type { WebhookEventType } from "../activity/webhook-outbox.js";
+import type { WebhookEventType } from "../activity/event-types.js";
 import { toBoolean, toDate, toDateOrNull, toNumber, type SqlStatement } from "../data/sql-work.js";
 
 /** A webhook endpoint as stored, its secrets included: never answered as is (see toWebhook). */

@@ -2,7 +2,7 @@ import { adminContract, type Delivery, type Webhook } from "@petstore/contract";
 import { initServer } from "@ts-rest/express";
 import type { Request, Response } from "express";
 import { auditContext, caller } from "../access/caller.js";
-import { newWebhookEventId } from "../activity/webhook-outbox.js";
+import { newWebhookEventId } from "../activity/event-types.js";
 import { fieldRefusedAnswer, notFoundAnswer, toErrorBody } from "../base/http-error.js";
 import { pageWithNextLink, rowsToRead } from "../base/next-page.js";
 import { DestinationRefused, resolveDestination, type DestinationRules } from "./destination.js";

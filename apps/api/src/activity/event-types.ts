@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 
+// The events the log keeps and the webhooks carry (events/event-log.ts): which audit actions they are, and their ids.
+
 /** The event types an endpoint may subscribe to. `webhook.test` is sent by `sendTestEvent` only. */
 export const WEBHOOK_EVENT_TYPES = [
   "pet.created",
