@@ -123,6 +123,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
     { createPrismaPetRepository },
     { createPrismaActivityLog, recordActivity },
     { createPrismaWebhookSenders },
+    { createPreparedQuery },
   ] = await Promise.all([
     import("./generated/pg/client.js"),
     import("@prisma/adapter-pg"),
@@ -130,6 +131,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
     import("./pets/prisma-pet-repository.js"),
     import("./activity/prisma-activity-log.js"),
     import("./webhooks/prisma-webhook-repository.js"),
+    import("./data/postgres-prepared-statements.js"),
   ]);
   // Our own pool, handed to the adapter, so its counts can be read; the adapter leaves closing it to us.
   // Connections open lazily on the first query; callers wait with isReady().
@@ -147,7 +149,7 @@ export async function openDatabase({ url, poolSize, sqliteBusyTimeoutMs }: Datab
   return {
     provider: "postgresql",
     sql,
-    pets: createPrismaPetRepository(prisma),
+    pets: createPrismaPetRepository(prisma, createPreparedQuery(pool)),
     access: createAccessRepository(sql),
     activity: createPrismaActivityLog(prisma),
     webhooks: createWebhookRepository(sql, createPrismaWebhookSenders(prisma)),

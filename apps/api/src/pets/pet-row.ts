@@ -1,10 +1,13 @@
 import type { Pet, PetStatus } from "@petstore/contract";
 
-/** A pet as both databases return it: int64 columns as `bigint` (Prisma) or `number` (better-sqlite3). */
+/**
+ * A pet as both databases return it: int64 columns as `bigint` (Prisma), `number` (better-sqlite3)
+ * or decimal text (node-postgres).
+ */
 export interface PetRow {
-  id: number | bigint;
+  id: number | bigint | string;
   name: string;
-  categoryId: number | bigint;
+  categoryId: number | bigint | string;
   status: string | null;
 }
 

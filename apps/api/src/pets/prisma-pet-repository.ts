@@ -1,4 +1,5 @@
 import type { NewPet } from "@petstore/contract";
+import type { PreparedQuery } from "../data/postgres-prepared-statements.js";
 import type { PrismaClient } from "../generated/pg/client.js";
 import { Prisma } from "../generated/pg/client.js";
 import { activityOfRows, recordActivity, eventOfRows } from "../activity/prisma-activity-log.js";
@@ -6,7 +7,7 @@ import { answerFromRecord, idempotencyLockId } from "./idempotent-create.js";
 import { nameKey } from "./name-key.js";
 import { createdChanges } from "./pet-changes.js";
 import type { KeyedPetInsert, KeyedCreateOutcome, PetRepository } from "./pet-repository.js";
-import { toPet } from "./pet-row.js";
+import { toPet, type PetRow } from "./pet-row.js";
 
 const petColumns = { id: true, name: true, categoryId: true, status: true } as const;
 const recordColumns = { fingerprint: true, body: true, location: true, createdAt: true } as const;
@@ -23,8 +24,11 @@ const PET_JSON = Prisma.sql`json_strip_nulls(json_build_object('id', "id", 'name
 /** PostgreSQL's unique violation, as Prisma reports it. */
 const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === "P2002";
 
-/** Pets on PostgreSQL, through Prisma's generated client (int64 columns are `bigint` there). */
-export function createPrismaPetRepository(prisma: PrismaClient): PetRepository {
+/**
+ * Pets on PostgreSQL, through Prisma's generated client (int64 columns are `bigint` there); createPet's
+ * one statement through `prepared`, planned once per connection (decision 056).
+ */
+export function createPrismaPetRepository(prisma: PrismaClient, prepared: PreparedQuery): PetRepository {
   return {
     async list({ take, status, after }) {
       const rows = await prisma.pet.findMany({
@@ -40,17 +44,15 @@ export function createPrismaPetRepository(prisma: PrismaClient): PetRepository {
     },
     async create(pet, audit) {
       if (audit) {
-        // One statement, so one round trip and atomic by itself: the pet, its event and its webhook deliveries, or none.
-        const [row] = await prisma.$queryRaw<
-          Array<{ id: bigint; name: string; categoryId: bigint; status: string | null }>
-        >`
+        // One statement, so one round trip and atomic by itself: the pet, its activity row and its event, or none.
+        const [row] = await prepared<PetRow>(Prisma.sql`
           WITH "created" AS (
             INSERT INTO "Pet" ("name", "nameKey", "categoryId", "status")
             VALUES (${pet.name}, ${nameKey(pet.name)}, ${BigInt(pet.categoryId)}, ${pet.status ?? null})
             RETURNING "id", "name", "categoryId", "status"
           ), "activity" AS (${activityOfRows("created", "pet.created", "pet", audit, createdChanges(pet))}
           ), "event" AS (${eventOfRows("created", "pet.created", PET_JSON)})
-          SELECT "id", "name", "categoryId", "status" FROM "created"`;
+          SELECT "id", "name", "categoryId", "status" FROM "created"`);
         return toPet(row!);
       }
       const row = await prisma.pet.create({
