@@ -73,7 +73,7 @@ import { cpuNs, peakRssMb, stopServer, writtenBytes, type RunningServer } from "
 import {
   API_KEY,
   apiCommand,
-  apiRoot,
+  measuredApiRoot,
   migrateForBuild,
   PG_BENCH_URL,
   RESULTS,
@@ -173,7 +173,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     seedSqlite(template, rows);
   }
 
-  const issuedKey = issued || token ? createIssuedKey(apiRoot(), postgres ? PG_BENCH_URL : `file:${template}`) : "";
+  const issuedKey =
+    issued || token ? createIssuedKey(measuredApiRoot(), postgres ? PG_BENCH_URL : `file:${template}`) : "";
   const issuedRatios = new Map<Scenario, number[]>();
   const webhookRatios: number[] = [];
   const streamRatios: number[] = [];

@@ -22,7 +22,7 @@ import type { BenchRecord, Row } from "./results.js";
 import { API_ONLY_SCENARIOS, PROBED_SCENARIOS, type LoadJob, type LoadResult, type Scenario } from "./scenarios.js";
 import { explainPostgres, explainSqlite, seedPostgres, seedSqlite, trimPostgres } from "./seed.js";
 import { peakRssMb, resetPeakRss, stopServer, type RunningServer } from "./server-process.js";
-import { API_KEY, apiRoot, migrateForBuild, PG_ADMIN_URL, PG_BENCH_URL, startBenchServer } from "./servers.js";
+import { API_KEY, measuredApiRoot, migrateForBuild, PG_ADMIN_URL, PG_BENCH_URL, startBenchServer } from "./servers.js";
 import {
   failedResponses,
   inRunSpread,
@@ -156,7 +156,7 @@ class BenchRun {
       log(`sqlite: seeded ${rowsLabel(rows)} pets in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
       this.record.plans[`sqlite ${rowsLabel(rows)}`] = explainSqlite(template);
       // In the template, so every server's copy (and the web measurement's) has the key.
-      const issuedKey = createIssuedKey(apiRoot(), `file:${template}`);
+      const issuedKey = createIssuedKey(measuredApiRoot(), `file:${template}`);
       const fileOf = (kind: ServerKind) => path.join(work, `${kind}-${rows}.db`);
       const order = serverOrder(this.options.targets, this.turn);
       for (const kind of order) freshSqliteCopy(template, fileOf(kind));
@@ -188,7 +188,7 @@ class BenchRun {
   private async postgresql(): Promise<void> {
     if (!(await ensurePostgresDatabase(PG_ADMIN_URL, PG_BENCH_URL, log))) return;
     // Issued keys live beside the pets, which seeding truncates: one key serves every dataset.
-    const issuedKey = createIssuedKey(apiRoot(), PG_BENCH_URL);
+    const issuedKey = createIssuedKey(measuredApiRoot(), PG_BENCH_URL);
     for (const rows of this.options.datasets) {
       const seedStart = Date.now();
       await seedPostgres(PG_BENCH_URL, rows);

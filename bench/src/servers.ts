@@ -33,8 +33,13 @@ const FLOOR_SCRIPTS: Record<Exclude<ServerKind, "api" | "api-keyed">, string> = 
 /** The API package's folder (its `keys create` command runs from there). */
 export const apiRoot = (): string => path.dirname(createRequire(import.meta.url).resolve("@petstore/api/package.json"));
 
-/** The folder of the API build being measured: BENCH_API_MAIN's (the package above its dist/main.js), else this workspace's. */
-const measuredApiRoot = (): string => {
+/**
+ * The folder of the API build being measured: BENCH_API_MAIN's (the package above its dist/main.js), else this
+ * workspace's. Its operator commands run on its databases: this workspace's `keys create` would migrate a
+ * baseline's database to this workspace's schema (its start migrates), and the baseline would then pay for
+ * (or, on PostgreSQL, fail on) what later migrations changed.
+ */
+export const measuredApiRoot = (): string => {
   const main = process.env["BENCH_API_MAIN"];
   return main ? path.resolve(path.dirname(main), "..") : apiRoot();
 };
