@@ -19,7 +19,7 @@ export type PreparedQuery = <Row extends QueryResultRow>(statement: PostgresStat
 export const MAX_NAMED_STATEMENTS = 64;
 
 /**
- * Runs statements on node-postgres as named prepared statements (docs/decisions/056-prepared-create-on-postgresql.md).
+ * Runs statements on node-postgres as named prepared statements (docs/decisions/056-prepared-statements-on-postgresql.md).
  * Prisma's pg adapter sends every query unnamed, so PostgreSQL parses and plans it on every call:
  * for createPet's one statement (the pet, its activity row and its event, as a `WITH` query) the
  * plan cost PostgreSQL about as much as the writes. A named statement is parsed and planned once per

@@ -45,6 +45,24 @@ describe.runIf(TEST_PROVIDERS.includes("postgresql"))(
       expect(plan).not.toContain('"Node Type":"Sort"');
       expect(plan).not.toContain('"Node Type":"Seq Scan"');
     });
+
+    it("the repository's prepared statement (the status in its text) keeps the index in its generic plan", async () => {
+      // prisma-pet-repository.ts's list, planned once per connection with the page's start and size as
+      // parameters. A generic plan is what PostgreSQL settles on after five executions; forced here.
+      await client.query("SET plan_cache_mode = force_generic_plan");
+      await client.query(
+        `PREPARE filtered_page(bigint, int) AS SELECT "id", "name", "categoryId", "status" FROM "Pet" WHERE "status" = 'available' AND "id" > $1 ORDER BY "id" ASC LIMIT $2`,
+      );
+      try {
+        const { rows } = await client.query(`EXPLAIN (FORMAT JSON) EXECUTE filtered_page(50000, 101)`);
+        const plan = JSON.stringify(rows[0]["QUERY PLAN"]);
+        expect(plan).toContain('"Index Name":"Pet_status_id_idx"');
+        expect(plan).not.toContain('"Node Type":"Sort"');
+      } finally {
+        await client.query("DEALLOCATE filtered_page");
+        await client.query("RESET plan_cache_mode");
+      }
+    });
   },
 );
 
