@@ -92,6 +92,7 @@ export function createRoot({
       createPetChanges(database.sql, {
         idempotencyTtlMs: config.idempotencyTtlMs,
         deletedPetMs: config.operations.retention.deletedPetMs,
+        unkeyedUpdate: database.pets.updateUnkeyed,
       }),
     ),
     categories: createCategoriesRouter(createCategories(database.sql)),

@@ -85,6 +85,16 @@ describe("groupCommit (a real SQLite file, with the API's pragmas: WAL, synchron
     expect(names().slice(-2)).toEqual(["after", "after: logged"]);
   });
 
+  it("checkpoints every 10,000 WAL frames, not SQLite's 1,000, and cuts the WAL file back to 64 MiB (decision 057)", async () => {
+    expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(10_000);
+    expect(db.pragma("journal_size_limit", { simple: true })).toBe(64 * 1024 * 1024);
+    // 2,000 commits of a page or two each: past SQLite's default, short of this one, so the WAL still holds
+    // them all (at 1,000 it would have been checkpointed and started again).
+    for (let i = 0; i < 2_000; i += 1) await add({ name: `n${i}`, size: 1 });
+    const [state] = db.pragma("wal_checkpoint(PASSIVE)") as Array<{ log: number }>;
+    expect(state!.log).toBeGreaterThan(1_000);
+  });
+
   it("a write that throws is undone alone (its savepoint) and rejects alone; the others commit", async () => {
     const outcomes = await Promise.allSettled([
       add({ name: "a", size: 1 }),

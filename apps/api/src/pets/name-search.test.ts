@@ -252,6 +252,20 @@ describe.each(TEST_PROVIDERS)("a name search follows each change of a pet, on %s
       .send([{ op: "replace", path: "/status", value: "pending" }])
       .expect(200);
     expect(await wordKeys(id)).toEqual(["bear", "woolly bear"]);
+    // With an Idempotency-Key (on SQLite the unit of work; without one, SQLite's prepared statements): the same rows.
+    await api()
+      .patch(`/v1/pets/${id}`)
+      .set("Authorization", bearer())
+      .set("Idempotency-Key", "rename-twice")
+      .send([{ op: "replace", path: "/name", value: "Lady Woolly Bruin" }])
+      .expect(200);
+    expect(await wordKeys(id)).toEqual(["bruin", "woolly bruin"]);
+    await api()
+      .patch(`/v1/pets/${id}`)
+      .set("Authorization", bearer())
+      .send([{ op: "replace", path: "/name", value: "Lady Woolly Bear" }])
+      .expect(200);
+    expect(await wordKeys(id)).toEqual(["bear", "woolly bear"]);
     await api().delete(`/v1/pets/${id}`).set("Authorization", bearer()).expect(204);
     expect(await search("bear")).toEqual([]);
     expect(await wordKeys(id)).toEqual([]);

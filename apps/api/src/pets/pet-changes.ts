@@ -89,6 +89,43 @@ export function changeFingerprint(request: PetChangeRequest): string {
 
 const PET_COLUMNS = sql`"id", "name", "categoryId", "status"`;
 
+/** A patch planned against the pet as stored: the answer now, or the write to make. */
+export type PlannedUpdate =
+  | { kind: "answer"; outcome: PetChangeOutcome }
+  | {
+      kind: "write";
+      pet: Pet;
+      changes: PetFieldChange[];
+      /** The pet's new search key when its name changed (the old one is nameKey(stored.name)). */
+      key: string | undefined;
+      categoryChanged: boolean;
+      statusChanged: boolean;
+      /** The changed fields' values before, as `pet.updated` carries them. */
+      previousAttributes: Record<string, unknown>;
+    };
+
+/**
+ * What updatePet does to the pet as stored, before any write (both providers, and SQLite's hand-written
+ * path, sqlite-pet-repository.ts). A patch that changes nothing answers the pet as it is: no write, no event.
+ */
+export function planUpdate(stored: Pet, patch: PetPatch, mayReturnSold: boolean): PlannedUpdate {
+  const plan = applyPetPatch(stored, patch, { mayReturnSold });
+  if (plan.kind !== "applied")
+    return { kind: "answer", outcome: plan.kind === "conflict" ? { kind: "conflict", message: plan.message } : plan };
+  if (plan.changes.length === 0)
+    return { kind: "answer", outcome: { kind: "done", status: 200, pet: stored, replayed: false } };
+  const changed = new Set(plan.changes.map((change) => change.field));
+  return {
+    kind: "write",
+    pet: plan.pet,
+    changes: plan.changes,
+    key: changed.has("name") ? nameKey(plan.pet.name) : undefined,
+    categoryChanged: changed.has("categoryId"),
+    statusChanged: changed.has("status"),
+    previousAttributes: Object.fromEntries(plan.changes.map((change) => [change.field, change.from])),
+  };
+}
+
 function* updatePet(
   call: PetChangeCall & { request: { operation: "updatePet" } },
   now: Date,
@@ -97,30 +134,25 @@ function* updatePet(
   const row = yield* firstRow<PetRow>(sql`SELECT ${PET_COLUMNS} FROM "Pet" WHERE "id" = ${petId}${yield* forUpdate()}`);
   if (!row) return { kind: "not-found" };
   const stored = toPet(row);
-  const plan = applyPetPatch(stored, patch, { mayReturnSold: call.mayReturnSold });
-  if (plan.kind !== "applied") return plan.kind === "conflict" ? { kind: "conflict", message: plan.message } : plan;
-  // A patch that changes nothing: the pet as it is, no write, no event.
-  if (plan.changes.length === 0) return { kind: "done", status: 200, pet: stored, replayed: false };
-  const { pet } = plan;
+  const planned = planUpdate(stored, patch, call.mayReturnSold);
+  if (planned.kind === "answer") return planned.outcome;
+  const { pet, key } = planned;
   // Only the changed columns are set: SQLite rewrites an index's entry whenever its column is in the SET
   // list, changed or not, and a rename or a sale is most of the changes a store makes.
-  const changed = new Set(plan.changes.map((change) => change.field));
-  const key = changed.has("name") ? nameKey(pet.name) : undefined;
   const sets: SqlStatement[] = [];
   if (key !== undefined) sets.push(sql`"name" = ${pet.name}, "nameKey" = ${key}`);
-  if (changed.has("categoryId")) sets.push(sql`"categoryId" = ${pet.categoryId}`);
-  if (changed.has("status")) sets.push(sql`"status" = ${pet.status ?? null}`);
+  if (planned.categoryChanged) sets.push(sql`"categoryId" = ${pet.categoryId}`);
+  if (planned.statusChanged) sets.push(sql`"status" = ${pet.status ?? null}`);
   yield* execute(sql`UPDATE "Pet" SET ${joinSql(sets, ", ")} WHERE "id" = ${petId}`);
   // A stored key is always nameKey's of the stored name (start-up re-keys any other before serving).
   if (key !== undefined) yield* rewordPet(petId, nameKey(stored.name), key);
-  const previousAttributes = Object.fromEntries(plan.changes.map((change) => [change.field, change.from]));
   yield* recordActivity(
     now,
     "pet.updated",
     { type: "pet", id: petId, label: pet.name },
     call.audit,
-    { pet, previousAttributes },
-    plan.changes,
+    { pet, previousAttributes: planned.previousAttributes },
+    planned.changes,
   );
   return { kind: "done", status: 200, pet, replayed: false };
 }
@@ -280,7 +312,18 @@ export interface PetChangesOptions {
   /** How long a deleted pet is kept before the purge (DELETED_PET_DAYS). */
   deletedPetMs: number;
   now?: () => Date;
+  /**
+   * An updatePet without an Idempotency-Key on statements of the provider's own (SQLite's hand-written
+   * path: PetRepository.updateUnkeyed), in place of the unit of work below.
+   */
+  unkeyedUpdate?: UnkeyedUpdate | undefined;
 }
+
+/** An updatePet without an Idempotency-Key, made at `at`, committed before it settles. */
+export type UnkeyedUpdate = (
+  call: PetChangeCall & { request: { operation: "updatePet" } },
+  at: Date,
+) => Promise<PetChangeOutcome>;
 
 export interface PetChanges {
   change(call: PetChangeCall): Promise<PetChangeOutcome>;
@@ -297,11 +340,13 @@ const HISTORY_ACTIONS = sql`('pet.created', 'pet.updated', 'pet.deleted', 'pet.r
 
 export function createPetChanges(
   runner: SqlRunner,
-  { idempotencyTtlMs, deletedPetMs, now = () => new Date() }: PetChangesOptions,
+  { idempotencyTtlMs, deletedPetMs, now = () => new Date(), unkeyedUpdate }: PetChangesOptions,
 ): PetChanges {
   return {
     change(call) {
       const at = now();
+      if (unkeyedUpdate && call.request.operation === "updatePet" && !call.idempotency)
+        return unkeyedUpdate(call as PetChangeCall & { request: { operation: "updatePet" } }, at);
       return runner.write(() => keyedChange(call, at, new Date(at.getTime() - idempotencyTtlMs)));
     },
 

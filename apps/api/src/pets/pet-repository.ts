@@ -1,3 +1,4 @@
+import type { UnkeyedUpdate } from "./pet-changes.js";
 import type { NewPet, Pet, PetStatus } from "@petstore/contract";
 import type { AuditContext } from "../activity/audit-event.js";
 
@@ -51,4 +52,9 @@ export interface PetRepository {
   /** Deletes idempotency records created before `expiredBefore`; returns how many. */
   deleteIdempotencyRecordsBefore(expiredBefore: Date): Promise<number>;
   findById(id: number): Promise<Pet | null>;
+  /**
+   * SQLite only: updatePet without an Idempotency-Key on prepared statements, committed with the other
+   * writes of its turn (decision 057). Absent on PostgreSQL, where pet-changes.ts's unit of work runs it.
+   */
+  updateUnkeyed?: UnkeyedUpdate;
 }

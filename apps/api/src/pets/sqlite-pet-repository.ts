@@ -6,7 +6,7 @@ import { sqliteActivityWriter } from "../activity/sqlite-activity-log.js";
 import type { NewPet, Pet } from "@petstore/contract";
 import { answerFromRecord, type IdempotencyRecordRow } from "./idempotent-create.js";
 import { nameKey } from "./name-key.js";
-import { createdChanges } from "./pet-changes.js";
+import { createdChanges, planUpdate, type PetChangeCall, type PetChangeOutcome } from "./pet-changes.js";
 import { laterWordKeys } from "./pet-words.js";
 import type { KeyedPetInsert, KeyedCreateOutcome, PetRepository } from "./pet-repository.js";
 import { toPet, type PetRow } from "./pet-row.js";
@@ -63,6 +63,9 @@ export function createSqlitePetRepository(db: Sqlite.Database): PetRepository {
     async deleteIdempotencyRecordsBefore(expiredBefore) {
       return prepared().deleteRecordsBefore.run(timestamp(expiredBefore)).changes;
     },
+    updateUnkeyed(call, at) {
+      return prepared().updateAudited({ call, at });
+    },
     async findById(id) {
       const row = prepared().byId.get(id);
       return row ? toPet(row) : null;
@@ -112,6 +115,53 @@ function prepareStatements(db: Sqlite.Database) {
     recordEvent(now, "pet.created", { type: "pet", id: pet.id, label: pet.name }, audit, pet, createdChanges(pet));
     return pet;
   });
+  const byId = db.prepare<[number], PetRow>(`SELECT ${COLUMNS} FROM "Pet" WHERE "id" = ?`);
+  const deleteWord = db.prepare<[string, number]>(`DELETE FROM "PetWord" WHERE "key" = ? AND "petId" = ?`);
+  /** An UPDATE per set of changed columns (at most seven): only those are set, as pet-changes.ts's updatePet does. */
+  const updates = new Map<string, Sqlite.Statement>();
+  /**
+   * updatePet without an Idempotency-Key: pet-changes.ts's unit of work on these prepared statements,
+   * committed with the other writes of its turn like a create (decision 057). The same reads, writes and
+   * answers; the keyed form, deletePet and restorePet stay on the unit of work.
+   */
+  const updateAudited = groupCommit(
+    db,
+    ({ call, at }: { call: PetChangeCall & { request: { operation: "updatePet" } }; at: Date }): PetChangeOutcome => {
+      const { petId, patch } = call.request;
+      const row = byId.get(petId);
+      if (!row) return { kind: "not-found" };
+      const stored = toPet(row);
+      const planned = planUpdate(stored, patch, call.mayReturnSold);
+      if (planned.kind === "answer") return planned.outcome;
+      const { pet, key } = planned;
+      const sets: string[] = [];
+      const values: Array<string | number | null> = [];
+      if (key !== undefined) {
+        sets.push(`"name" = ?, "nameKey" = ?`);
+        values.push(pet.name, key);
+      }
+      if (planned.categoryChanged) {
+        sets.push(`"categoryId" = ?`);
+        values.push(pet.categoryId);
+      }
+      if (planned.statusChanged) {
+        sets.push(`"status" = ?`);
+        values.push(pet.status ?? null);
+      }
+      const columns = sets.join(", ");
+      let update = updates.get(columns);
+      if (!update) updates.set(columns, (update = db.prepare(`UPDATE "Pet" SET ${columns} WHERE "id" = ?`)));
+      update.run(...values, petId);
+      if (key !== undefined) {
+        for (const wordKey of laterWordKeys(nameKey(stored.name))) deleteWord.run(wordKey, petId);
+        for (const wordKey of laterWordKeys(key)) insertWord.run(wordKey, petId);
+      }
+      const target = { type: "pet" as const, id: petId, label: pet.name };
+      const data = { pet, previousAttributes: planned.previousAttributes };
+      recordEvent(at, "pet.updated", target, call.audit, data, planned.changes);
+      return { kind: "done", status: 200, pet, replayed: false };
+    },
+  );
   const createIdempotent = db.transaction((request: KeyedPetInsert): KeyedCreateOutcome => {
     const { scope, key, fingerprint, pet: newPet, locationOf, now, expiredBefore, audit } = request;
     const record = findRecord.get(scope, key);
@@ -132,7 +182,7 @@ function prepareStatements(db: Sqlite.Database) {
     listByStatus: db.prepare<[string, number, number], PetRow>(
       `SELECT ${COLUMNS} FROM "Pet" WHERE "status" = ? AND "id" > ? ORDER BY "id" ASC LIMIT ?`,
     ),
-    byId: db.prepare<[number], PetRow>(`SELECT ${COLUMNS} FROM "Pet" WHERE "id" = ?`),
+    byId,
     withoutNameKey: db.prepare<[], { id: number; name: string }>(
       `SELECT "id", "name" FROM "Pet" WHERE "nameKey" IS NULL LIMIT 1000`,
     ),
@@ -141,6 +191,7 @@ function prepareStatements(db: Sqlite.Database) {
     insertWord,
     createAudited,
     createIdempotent,
+    updateAudited,
     deleteRecordsBefore: db.prepare<[string]>(`DELETE FROM "IdempotencyRecord" WHERE "createdAt" < ?`),
   };
 }
