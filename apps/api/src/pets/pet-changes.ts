@@ -17,6 +17,7 @@ import {
   type SqlWork,
 } from "../data/sql-work.js";
 import { idempotencyLockId } from "./idempotent-create.js";
+import type { PetChangeCall, PetChangeOutcome, PetChangeRequest, UnkeyedUpdate } from "./pet-change-types.js";
 import { nameKey } from "./name-key.js";
 import { applyPetPatch } from "./pet-patch.js";
 import { rewordPet } from "./pet-words.js";
@@ -35,32 +36,7 @@ import { toPet, type PetRow } from "./pet-row.js";
  * read past it; restorePet moves it back with its id.
  */
 
-export type PetChangeRequest =
-  | { operation: "updatePet"; petId: number; patch: PetPatch }
-  | { operation: "deletePet"; petId: number }
-  | { operation: "restorePet"; petId: number };
-
-export interface PetChangeCall {
-  request: PetChangeRequest;
-  audit: AuditContext;
-  /** The caller's scope covers `admin`: only then may a pet leave `sold`. */
-  mayReturnSold: boolean;
-  /** An `Idempotency-Key`, and the caller it is scoped to (Caller.storeKey). */
-  idempotency?: { scope: string; key: string } | undefined;
-}
-
-export type PetChangeOutcome =
-  /** Answered 200 with the pet (`pet`) or 204 (none); `replayed`: the remembered answer to an earlier request with the key. */
-  | { kind: "done"; status: 200 | 204; pet: Pet | undefined; replayed: boolean }
-  | { kind: "not-found" }
-  /** A `test` failed: nothing changed. */
-  | { kind: "conflict"; message: string }
-  | { kind: "invalid"; issues: Array<{ field: string; message: string }> }
-  | { kind: "forbidden"; message: string }
-  /** The key was used with another operation, pet or body. */
-  | { kind: "reused" }
-  /** Another request with the key has not committed yet (PostgreSQL). */
-  | { kind: "in-flight" };
+export type { PetChangeCall, PetChangeOutcome, PetChangeRequest, UnkeyedUpdate } from "./pet-change-types.js";
 
 /** The fields a new pet was created with, as its first history entry shows them. */
 export function createdChanges(pet: {
@@ -318,12 +294,6 @@ export interface PetChangesOptions {
    */
   unkeyedUpdate?: UnkeyedUpdate | undefined;
 }
-
-/** An updatePet without an Idempotency-Key, made at `at`, committed before it settles. */
-export type UnkeyedUpdate = (
-  call: PetChangeCall & { request: { operation: "updatePet" } },
-  at: Date,
-) => Promise<PetChangeOutcome>;
 
 export interface PetChanges {
   change(call: PetChangeCall): Promise<PetChangeOutcome>;

@@ -1,6 +1,6 @@
-import type { UnkeyedUpdate } from "./pet-changes.js";
 import type { NewPet, Pet, PetStatus } from "@petstore/contract";
 import type { AuditContext } from "../activity/audit-event.js";
+import type { UnkeyedUpdate } from "./pet-change-types.js";
 
 export interface PetPageQuery {
   /** Rows to return at most. */
